@@ -1,0 +1,30 @@
+# simkit: `make run` sets everything up and runs the default experiment;
+# `make test` sets everything up and runs the tests (CI runs this).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench install report check clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip==26.3
+	$(BIN)/python -m pip install --quiet -e '.[dev,dask]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# The default experiment: Under Falling Skies win rate by threat level, city and bot.
+run: $(STAMP)
+	$(BIN)/simkit sweep experiments/ufs-threat.toml --jobs 0
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+	$(BIN)/simkit check experiments/bands.toml --jobs 0
+
+bench: $(STAMP)
+	$(BIN)/simkit bench ufs --json benchmarks/ufs.json
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache

@@ -1,0 +1,41 @@
+"""Where compiled game code is cached.
+
+Numba invalidates a cached function only when its own file changes, not when a
+function it calls changes, so a stale cache could silently play old rules. The cache
+therefore lives in a folder named after a hash of every source file of simkit and
+strategies: any change to the code starts a fresh cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+_ROOTS = ("simkit", "strategies")
+
+
+def source_hash() -> str:
+    here = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for root in _ROOTS:
+        for path in sorted((here / root).rglob("*.py")):
+            h.update(str(path.relative_to(here)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def configure_numba_cache() -> None:
+    if os.environ.get("SIMKIT_NUMBA_CACHE_SET"):
+        return
+    base = os.environ.get("SIMKIT_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "simkit"
+    )
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(base, "numba", source_hash())
+    os.environ["SIMKIT_NUMBA_CACHE_SET"] = "1"  # worker processes inherit the same folder
+    try:
+        import numba.core.config as config
+
+        config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+    except ImportError:
+        pass

@@ -1,0 +1,193 @@
+"""The ``simkit`` command: a thin layer over the library (every command is a function
+a notebook can call: simkit.runner.run, simkit.report..., simkit.compare...)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .errors import UserError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    help="Monte Carlo balance analysis for tabletop games: seeded batch simulation, bots, statistics and reports.\n\n"
+    "Start with [bold]simkit games[/] to see the games, their parameters and bots.",
+)
+out = Console()
+err = Console(stderr=True)
+
+SET_HELP = "Override a game parameter, e.g. --set threat=2 (repeatable; see 'simkit games')."
+BOT_HELP = "Bot name (see 'simkit games'), NAME:OPTION+OPTION, or package.module:function for your own bot. One --bot fills every seat; otherwise give one per seat in seat order."
+
+
+def _game_params(game_name: str, sets: list[str]):
+    from .games import get
+    from .params import build, parse_assignments
+
+    game = get(game_name)
+    params = build(game.params, parse_assignments(sets), game.name)
+    return game, params
+
+
+@app.command("games")
+def games_cmd() -> None:
+    """List the games: player counts, parameters (defaults and allowed values) and bots.
+
+    Example: simkit games
+    """
+    from .games import all_games
+    from .params import describe
+
+    for game in all_games():
+        lo, hi = game.seat_range
+        players = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        out.rule(f"[bold]{game.name}[/]  {game.title}  ({players} player{'s' if hi > 1 else ''})")
+        t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        t.add_column("parameter")
+        t.add_column("default")
+        t.add_column("allowed")
+        t.add_column("meaning")
+        for info in describe(game.params):
+            default = json.dumps(info.default) if not isinstance(info.default, str) else (info.default or '""')
+            t.add_row(info.name, default, info.allowed(), info.help)
+        out.print(t)
+        bt = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        bt.add_column("bot")
+        bt.add_column("options")
+        bt.add_column("plays")
+        for name, info in game.bots.items():
+            mark = " (default)" if name == game.default_bot else ""
+            bt.add_row(name + mark, ", ".join(info.options) or "-", info.help)
+        out.print(bt)
+
+
+def _summary_table(frame, game, title: str) -> Table:
+    from .summary import summarize
+
+    rows = summarize(frame, game)
+    t = Table(title=title, header_style="bold")
+    for col in rows[0].keys():
+        t.add_column(col, justify="right" if col not in ("bot", "seat") else "left")
+    for r in rows:
+        t.add_row(*[str(v) for v in r.values()])
+    return t
+
+
+@app.command("run")
+def run_cmd(
+    game: str = typer.Argument(..., help="Game name, e.g. ufs."),
+    n: int = typer.Option(10_000, "-n", "--games", help="Number of games."),
+    seed: int = typer.Option(0, "--seed", help="Root seed: game i always gets the seed derived from (seed, i)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    bot: List[str] = typer.Option([], "--bot", "-b", help=BOT_HELP),
+    set_: List[str] = typer.Option([], "--set", "-s", help=SET_HELP),
+    out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Output folder (default: runs/<game>-<hash of the run>). Rerunning resumes."),
+    chunk_size: int = typer.Option(10_000, "--chunk-size", help="Games per chunk (a chunk is the unit of parallel work and of resumption)."),
+    backend: str = typer.Option("loky", "--backend", help="joblib backend: loky (processes), threading, dask or ray."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a dask scheduler or ray cluster (default: a local one)."),
+    rotate_seats: bool = typer.Option(False, "--rotate-seats", help="Game i shifts the bots i seats, so that bots and seats are not confounded."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """Simulate N seeded games and print a summary; results go to Parquet with a JSON manifest.
+
+    Example: simkit run ufs -n 1000000 --jobs 2 --set threat=2 --bot greedy
+    """
+    from .runner import RunSpec, default_out, run
+
+    g, params = _game_params(game, set_)
+    bots = tuple(g.resolve_bots(bot, params))
+    spec = RunSpec(g, params, bots, n, seed, rotate_seats)
+    path = out_dir or default_out(spec)
+    res = run(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, progress=progress)
+    m = res.manifest
+    out.print(_summary_table(res.frame, g, f"{g.title}: {n:,} games, seed {seed}, {', '.join(sorted(set(m['bots'])))}"))
+    if g.summarize:
+        for line in g.summarize(res.frame):
+            out.print(line)
+    speed = m["simulated_games_per_s"]
+    resumed = f", {m['resumed_games']:,} resumed from disk" if m["resumed_games"] else ""
+    out.print(f"wall {m['wall_time_s']:.1f} s{f', {speed:,.0f} games/s' if speed else ''}{resumed}")
+    out.print(f"results: {path / 'games.parquet'}  manifest: {path / 'manifest.json'}")
+
+
+@app.command("trace")
+def trace_cmd(
+    game: str = typer.Argument(..., help="Game name."),
+    seed: int = typer.Option(0, "--seed", help="Root seed."),
+    index: int = typer.Option(0, "--game-index", help="Which game of the run (its seed is derived from --seed and this index)."),
+    bot: List[str] = typer.Option([], "--bot", "-b", help=BOT_HELP),
+    set_: List[str] = typer.Option([], "--set", "-s", help=SET_HELP),
+) -> None:
+    """Print one game move by move: the same game as game INDEX of a run with this seed.
+
+    Example: simkit trace ufs --seed 3 --game-index 17 --bot greedy
+    """
+    g, params = _game_params(game, set_)
+    bots = g.resolve_bots(bot, params)
+    if g.trace is None:
+        raise UserError(f"{g.name} has no trace printer yet")
+    for line in g.trace(params, bots, seed, index):
+        out.print(line, highlight=False, markup=False)
+
+
+@app.command("bench")
+def bench_cmd(
+    game: str = typer.Argument(..., help="Game name."),
+    bot: List[str] = typer.Option([], "--bot", "-b", help="Bots to time (default: every built-in bot)."),
+    set_: List[str] = typer.Option([], "--set", "-s", help=SET_HELP),
+    n: int = typer.Option(50_000, "-n", "--games", help="Games per timing."),
+    python_games: int = typer.Option(40, "--python-games", help="Games for the pure-Python timing (0 to skip)."),
+    repeat: int = typer.Option(3, "--repeat", help="Timings per bot; the best is kept."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures to this JSON file."),
+) -> None:
+    """Games per second per bot on one core, and the speed-up over the same rules run as plain Python.
+
+    Example: simkit bench ufs --bot greedy -n 100000
+    """
+    from .bench import bench, fmt_rate, rows_as_dicts
+
+    g, params = _game_params(game, set_)
+    texts = bot or list(g.bots)
+    rows = bench(g, params, texts, n, python_games, repeat)
+    t = Table(title=f"{g.title}: one core, best of {repeat} x {n:,} games", header_style="bold")
+    for c in ("bot", "games/s", "pure Python games/s", "speed-up"):
+        t.add_column(c, justify="right")
+    for r in rows:
+        t.add_row(r.bot, fmt_rate(r.games_per_s), fmt_rate(r.python_games_per_s), f"{r.speedup:,.0f}x" if r.speedup else "-")
+    out.print(t)
+    if json_out:
+        json_out.write_text(json.dumps({"game": g.name, "params": params.__dict__, "rows": rows_as_dicts(rows)}, indent=2))
+
+
+def main() -> None:
+    try:
+        app(standalone_mode=False)
+    except UserError as exc:
+        err.print(f"[bold red]error:[/] {exc}", highlight=False)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        err.print("interrupted: finished chunks are kept; rerun the same command to resume")
+        sys.exit(130)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except Exception as exc:  # click usage errors and the like
+        import click
+
+        if isinstance(exc, click.exceptions.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        if isinstance(exc, click.exceptions.Abort):
+            sys.exit(1)
+        raise
+
+
+if __name__ == "__main__":
+    main()

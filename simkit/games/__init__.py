@@ -1,0 +1,27 @@
+"""The game registry: one line per game. Adding a game means copying
+``simkit/games/_template`` and adding its line here."""
+
+from __future__ import annotations
+
+import importlib
+
+from ..errors import UserError
+from ..game import GameSpec
+
+REGISTRY = {
+    "ufs": "simkit.games.ufs",
+}
+
+
+def get(name: str) -> GameSpec:
+    """A game by short name (``ufs``) or long name (``under-falling-skies``)."""
+    key = name.strip().lower()
+    for short, module in REGISTRY.items():
+        spec = importlib.import_module(module).SPEC
+        if key in (short, spec.slug):
+            return spec
+    raise UserError(f"unknown game {name!r}; known games: {', '.join(REGISTRY)} (see 'simkit games')")
+
+
+def all_games() -> list[GameSpec]:
+    return [importlib.import_module(m).SPEC for m in REGISTRY.values()]

@@ -1,0 +1,667 @@
+"""Under Falling Skies rules, compiled: an ``int32`` state vector plus an action
+gives the next state (chance is drawn from the game's own random streams).
+
+The state is one flat array so a bot can copy it cheaply to look ahead; the offsets
+below name its fields. Rule numbers (R1.2 ...) refer to
+docs/rules/under-falling-skies.md.
+
+Decision points (``s[PHASE]``) and their actions:
+
+* ``P_PLACE``  place an unplaced die on a cell: ``A_PLACE + die * 30 + cell``
+  (cell = base row * 5 + column, row 0 being the AA guns);
+* ``P_SIX``    Washington (damaged side): turn one die to 6 (``A_SIX + die``) or not;
+* ``P_ROOMS``  use a ready room (``A_ROOM + room``), move the excavator
+  (``A_EXCAVATE``) or end the phase (``A_END``, unused dice are removed);
+* ``P_ROBOT``  install the robot just made: ``A_ROBOT + cell * 3 + drop`` where
+  ``drop`` 1 or 2 first removes robot slot 0 or 1, or ``A_ROBOT_DECLINE``;
+* ``P_SPAWN``  choose among tied landing sites: ``A_SPAWN + column``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...jit import kernel
+
+from ...rng import CHANCE, die, new_streams, randint
+from .board import (
+    AB_CHOOSE_SIX,
+    AB_FIRST_DAMAGE_RESEARCH,
+    AB_ONE_ROBOT_BONUS,
+    AB_ROBOT_BONUS,
+    AB_WHITE_SIX,
+    ACT_DAMAGE,
+    ACT_EXCAVATOR,
+    ACT_RESEARCH,
+    ACT_SKULL,
+    ACT_WHITE,
+    CELL_ROOM,
+    B_ABILITY,
+    B_CELL_KIND,
+    B_CELL_POS,
+    B_MS_AMT,
+    B_MS_KIND,
+    B_NPREFIX,
+    B_PREFIX,
+    B_RCOST,
+    B_ROOM_CELLS,
+    B_ROOM_COST,
+    B_ROOM_KIND,
+    B_ROOM_MOD,
+    B_ROOM_NCELLS,
+    B_SKY_KIND,
+    B_SKY_NUM,
+    B_ARROW_RETRIGGER,
+    B_DMAX,
+    B_EMAX,
+    B_EXCAV_START,
+    B_MAX_ROBOTS,
+    B_NROOMS,
+    B_ROBOTS_ON,
+    B_START_ENERGY,
+    B_THREAT,
+    EXPLOSION,
+    LEFT,
+    MSHIP,
+    RIGHT,
+    ROOM_ENERGY,
+    ROOM_JETS,
+    ROOM_RESEARCH,
+    ROOM_ROBOT,
+)
+
+# ---- state layout -----------------------------------------------------------
+PHASE, ROUND, MS, SKULL, DAMAGE, ENERGY, RESEARCH, RLEN, EXCAV, RESULT = range(10)
+AHEAD, AHEAD_VAL, WHITE_RESERVE, SHOT, NPLACED, PENDING_ROBOT, FLIPS, FIRST_DAMAGE_DONE, HITS, MS_ICONS = range(10, 20)
+NSHIPS = 9  # ships 0-4 purple, 5-8 white
+SHIP_ROW = 20
+SHIP_COL = SHIP_ROW + NSHIPS
+DIE_VAL = SHIP_COL + NSHIPS  # dice 0-2 grey, 3-4 white
+DIE_WHITE = DIE_VAL + 5
+DIE_CELL = DIE_WHITE + 5
+COL_USED = DIE_CELL + 5
+CELL_DIE = COL_USED + 5  # worker die value on each excavated cell, 0 if none
+ROBOT_VAL = CELL_DIE + 30  # 0 = no robot in this slot
+ROBOT_CELL = ROBOT_VAL + 2
+ROBOT_EXH = ROBOT_CELL + 2
+SKY_KIND = ROBOT_EXH + 2  # this game's sky, rows 1-16 at [row * 5 + col]
+SKY_NUM = SKY_KIND + 85
+MS_KIND = SKY_NUM + 85  # mothership action of each row 1-16
+MS_AMT = MS_KIND + 17
+RCOST = MS_AMT + 17  # research track: cost of space i at RCOST + i, i = 1 .. RLEN
+MAX_TRACK = 32
+SIZE = RCOST + MAX_TRACK
+
+SKY_ROWS = 16
+# Ship rows: in the sky 1-16; special values below.
+ROW_SITE, ROW_WAITING, ROW_RESERVE, ROW_GONE = 0, -1, -2, -3
+
+P_PLACE, P_SIX, P_ROOMS, P_ROBOT, P_SPAWN, P_OVER = range(6)
+R_RUNNING, R_WON, R_DAMAGE, R_MOTHERSHIP = range(4)
+
+A_PLACE = 0
+A_SIX = 150
+A_SIX_SKIP = 155
+A_EXCAVATE = 190
+A_END = 191
+A_ROOM = 200
+A_ROBOT_DECLINE = 299
+A_ROBOT = 300
+A_SPAWN = 400
+MAX_ACTIONS = 160
+
+
+# ---- setup --------------------------------------------------------------------
+@njit
+def init_state(seed, b):
+    """A new game from its seed: threat tiles drawn, ships on the landing sites, first roll made."""
+    rng = new_streams(seed)
+    s = np.zeros(SIZE, np.int32)
+    # R3.3: flip `threat` of the 4 sky tiles, chosen uniformly (partial Fisher-Yates).
+    order = np.arange(4)
+    flips = 0
+    for k in range(b[B_THREAT]):
+        j = k + randint(rng, CHANCE, 4 - k)
+        t = order[k]
+        order[k] = order[j]
+        order[j] = t
+        flips |= 1 << order[k]
+    s[FLIPS] = flips
+    s[SKULL] = 99
+    for slot in range(4):
+        side = (flips >> slot) & 1
+        for r in range(4):
+            row = slot * 4 + r + 1
+            for c in range(5):
+                s[SKY_KIND + row * 5 + c] = b[B_SKY_KIND + ((slot * 2 + side) * 4 + r) * 5 + c]
+                s[SKY_NUM + row * 5 + c] = b[B_SKY_NUM + ((slot * 2 + side) * 4 + r) * 5 + c]
+            s[MS_KIND + row] = b[B_MS_KIND + (slot * 2 + side) * 4 + r]
+            s[MS_AMT + row] = b[B_MS_AMT + (slot * 2 + side) * 4 + r]
+            if b[B_MS_KIND + (slot * 2 + side) * 4 + r] == ACT_SKULL and row < s[SKULL]:
+                s[SKULL] = row
+    # Research track: the city's spaces, then one space per sky row from the bottom up.
+    n = 0
+    for i in range(b[B_NPREFIX]):
+        n += 1
+        s[RCOST + n] = b[B_PREFIX + i]
+    for row in range(SKY_ROWS, 0, -1):
+        slot = (row - 1) // 4
+        side = (flips >> slot) & 1
+        n += 1
+        s[RCOST + n] = b[B_RCOST + (slot * 2 + side) * 4 + (row - 1) % 4]
+    s[RLEN] = n
+    s[DAMAGE] = 0
+    s[ENERGY] = b[B_START_ENERGY]
+    s[EXCAV] = b[B_EXCAV_START]
+    for i in range(NSHIPS):
+        if i < 5:
+            s[SHIP_ROW + i] = ROW_SITE
+            s[SHIP_COL + i] = i
+        else:
+            s[SHIP_ROW + i] = ROW_RESERVE
+            s[SHIP_COL + i] = -1
+    s[WHITE_RESERVE] = 4
+    for k in range(2):
+        s[ROBOT_CELL + k] = -1
+    s[DIE_WHITE + 3] = 1
+    s[DIE_WHITE + 4] = 1
+    s[ROUND] = 0
+    _start_round(s, rng, b)
+    return s, rng
+
+
+@kernel
+def _start_round(s, rng, b):
+    s[ROUND] += 1
+    s[NPLACED] = 0
+    s[AHEAD] = -1
+    s[AHEAD_VAL] = 0
+    for i in range(5):
+        s[DIE_CELL + i] = -1
+        s[COL_USED + i] = 0
+        s[DIE_VAL + i] = die(rng)
+    for c in range(30):
+        s[CELL_DIE + c] = 0
+    ability = b[B_ABILITY]
+    if ability == AB_WHITE_SIX:
+        s[DIE_VAL + 3] = 6
+    s[PHASE] = P_SIX if ability == AB_CHOOSE_SIX else P_PLACE
+
+
+# ---- small queries -------------------------------------------------------------
+@kernel
+def excavated(s, b, cell):
+    # (no `x or y` value expressions with the b tuple: numba makes them slow)
+    if cell < 5:
+        return True
+    return b[B_CELL_POS + cell] <= s[EXCAV]
+
+
+@kernel
+def robot_at(s, cell):
+    for k in range(2):
+        if s[ROBOT_VAL + k] > 0 and s[ROBOT_CELL + k] == cell:
+            return k
+    return -1
+
+
+@kernel
+def robot_count(s):
+    return (s[ROBOT_VAL] > 0) + (s[ROBOT_VAL + 1] > 0)
+
+
+@kernel
+def ship_at(s, row, col):
+    for i in range(NSHIPS):
+        if s[SHIP_ROW + i] == row and s[SHIP_COL + i] == col:
+            return i
+    return -1
+
+
+@kernel
+def placement_ok(s, b, d, cell):
+    """R1.2/R2.1: die ``d`` may go on ``cell``."""
+    if s[DIE_CELL + d] >= 0 or s[COL_USED + cell % 5] != 0:
+        return False
+    if excavated(s, b, cell):
+        return True
+    if s[AHEAD] >= 0:
+        return False
+    return b[B_CELL_POS + cell] - s[EXCAV] <= s[DIE_VAL + d]
+
+
+@kernel
+def room_ready(s, b, r):
+    """Value of room ``r`` if every cell holds a worker die or a fresh robot (R4.2), else -99."""
+    total = 0
+    robots = 0
+    for j in range(b[B_ROOM_NCELLS + r]):
+        cell = b[B_ROOM_CELLS + r * 3 + j]
+        if s[CELL_DIE + cell] > 0:
+            total += s[CELL_DIE + cell]
+        else:
+            k = robot_at(s, cell)
+            if k < 0 or s[ROBOT_EXH + k] != 0:
+                return -99
+            total += s[ROBOT_VAL + k]
+            robots += 1
+    ability = b[B_ABILITY]
+    if ability == AB_ONE_ROBOT_BONUS or ability == AB_ROBOT_BONUS:
+        total += robots  # R6.3
+    return total + b[B_ROOM_MOD + r]
+
+
+@kernel
+def room_usable(s, b, r):
+    if b[B_ROOM_KIND + r] == ROOM_ROBOT and b[B_ROBOTS_ON] == 0:
+        return False
+    if s[ENERGY] < b[B_ROOM_COST + r]:
+        return False
+    return room_ready(s, b, r) != -99
+
+
+@kernel
+def research_steps(s, pos, value):
+    """How far a research room of ``value`` moves the marker from ``pos`` (R4.6)."""
+    spent = 0
+    n = pos
+    while n < s[RLEN] and spent + s[RCOST + n + 1] <= value:
+        n += 1
+        spent += s[RCOST + n]
+    return n - pos
+
+
+@kernel
+def robot_cell_ok(s, b, cell, ignore_slot):
+    """A new robot may stand on an empty, excavated AA or room cell (R5.2)."""
+    if cell >= 5 and b[B_CELL_KIND + cell] != CELL_ROOM:
+        return False
+    if not excavated(s, b, cell) or s[CELL_DIE + cell] > 0:
+        return False
+    k = robot_at(s, cell)
+    if k < 0:
+        return True
+    return k == ignore_slot
+
+
+# ---- legal actions -------------------------------------------------------------
+@kernel
+def legal_actions(s, b, out):
+    """Writes the legal actions into ``out`` and returns how many there are."""
+    n = 0
+    phase = s[PHASE]
+    if phase == P_PLACE:
+        for d in range(5):
+            if s[DIE_CELL + d] >= 0:
+                continue
+            for cell in range(30):
+                if placement_ok(s, b, d, cell):
+                    out[n] = A_PLACE + d * 30 + cell
+                    n += 1
+    elif phase == P_SIX:
+        for d in range(5):
+            out[n] = A_SIX + d
+            n += 1
+        out[n] = A_SIX_SKIP
+        n += 1
+    elif phase == P_ROOMS:
+        for r in range(b[B_NROOMS]):
+            if room_usable(s, b, r):
+                out[n] = A_ROOM + r
+                n += 1
+        if s[AHEAD] >= 0 and s[ENERGY] >= 1:
+            out[n] = A_EXCAVATE
+            n += 1
+        out[n] = A_END
+        n += 1
+    elif phase == P_ROBOT:
+        count = robot_count(s)
+        for drop in range(3):
+            slot = drop - 1
+            if drop == 0 and count >= b[B_MAX_ROBOTS]:
+                continue
+            if drop > 0 and s[ROBOT_VAL + slot] == 0:
+                continue
+            for cell in range(30):
+                if robot_cell_ok(s, b, cell, slot):
+                    out[n] = A_ROBOT + cell * 3 + drop
+                    n += 1
+        out[n] = A_ROBOT_DECLINE
+        n += 1
+    elif phase == P_SPAWN:
+        mask = spawn_sites(s)
+        for c in range(5):
+            if (mask >> c) & 1:
+                out[n] = A_SPAWN + c
+                n += 1
+    return n
+
+
+@njit
+def is_legal(s, b, a):
+    buf = np.empty(MAX_ACTIONS, np.int32)
+    n = legal_actions(s, b, buf)
+    for i in range(n):
+        if buf[i] == a:
+            return True
+    return False
+
+
+# ---- effects -------------------------------------------------------------------
+@kernel
+def _end(s, result):
+    if s[RESULT] == R_RUNNING:
+        s[RESULT] = result
+    s[PHASE] = P_OVER
+
+
+@kernel
+def _advance_research(s, spaces):
+    s[RESEARCH] = min(s[RLEN], s[RESEARCH] + spaces)
+    if s[RESEARCH] >= s[RLEN]:
+        _end(s, R_WON)  # R7.1
+
+
+@kernel
+def _take_damage(s, b, amount):
+    s[DAMAGE] += amount
+    if s[DAMAGE] >= b[B_DMAX]:
+        _end(s, R_DAMAGE)  # R7.2
+        return
+    if b[B_ABILITY] == AB_FIRST_DAMAGE_RESEARCH and s[FIRST_DAMAGE_DONE] == 0:
+        s[FIRST_DAMAGE_DONE] = 1
+        _advance_research(s, 1)
+
+
+@kernel
+def _mothership_down(s):
+    """R3.1: the mothership descends a row; ships in that row go back aboard."""
+    s[MS] += 1
+    for i in range(NSHIPS):
+        if s[SHIP_ROW + i] == s[MS]:
+            s[SHIP_ROW + i] = ROW_WAITING
+    if s[MS] >= s[SKULL]:
+        _end(s, R_MOTHERSHIP)  # R7.3
+
+
+@kernel
+def _trigger(s, b, i):
+    """R1.5: the effect of the cell ship ``i`` stopped on."""
+    for _ in range(8):  # bounded: arrows chain only with arrow_retrigger
+        row = s[SHIP_ROW + i]
+        col = s[SHIP_COL + i]
+        kind = s[SKY_KIND + row * 5 + col]
+        if kind == LEFT or kind == RIGHT:
+            target = col - 1 if kind == LEFT else col + 1
+            if ship_at(s, row, target) >= 0:
+                return  # arrow blocked by a ship on its target cell
+            s[SHIP_COL + i] = target
+            if b[B_ARROW_RETRIGGER] == 0:
+                return
+        elif kind == MSHIP:
+            s[MS_ICONS] += 1
+            _mothership_down(s)
+            return
+        else:
+            return
+
+
+@kernel
+def _move_column(s, b, col, k):
+    """R1.4: every ship in the column moves ``k`` rows down together; then effects top-down."""
+    moved = 0  # bit mask of the ships that moved and are still in the sky
+    hits = 0
+    for i in range(NSHIPS):
+        row = s[SHIP_ROW + i]
+        if row >= ROW_SITE and s[SHIP_COL + i] == col:
+            new = (s[MS] if row == ROW_SITE else row) + k
+            if new > SKY_ROWS:  # R1.6: below the sky, the ship hits the city
+                s[SHIP_ROW + i] = ROW_WAITING
+                hits += 1
+            else:
+                s[SHIP_ROW + i] = new
+                moved |= 1 << i
+    if hits > 0:
+        s[HITS] += hits
+        _take_damage(s, b, hits)
+        if s[PHASE] == P_OVER:
+            return
+    while moved != 0:  # top-down: the highest ship still in this column next
+        first = -1
+        for i in range(NSHIPS):
+            if (moved >> i) & 1:
+                if s[SHIP_ROW + i] < 1 or s[SHIP_COL + i] != col:
+                    moved &= ~(1 << i)  # taken back aboard meanwhile
+                elif first < 0 or s[SHIP_ROW + i] < s[SHIP_ROW + first]:
+                    first = i
+        if first < 0:
+            return
+        moved &= ~(1 << first)
+        _trigger(s, b, first)
+        if s[PHASE] == P_OVER:
+            return
+
+
+@kernel
+def _place(s, rng, b, d, cell):
+    col = cell % 5
+    v = s[DIE_VAL + d]
+    s[DIE_CELL + d] = cell
+    s[COL_USED + col] = 1
+    s[NPLACED] += 1
+    k = robot_at(s, cell)
+    if k >= 0:  # R5.4: a worker die displaces the robot on its cell
+        s[ROBOT_VAL + k] = 0
+        s[ROBOT_CELL + k] = -1
+    if excavated(s, b, cell):
+        s[CELL_DIE + cell] = v
+    else:
+        s[AHEAD] = cell
+        s[AHEAD_VAL] = v
+    move = v - 1 if cell < 5 else v  # R1.3: AA guns slow the ships by one
+    if move > 0:
+        _move_column(s, b, col, move)
+        if s[PHASE] == P_OVER:
+            return
+    if s[DIE_WHITE + d] != 0:  # R1.2: a white die rerolls the dice still unplaced
+        for e in range(5):
+            if s[DIE_CELL + e] < 0:
+                s[DIE_VAL + e] = die(rng)
+    if s[NPLACED] == 5:
+        s[PHASE] = P_ROOMS
+
+
+@kernel
+def _shoot(s, value):
+    """R4.5: every ship on an explosion numbered <= value is shot down."""
+    for i in range(NSHIPS):
+        row = s[SHIP_ROW + i]
+        if row >= 1:
+            cell = row * 5 + s[SHIP_COL + i]
+            if s[SKY_KIND + cell] == EXPLOSION and s[SKY_NUM + cell] <= value:
+                s[SHIP_ROW + i] = ROW_WAITING if i < 5 else ROW_GONE
+                s[SHIP_COL + i] = -1
+                s[SHOT] += 1
+
+
+@kernel
+def _use_room(s, b, r):
+    value = room_ready(s, b, r)
+    s[ENERGY] -= b[B_ROOM_COST + r]
+    for j in range(b[B_ROOM_NCELLS + r]):
+        cell = b[B_ROOM_CELLS + r * 3 + j]
+        if s[CELL_DIE + cell] > 0:
+            s[CELL_DIE + cell] = 0
+        else:  # R5.3: a robot used loses a pip and rests for the round
+            k = robot_at(s, cell)
+            s[ROBOT_VAL + k] -= 1
+            s[ROBOT_EXH + k] = 1
+            if s[ROBOT_VAL + k] == 0:
+                s[ROBOT_CELL + k] = -1
+    kind = b[B_ROOM_KIND + r]
+    if value <= 0:
+        return
+    if kind == ROOM_ENERGY:
+        s[ENERGY] = min(b[B_EMAX], s[ENERGY] + value)
+    elif kind == ROOM_JETS:
+        _shoot(s, value)
+    elif kind == ROOM_RESEARCH:
+        _advance_research(s, research_steps(s, s[RESEARCH], value))
+    elif kind == ROOM_ROBOT:
+        s[PENDING_ROBOT] = min(value, 6)
+        s[PHASE] = P_ROBOT
+
+
+@kernel
+def _bury_robots(s, b):
+    for k in range(2):
+        cell = s[ROBOT_CELL + k]
+        if s[ROBOT_VAL + k] > 0 and not excavated(s, b, cell):
+            s[ROBOT_VAL + k] = 0
+            s[ROBOT_CELL + k] = -1
+
+
+@kernel
+def spawn_sites(s):
+    """R3.4: bit mask of the landing sites the next waiting ship may take (several only when tied)."""
+    occupied = 0
+    taken = 0
+    for i in range(NSHIPS):
+        if s[SHIP_ROW + i] >= ROW_SITE:
+            occupied |= 1 << s[SHIP_COL + i]
+            if s[SHIP_ROW + i] == ROW_SITE:
+                taken |= 1 << s[SHIP_COL + i]
+    if occupied != 31:
+        return 31 & ~occupied  # columns without ships come first
+    best = -1
+    mask = 0
+    for c in range(5):
+        if (taken >> c) & 1:
+            continue
+        top = 99  # topmost ship of the column: the site farthest from it wins
+        for i in range(NSHIPS):
+            if s[SHIP_COL + i] == c and 1 <= s[SHIP_ROW + i] < top:
+                top = s[SHIP_ROW + i]
+        if top > best:
+            best = top
+            mask = 1 << c
+        elif top == best:
+            mask |= 1 << c
+    return mask
+
+
+@kernel
+def _next_waiting(s):
+    for i in range(NSHIPS):  # purple ships (0-4) before white ones
+        if s[SHIP_ROW + i] == ROW_WAITING:
+            return i
+    return -1
+
+
+@kernel
+def _spawn(s, rng, b):
+    """Spawns waiting ships until a tie needs a choice, then starts the next round."""
+    while True:
+        i = _next_waiting(s)
+        if i < 0:
+            break
+        mask = spawn_sites(s)
+        if mask == 0:
+            break  # all landing sites full: the rest wait a round
+        if mask & (mask - 1):
+            s[PHASE] = P_SPAWN  # a tie: the player chooses
+            return
+        c = 0
+        while (mask >> c) != 1:
+            c += 1
+        s[SHIP_ROW + i] = ROW_SITE
+        s[SHIP_COL + i] = c
+    _start_round(s, rng, b)
+
+
+@kernel
+def _mothership_phase(s, rng, b):
+    for k in range(2):  # R5.3: robots recover at the end of the rooms phase
+        s[ROBOT_EXH + k] = 0
+    _mothership_down(s)
+    if s[PHASE] == P_OVER:
+        return
+    kind = s[MS_KIND + s[MS]]
+    amt = s[MS_AMT + s[MS]]
+    if kind == ACT_EXCAVATOR:  # R3.2
+        s[EXCAV] = max(b[B_EXCAV_START], s[EXCAV] - amt)
+        _bury_robots(s, b)
+    elif kind == ACT_RESEARCH:
+        s[RESEARCH] = max(0, s[RESEARCH] - amt)
+    elif kind == ACT_WHITE:
+        for i in range(5, NSHIPS):
+            if amt > 0 and s[SHIP_ROW + i] == ROW_RESERVE:
+                s[SHIP_ROW + i] = ROW_WAITING
+                s[WHITE_RESERVE] -= 1
+                amt -= 1
+    elif kind == ACT_DAMAGE:
+        _take_damage(s, b, amt)
+        if s[PHASE] == P_OVER:
+            return
+    _spawn(s, rng, b)
+
+
+# ---- the step ---------------------------------------------------------------------
+@kernel
+def apply_action(s, rng, b, a):
+    """Plays action ``a`` (which must be legal) and any chance and forced steps after it."""
+    phase = s[PHASE]
+    if phase == P_PLACE:
+        d = (a - A_PLACE) // 30
+        _place(s, rng, b, d, (a - A_PLACE) % 30)
+    elif phase == P_SIX:
+        if a != A_SIX_SKIP:
+            s[DIE_VAL + a - A_SIX] = 6
+        s[PHASE] = P_PLACE
+    elif phase == P_ROOMS:
+        if a == A_END:
+            _mothership_phase(s, rng, b)
+        elif a == A_EXCAVATE:  # R2.3
+            s[ENERGY] -= 1
+            s[EXCAV] = b[B_CELL_POS + s[AHEAD]]
+            s[AHEAD] = -1
+            s[AHEAD_VAL] = 0
+        else:
+            _use_room(s, b, a - A_ROOM)
+    elif phase == P_ROBOT:
+        if a != A_ROBOT_DECLINE:
+            cell = (a - A_ROBOT) // 3
+            drop = (a - A_ROBOT) % 3
+            if drop > 0:
+                s[ROBOT_VAL + drop - 1] = 0
+                s[ROBOT_CELL + drop - 1] = -1
+            k = 0 if s[ROBOT_VAL] == 0 else 1
+            s[ROBOT_VAL + k] = s[PENDING_ROBOT]
+            s[ROBOT_CELL + k] = cell
+            s[ROBOT_EXH + k] = 1  # R5.2: a new robot is exhausted this round
+        s[PENDING_ROBOT] = 0
+        s[PHASE] = P_ROOMS
+    elif phase == P_SPAWN:
+        i = _next_waiting(s)
+        s[SHIP_ROW + i] = ROW_SITE
+        s[SHIP_COL + i] = a - A_SPAWN
+        _spawn(s, rng, b)
+
+
+@kernel
+def ships_in_play(s):
+    """Ships on the board or waiting aboard (white ships shot down or in reserve excluded)."""
+    n = 0
+    for i in range(NSHIPS):
+        if s[SHIP_ROW + i] >= ROW_WAITING:
+            n += 1
+    return n
+
+
+# ---- entry points for Python callers (tests, the Python game loop) ----------------
+# Compiled code calls the plain functions above so that the compiler can inline them;
+# these cached copies are only for calls from Python.
+new_game = njit(cache=True)(init_state.py_func)
+legal = njit(cache=True)(legal_actions.py_func)
+step = njit(cache=True)(apply_action.py_func)

@@ -1,0 +1,362 @@
+"""Runs batches of seeded games: chunks fanned out with joblib, results as Polars frames.
+
+Game ``i`` of a run always gets the seed ``game_seeds(S, i)`` and its seat's bots from
+``i`` alone, so the outcome of a game never depends on the chunking, the number of
+jobs or the backend. Each finished chunk is written to ``<out>/parts/`` at once; a
+rerun of the same command finds those parts and plays only the missing games.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import importlib.metadata
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+import polars as pl
+
+from . import __version__
+from .errors import UserError
+from .game import Bot, GameSpec
+from .params import as_dict
+from .seeding import game_seeds
+
+LIBRARIES = ("numpy", "numba", "polars", "joblib", "scipy", "statsmodels", "typer", "rich", "matplotlib")
+BACKENDS = ("loky", "threading", "dask", "ray")
+
+
+@dataclasses.dataclass(frozen=True)
+class RunSpec:
+    """What to simulate: a game with parameters, one bot per seat, N games from a root seed."""
+
+    game: GameSpec
+    params: Any
+    bots: tuple[Bot, ...]
+    n_games: int
+    seed: int = 0
+    rotate_seats: bool = False  # game i shifts the bots i seats to the left
+
+    def identity(self) -> dict[str, Any]:
+        """Everything that determines the games' outcomes (a rerun may resume only if equal)."""
+        return {
+            "game": self.game.name,
+            "data_version": self.game.data_version(self.params),
+            "params": as_dict(self.params),
+            "bots": [b.name for b in self.bots],
+            "seed": self.seed,
+            "rotate_seats": self.rotate_seats,
+            "simkit_source": _source_hash(),
+        }
+
+
+@dataclasses.dataclass
+class RunResult:
+    frame: pl.DataFrame
+    manifest: dict[str, Any]
+    path: Path | None
+
+
+def _source_hash() -> str:
+    from ._cache import source_hash
+
+    return source_hash()
+
+
+def bot_table(n_seats: int, start: int, stop: int, rotate: bool) -> np.ndarray:
+    """``table[g, seat]``: index into the run's bot list for each game and seat."""
+    seats = np.arange(n_seats)
+    games = np.arange(start, stop)
+    if not rotate:
+        return np.broadcast_to(seats, (stop - start, n_seats)).copy()
+    return (seats[None, :] + games[:, None]) % n_seats
+
+
+def play_range(spec: RunSpec, start: int, stop: int) -> pl.DataFrame:
+    """Plays games ``start .. stop-1`` of the run: one row per game and seat."""
+    seats = spec.game.seats(spec.params)
+    seeds = game_seeds(spec.seed, start, stop)
+    table = bot_table(seats, start, stop, spec.rotate_seats)
+    cols = spec.game.simulate(spec.params, seeds, table, list(spec.bots))
+    n = stop - start
+    names = np.array([b.name for b in spec.bots], dtype=object)
+    data: dict[str, Any] = {
+        "game_index": np.repeat(np.arange(start, stop, dtype=np.int64), seats),
+        "seed": np.repeat(seeds, seats),
+        "seat": np.tile(np.arange(seats, dtype=np.int8), n),
+        "bot": names[table.reshape(-1)],
+    }
+    for name, arr in cols.items():
+        arr = np.asarray(arr)
+        if arr.ndim == 1:
+            arr = np.repeat(arr, seats)
+        elif arr.shape != (n, seats):
+            raise ValueError(f"column {name} has shape {arr.shape}, expected ({n},) or ({n}, {seats})")
+        data[name] = arr.reshape(-1)
+    frame = pl.DataFrame({k: (v.tolist() if v.dtype == object else v) for k, v in data.items()})
+    return frame.with_columns(pl.col("bot").cast(pl.Categorical))
+
+
+def _chunk_job(spec: RunSpec, start: int, stop: int) -> tuple[int, int, pl.DataFrame, float]:
+    t0 = time.perf_counter()
+    frame = play_range(spec, start, stop)
+    return start, stop, frame, time.perf_counter() - t0
+
+
+def plan_chunks(n_games: int, chunk_size: int, done: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Ranges still to play: the gaps in ``done`` within ``[0, n_games)``, cut at
+    multiples of ``chunk_size`` (so that a rerun lines up with the parts on disk)."""
+    todo = []
+    pos = 0
+    for a, b in sorted(done) + [(n_games, n_games)]:
+        gap_end = min(a, n_games)
+        while pos < gap_end:
+            end = min(gap_end, (pos // chunk_size + 1) * chunk_size)
+            todo.append((pos, end))
+            pos = end
+        pos = max(pos, min(b, n_games))
+    return todo
+
+
+def _parts(out: Path) -> dict[tuple[int, int], Path]:
+    found = {}
+    for p in (out / "parts").glob("games-*.parquet"):
+        try:
+            a, b = (int(x) for x in p.stem.split("-")[1:3])
+        except ValueError:
+            continue
+        found[(a, b)] = p
+    return found
+
+
+def _git_commit() -> str | None:
+    here = Path(__file__).resolve().parent.parent
+    try:
+        out = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5)
+        if out.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, timeout=5)
+        return out.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def library_versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for lib in LIBRARIES:
+        try:
+            out[lib] = importlib.metadata.version(lib)
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return out
+
+
+@contextmanager
+def backend_context(backend: str, jobs: int, scheduler: str | None) -> Iterator[str]:
+    """Sets up a distributed backend for joblib and yields the joblib backend name."""
+    if backend not in BACKENDS:
+        raise UserError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
+    if backend == "dask":
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise UserError("--backend dask needs dask.distributed: pip install 'simkit[dask]'") from None
+        if scheduler:
+            client = Client(scheduler)
+            cluster = None
+        else:
+            cluster = LocalCluster(n_workers=max(jobs, 1), threads_per_worker=1, processes=True, dashboard_address=None)
+            client = Client(cluster)
+        try:
+            yield "dask"
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    elif backend == "ray":
+        try:
+            import ray
+            from ray.util.joblib import register_ray
+        except ImportError:
+            raise UserError("--backend ray needs ray: pip install 'simkit[ray]'") from None
+        register_ray()
+        started = False
+        if not ray.is_initialized():
+            if scheduler:
+                ray.init(address=scheduler, log_to_driver=False)
+            else:
+                ray.init(num_cpus=max(jobs, 1), include_dashboard=False, log_to_driver=False)
+            started = True
+        try:
+            yield "ray"
+        finally:
+            if started:
+                ray.shutdown()
+    else:
+        yield backend
+
+
+def default_out(spec: RunSpec, root: Path = Path("runs")) -> Path:
+    import hashlib
+
+    key = json.dumps(spec.identity(), sort_keys=True, default=str)
+    return root / f"{spec.game.name}-{hashlib.sha256(key.encode()).hexdigest()[:10]}"
+
+
+def run(
+    spec: RunSpec,
+    out: Path | None = None,
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    chunk_size: int = 10_000,
+    progress: bool = True,
+    keep_files: bool = True,
+) -> RunResult:
+    """Plays the run's games (resuming from ``out`` if it holds parts of the same run).
+
+    With ``out=None`` nothing is written (for notebooks and tests).
+    """
+    if spec.n_games < 1:
+        raise UserError("the number of games must be at least 1 (-n)")
+    if chunk_size < 1:
+        raise UserError("--chunk-size must be at least 1")
+    if jobs < 1:
+        jobs = max(1, os.cpu_count() or 1)
+    identity = spec.identity()
+    done: dict[tuple[int, int], Path] = {}
+    if out is not None:
+        out = Path(out)
+        ident_file = out / "run.json"
+        if ident_file.exists():
+            try:
+                previous = json.loads(ident_file.read_text())
+            except json.JSONDecodeError:
+                raise UserError(f"{ident_file} is not valid JSON; delete {out} or choose another --out") from None
+            if previous != json.loads(json.dumps(identity, default=str)):
+                raise UserError(f"{out} holds a different run (other game, parameters, bots, seed or code); choose another --out or delete it")
+            done = _parts(out)
+        elif out.exists() and any(out.iterdir()):
+            raise UserError(f"{out} exists and is not a simkit run folder; choose another --out")
+    todo = plan_chunks(spec.n_games, chunk_size, list(done))
+    resumed = spec.n_games - sum(b - a for a, b in todo)
+    frames: dict[tuple[int, int], pl.DataFrame] = {}
+    started = dt.datetime.now(dt.timezone.utc)
+    t0 = time.perf_counter()
+    busy = 0.0
+    if out is not None and todo:
+        (out / "parts").mkdir(parents=True, exist_ok=True)
+        (out / "run.json").write_text(json.dumps(identity, indent=1, default=str))
+
+    def store(a: int, b: int, frame: pl.DataFrame) -> None:
+        if out is not None:
+            tmp = out / "parts" / f".games-{a:012d}-{b:012d}.parquet.tmp"
+            frame.write_parquet(tmp)
+            final = out / "parts" / f"games-{a:012d}-{b:012d}.parquet"
+            tmp.replace(final)  # atomic: a part is either complete or absent
+            done[(a, b)] = final
+        else:
+            frames[(a, b)] = frame
+
+    with _progress(progress, spec, resumed) as advance:
+        if jobs == 1 or len(todo) <= 1:
+            for a, b in todo:
+                _, _, frame, secs = _chunk_job(spec, a, b)
+                busy += secs
+                store(a, b, frame)
+                advance(b - a)
+        else:
+            from joblib import Parallel, delayed
+
+            with backend_context(backend, jobs, scheduler) as joblib_backend:
+                parallel = Parallel(n_jobs=jobs, backend=joblib_backend, return_as="generator_unordered")
+                for a, b, frame, secs in parallel(delayed(_chunk_job)(spec, a, b) for a, b in todo):
+                    busy += secs
+                    store(a, b, frame)
+                    advance(b - a)
+    wall = time.perf_counter() - t0
+
+    if out is not None:
+        pieces = [(a, b, p) for (a, b), p in sorted(done.items()) if a < spec.n_games]
+        frame = pl.concat([pl.read_parquet(p) for _, _, p in pieces], how="vertical_relaxed")
+    else:
+        frame = pl.concat([f for _, f in sorted(frames.items())], how="vertical_relaxed")
+    frame = frame.filter(pl.col("game_index") < spec.n_games).sort(["game_index", "seat"])
+    manifest = {
+        "simkit_version": __version__,
+        "git_commit": _git_commit(),
+        "game": spec.game.name,
+        "title": spec.game.title,
+        "data_version": identity["data_version"],
+        "params": identity["params"],
+        "bots": identity["bots"],
+        "rotate_seats": spec.rotate_seats,
+        "seed": spec.seed,
+        "seed_rule": "game i plays with simkit.seeding.game_seeds(seed, i, i + 1)",
+        "n_games": spec.n_games,
+        "rows": frame.height,
+        "resumed_games": resumed,
+        "chunk_size": chunk_size,
+        "jobs": jobs,
+        "backend": backend if jobs > 1 else "in-process",
+        "started": started.isoformat(timespec="seconds"),
+        "wall_time_s": round(wall, 3),
+        "simulated_games_per_s": round((spec.n_games - resumed) / wall, 1) if wall > 0 and resumed < spec.n_games else None,
+        "cpu_time_in_games_s": round(busy, 3),
+        "libraries": library_versions(),
+        "columns": {**BASE_COLUMNS, **spec.game.columns},
+        "command": " ".join(sys.argv) if sys.argv and "simkit" in sys.argv[0] else None,
+    }
+    if out is not None:
+        tmp = out / ".games.parquet.tmp"
+        frame.write_parquet(tmp)
+        tmp.replace(out / "games.parquet")
+        (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str))
+    return RunResult(frame, manifest, out)
+
+
+BASE_COLUMNS = {
+    "game_index": "index of the game in the run (0 .. N-1)",
+    "seed": "the game's own 64-bit seed, derived from the run's root seed and game_index",
+    "seat": "seat number, 0 = first player",
+    "bot": "bot playing this seat",
+    "won": "whether this seat won (shared wins count for every winner)",
+}
+
+
+@contextmanager
+def _progress(enabled: bool, spec: RunSpec, already: int):
+    if not enabled:
+        yield lambda n: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    class Rate(TextColumn):
+        def render(self, task):  # games per second over the run so far
+            speed = task.finished_speed or task.speed
+            from rich.text import Text
+
+            return Text(f"{speed:,.0f} games/s" if speed else "", style="cyan")
+
+    with Progress(
+        TextColumn(f"[bold]{spec.game.name}[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        Rate(""),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        transient=False,
+    ) as bar:
+        task = bar.add_task("games", total=spec.n_games, completed=already)
+        bar.start_task(task)
+        yield lambda n: bar.advance(task, n)

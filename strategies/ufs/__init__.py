@@ -1,0 +1,31 @@
+"""Bots for Under Falling Skies.
+
+A bot sees the whole state vector (the game has no hidden information besides the
+dice still to be rolled) and returns one legal action; see simkit/games/ufs/engine.py
+for the actions of each decision point.
+"""
+
+from numba import njit
+
+from simkit.game import BotInfo
+
+from . import greedy, planner, random_bot
+
+BOTS = {
+    "random": BotInfo("random", 0, "uniform over the legal actions (ending the rooms phase included)"),
+    "greedy": BotInfo("greedy", 1, "one-step heuristic: each die where its immediate gain is largest"),
+    "planner": BotInfo("planner", 2, "plans the rest of the round for each placement, then scores the position (slower, stronger)"),
+}
+
+
+@njit
+def choose(code, flags, s, rng, b, ib, fb):
+    """The action of built-in bot ``code`` (``ib``/``fb``: int and float scratch arrays)."""
+    if code == 0:
+        return random_bot.choose(s, rng, b, ib, fb, flags)
+    if code == 1:
+        return greedy.choose(s, rng, b, ib, fb, flags)
+    return planner.choose(s, rng, b, ib, fb, flags)
+
+
+SCRATCH = 1024  # size of each scratch array the game loop hands to the bots

@@ -1,0 +1,520 @@
+"""Greedy: a one-step heuristic.
+
+Dice are placed one at a time, grey before white (a white die rerolls the others,
+so it is better kept for last) and high before low. Each die goes to the cell where
+its immediate gain is largest: what its room yields this round (research cost points
+climbed, ships in the jets' reach, energy, a robot, digging) plus what moving the
+column's ships does (hits, mothership icons, explosions reached, ships left close to
+the city). The rooms phase spends energy where it buys most, trying the orders of
+the research rooms. All gains are in "research cost points".
+
+It is the default bot, so it is written for speed: no allocation, small inlined
+helpers, and only the chosen die's options are scored.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simkit.games.ufs.board import (
+    B_CELL_KIND,
+    B_CELL_POS,
+    B_CELL_ROOM,
+    B_DMAX,
+    B_EMAX,
+    B_MAX_ROBOTS,
+    B_PATH_CELL,
+    B_ROBOTS_ON,
+    B_ROOM_COST,
+    B_ROOM_KIND,
+    B_ROOM_MOD,
+    B_ROOM_NCELLS,
+    CELL_ROOM,
+    EXPLOSION,
+    LEFT,
+    MSHIP,
+    RIGHT,
+    ROOM_ENERGY,
+    ROOM_JETS,
+    ROOM_RESEARCH,
+    ROOM_ROBOT,
+)
+from simkit.games.ufs.engine import (
+    A_END,
+    A_EXCAVATE,
+    A_PLACE,
+    A_ROBOT,
+    A_ROBOT_DECLINE,
+    A_ROOM,
+    A_SIX,
+    A_SPAWN,
+    AHEAD,
+    CELL_DIE,
+    COL_USED,
+    DAMAGE,
+    DIE_CELL,
+    DIE_VAL,
+    DIE_WHITE,
+    ENERGY,
+    EXCAV,
+    MS,
+    NSHIPS,
+    P_PLACE,
+    P_ROBOT,
+    P_ROOMS,
+    P_SPAWN,
+    PENDING_ROBOT,
+    PHASE,
+    RCOST,
+    RESEARCH,
+    RLEN,
+    ROBOT_CELL,
+    ROBOT_EXH,
+    ROBOT_VAL,
+    SHIP_COL,
+    SHIP_ROW,
+    SKULL,
+    SKY_KIND,
+    SKY_NUM,
+    SKY_ROWS,
+    robot_cell_ok,
+    robot_count,
+    room_ready,
+    room_usable,
+    spawn_sites,
+)
+from simkit.jit import inline_kernel, kernel
+
+LOSS = -1.0e6
+WIN = 1000.0
+
+# Weights, as an array so that other bots (or a tuning run) can pass their own.
+(W_HIT, W_MSHIP, W_DANGER, W_EXPLOSION, W_ENERGY, W_SHOT_PURPLE, W_SHOT_WHITE, W_ROBOT,
+ W_DIG, W_PARTIAL, W_UNPAID) = range(11)
+DEFAULT_WEIGHTS = np.array([6.0, 4.0, 1.5, 0.6, 0.5, 1.5, 2.5, 0.6, 0.5, 0.35, 0.15])
+
+# Integer scratch (the game loop hands each bot an int32 and a float64 array).
+I_ROOMS = 0  # rooms loaded this round
+I_FILL = 16  # per room: value of its filled cells
+I_EMPTY = 48  # per room: cells still empty
+
+
+@inline_kernel
+def danger(row):
+    """Expected hits next round from a ship left on ``row`` (one die, 1-6)."""
+    if row < 11:
+        return 0.0
+    return (row - 10) / 6.0
+
+
+@inline_kernel
+def advance(s, pos, value):
+    """Research space reached from ``pos`` by a research room of ``value`` (R4.6)."""
+    n = pos
+    spent = 0
+    while n < s[RLEN] and spent + s[RCOST + n + 1] <= value:
+        n += 1
+        spent += s[RCOST + n]
+    return n
+
+
+@inline_kernel
+def climbed(s, frm, to):
+    """Research cost points between two spaces, plus a win bonus at the top."""
+    spent = 0.0
+    for x in range(frm + 1, to + 1):
+        spent += s[RCOST + x]
+    if to >= s[RLEN]:
+        spent += WIN
+    return spent
+
+
+@kernel
+def move_value(s, b, w, col, k, jets_ready):
+    """Value of moving the ships of column ``col`` down ``k`` rows now.
+
+    A ship brought onto an explosion that an already loaded jets room reaches
+    (``jets_ready``) counts as shot.
+    """
+    if k <= 0:
+        return 0.0
+    score = 0.0
+    hits = 0
+    for i in range(NSHIPS):
+        row = s[SHIP_ROW + i]
+        if row < 0 or s[SHIP_COL + i] != col:
+            continue
+        before = s[MS] if row == 0 else row
+        new = before + k
+        if new > SKY_ROWS:
+            hits += 1
+            score += w[W_DANGER] * danger(before)
+            continue
+        cell = new * 5 + col
+        kind = s[SKY_KIND + cell]
+        if kind == LEFT or kind == RIGHT:
+            t = col - 1 if kind == LEFT else col + 1
+            free = True
+            for j in range(NSHIPS):
+                if s[SHIP_ROW + j] == new and s[SHIP_COL + j] == t:
+                    free = False
+            if free:
+                cell = new * 5 + t
+                kind = s[SKY_KIND + cell]
+                if kind != EXPLOSION:
+                    kind = 0
+        if kind == MSHIP:
+            if s[MS] + 1 >= s[SKULL]:
+                return LOSS
+            score -= w[W_MSHIP]
+        elif kind == EXPLOSION:
+            if s[SKY_NUM + cell] <= jets_ready:
+                score += (w[W_SHOT_WHITE] if i >= 5 else w[W_SHOT_PURPLE]) + w[W_DANGER] * danger(new)
+            else:
+                score += w[W_EXPLOSION] * (1.5 if i >= 5 else 1.0)
+        score -= w[W_DANGER] * (danger(new) - danger(before))
+    if hits > 0:
+        if s[DAMAGE] + hits >= b[B_DMAX]:
+            return LOSS
+        score -= w[W_HIT] * hits * (1.0 + s[DAMAGE] / b[B_DMAX])
+    return score
+
+
+@inline_kernel
+def shot_value(s, w, value, already):
+    """Value of the ships a jets room of ``value`` shoots that one of ``already`` would not."""
+    gain = 0.0
+    for i in range(NSHIPS):
+        row = s[SHIP_ROW + i]
+        if row >= 1:
+            cell = row * 5 + s[SHIP_COL + i]
+            if s[SKY_KIND + cell] == EXPLOSION and already < s[SKY_NUM + cell] <= value:
+                gain += (w[W_SHOT_WHITE] if i >= 5 else w[W_SHOT_PURPLE]) + w[W_DANGER] * danger(row)
+    return gain
+
+
+@kernel
+def loaded_rooms(s, b, ib):
+    """Rooms holding a worker die or a fresh robot this round: their ids at
+    ``ib[I_ROOMS:]``, and per room the value of its filled cells and its empty cells."""
+    n = 0
+    for k in range(7):
+        if k < 5:
+            cell = s[DIE_CELL + k]
+            if cell < 5 or s[CELL_DIE + cell] == 0:
+                continue
+            v = s[CELL_DIE + cell]
+        else:
+            slot = k - 5
+            cell = s[ROBOT_CELL + slot]
+            if s[ROBOT_VAL + slot] == 0 or s[ROBOT_EXH + slot] != 0 or cell < 5:
+                continue
+            v = s[ROBOT_VAL + slot]
+        r = b[B_CELL_ROOM + cell]
+        if r < 0:
+            continue
+        seen = False
+        for j in range(n):
+            if ib[I_ROOMS + j] == r:
+                seen = True
+        if not seen:
+            ib[I_ROOMS + n] = r
+            ib[I_FILL + r] = 0
+            ib[I_EMPTY + r] = b[B_ROOM_NCELLS + r]
+            n += 1
+        ib[I_FILL + r] += v
+        ib[I_EMPTY + r] -= 1
+    return n
+
+
+@inline_kernel
+def room_gain(s, b, w, r, value, energy, research, jets_ready):
+    """Gain of using room ``r`` at ``value`` this round, with ``energy`` projected."""
+    kind = b[B_ROOM_KIND + r]
+    cost = b[B_ROOM_COST + r]
+    if kind == ROOM_ENERGY:
+        room = b[B_EMAX] - energy
+        if room < 0:
+            room = 0
+        if value < room:
+            room = value
+        if room < 0:
+            room = 0
+        return w[W_ENERGY] * room
+    if kind == ROOM_RESEARCH:
+        g = climbed(s, research, advance(s, research, value))
+    elif kind == ROOM_JETS:
+        g = shot_value(s, w, value, jets_ready)
+    else:
+        if b[B_ROBOTS_ON] == 0 or value <= 0:
+            return 0.0
+        g = w[W_ROBOT] * min(value, 6)
+    g -= w[W_ENERGY] * cost
+    if energy < cost:
+        g *= w[W_UNPAID]
+    return g
+
+
+@inline_kernel
+def dig_value(s, b, w, target_pos):
+    """Value of moving the excavator to ``target_pos``: the room cells it opens."""
+    gain = 0.0
+    for p in range(s[EXCAV] + 1, target_pos + 1):
+        cell = b[B_PATH_CELL + p]
+        if b[B_CELL_KIND + cell] == CELL_ROOM:
+            gain += 2.0 if b[B_ROOM_KIND + b[B_CELL_ROOM + cell]] == ROOM_RESEARCH else 1.0
+    return w[W_DIG] * gain - w[W_ENERGY]
+
+
+@kernel
+def next_die(s):
+    """The die to place now: grey before white, then the highest."""
+    best = -1
+    for d in range(5):
+        if s[DIE_CELL + d] >= 0:
+            continue
+        if best < 0:
+            best = d
+        elif s[DIE_WHITE + d] < s[DIE_WHITE + best]:
+            best = d
+        elif s[DIE_WHITE + d] == s[DIE_WHITE + best] and s[DIE_VAL + d] > s[DIE_VAL + best]:
+            best = d
+    return best
+
+
+@kernel
+def projection(s, b, ib):
+    """What the dice already placed will do in the rooms phase: the number of loaded
+    rooms (listed in ``ib``), the energy left, the research reached, the best jets value."""
+    n = loaded_rooms(s, b, ib)
+    energy = s[ENERGY]
+    research = s[RESEARCH]
+    jets = 0
+    for j in range(n):
+        r = ib[I_ROOMS + j]
+        if ib[I_EMPTY + r] > 0 or (b[B_ROOM_KIND + r] == ROOM_ROBOT and b[B_ROBOTS_ON] == 0):
+            continue
+        value = ib[I_FILL + r] + b[B_ROOM_MOD + r]
+        kind = b[B_ROOM_KIND + r]
+        if kind == ROOM_ENERGY:
+            energy += max(value, 0)
+        else:
+            energy -= b[B_ROOM_COST + r]
+            if kind == ROOM_JETS and value > jets:
+                jets = value
+            elif kind == ROOM_RESEARCH:
+                research = advance(s, research, value)
+    if s[AHEAD] >= 0:
+        energy -= 1
+    if energy > b[B_EMAX]:
+        energy = b[B_EMAX]
+    return n, energy, research, jets
+
+
+@kernel
+def column_best(s, b, w, ib, n, v, col, energy, research, jets):
+    """Best cell of column ``col`` for a die of value ``v``, and its immediate value."""
+    # R1.3: on the AA guns the ships move one less.
+    best = move_value(s, b, w, col, v - 1, jets)
+    best_cell = col
+    move = move_value(s, b, w, col, v, jets)
+    for row in range(1, 6):
+        cell = row * 5 + col
+        dist = b[B_CELL_POS + cell] - s[EXCAV]
+        if dist > 0:  # ahead of the excavator: dig there (R2.1)
+            if s[AHEAD] >= 0 or dist > v or energy < 1:
+                continue
+            score = move + dig_value(s, b, w, b[B_CELL_POS + cell])
+        else:
+            r = b[B_CELL_ROOM + cell]
+            score = move
+            if r >= 0:
+                total = v + b[B_ROOM_MOD + r]
+                missing = b[B_ROOM_NCELLS + r] - 1
+                for j in range(n):
+                    if ib[I_ROOMS + j] == r:
+                        total += ib[I_FILL + r]
+                        missing = ib[I_EMPTY + r] - 1
+                for k in range(2):  # the die displaces a robot standing here
+                    if s[ROBOT_CELL + k] == cell and s[ROBOT_VAL + k] > 0 and s[ROBOT_EXH + k] == 0:
+                        total -= s[ROBOT_VAL + k]
+                        missing += 1
+                if missing > 0:  # the room needs more dice: credit a share of it
+                    score += w[W_PARTIAL] * room_gain(s, b, w, r, total + 4 * missing, energy, research, jets) / (missing + 1)
+                else:
+                    score += room_gain(s, b, w, r, total, energy, research, jets)
+        if score > best:
+            best = score
+            best_cell = cell
+    return best, best_cell
+
+
+@kernel
+def best_placement(s, b, w, ib, d):
+    """The cell with the highest immediate value for die ``d``, as an action."""
+    v = s[DIE_VAL + d]
+    n, energy, research, jets = projection(s, b, ib)
+    best = -1.0e18
+    best_cell = -1
+    for col in range(5):
+        if s[COL_USED + col] != 0:
+            continue
+        score, cell = column_best(s, b, w, ib, n, v, col, energy, research, jets)
+        if score > best:
+            best = score
+            best_cell = cell
+    return A_PLACE + d * 30 + best_cell
+
+
+@kernel
+def research_reach(s, b, ib, n, first, energy):
+    """Research reached using room ``first`` now, then up to two more loaded research
+    rooms in their best order, as far as ``energy`` pays."""
+    n0 = advance(s, s[RESEARCH], room_ready(s, b, first))
+    energy -= b[B_ROOM_COST + first]
+    best = n0
+    for a in range(n):
+        ra = ib[I_ROOMS + a]
+        if ra == first or b[B_ROOM_KIND + ra] != ROOM_RESEARCH:
+            continue
+        va = room_ready(s, b, ra)
+        ea = energy - b[B_ROOM_COST + ra]
+        if va == -99 or ea < 0:
+            continue
+        pa = advance(s, n0, va)
+        best = max(best, pa)
+        for c in range(n):
+            rc = ib[I_ROOMS + c]
+            if c == a or rc == first or b[B_ROOM_KIND + rc] != ROOM_RESEARCH:
+                continue
+            vc = room_ready(s, b, rc)
+            if vc == -99 or ea - b[B_ROOM_COST + rc] < 0:
+                continue
+            best = max(best, advance(s, pa, vc))
+    return best
+
+
+@kernel
+def choose_rooms(s, b, w, ib):
+    """Rooms phase: energy first unless it would overflow, then the best gain per use."""
+    emax = b[B_EMAX]
+    energy = s[ENERGY]
+    n = loaded_rooms(s, b, ib)
+    for j in range(n):
+        r = ib[I_ROOMS + j]
+        if b[B_ROOM_KIND + r] == ROOM_ENERGY and room_usable(s, b, r):
+            v = room_ready(s, b, r)
+            if v > 0 and energy - b[B_ROOM_COST + r] + v <= emax:
+                return A_ROOM + r
+    best = 0.0
+    best_a = A_END
+    for j in range(n):
+        r = ib[I_ROOMS + j]
+        kind = b[B_ROOM_KIND + r]
+        if kind == ROOM_ENERGY or not room_usable(s, b, r):
+            continue
+        if kind == ROOM_RESEARCH:
+            reach = research_reach(s, b, ib, n, r, energy)
+            gain = climbed(s, s[RESEARCH], reach) - w[W_ENERGY] * b[B_ROOM_COST + r]
+        else:
+            gain = room_gain(s, b, w, r, room_ready(s, b, r), energy, s[RESEARCH], 0)
+        if gain > best:
+            best = gain
+            best_a = A_ROOM + r
+    if s[AHEAD] >= 0 and energy >= 1:
+        g = dig_value(s, b, w, b[B_CELL_POS + s[AHEAD]])
+        if g > best:
+            best = g
+            best_a = A_EXCAVATE
+    if best_a != A_END:
+        return best_a
+    for j in range(n):  # leftover energy rooms, even if they overflow
+        r = ib[I_ROOMS + j]
+        if b[B_ROOM_KIND + r] == ROOM_ENERGY and energy < emax and room_usable(s, b, r):
+            return A_ROOM + r
+    return A_END
+
+
+@kernel
+def robot_cell_value(s, b, cell):
+    if cell < 5:
+        return 0.0
+    r = b[B_CELL_ROOM + cell]
+    kind = b[B_ROOM_KIND + r]
+    base = 3.0 if kind == ROOM_RESEARCH else 2.0 if kind == ROOM_JETS else 1.0 if kind == ROOM_ENERGY else 0.5
+    if b[B_ROOM_NCELLS + r] > 1:
+        base *= 0.5
+    return base + 0.1 * b[B_ROOM_MOD + r] - 0.2 * b[B_ROOM_COST + r]
+
+
+@kernel
+def choose_robot(s, b):
+    """A new robot goes to the best free research, jets or energy cell; when two robots
+    already stand, it replaces the weaker one if it is stronger."""
+    from_slot = -1
+    if robot_count(s) >= b[B_MAX_ROBOTS]:
+        weakest = 99
+        for k in range(2):
+            if s[ROBOT_VAL + k] > 0 and s[ROBOT_VAL + k] < weakest:
+                weakest = s[ROBOT_VAL + k]
+                from_slot = k
+        if weakest >= s[PENDING_ROBOT]:
+            return A_ROBOT_DECLINE
+    best = -1e9
+    best_a = A_ROBOT_DECLINE
+    for cell in range(30):
+        if robot_cell_ok(s, b, cell, from_slot):
+            v = robot_cell_value(s, b, cell)
+            if v > best:
+                best = v
+                best_a = A_ROBOT + cell * 3 + (from_slot + 1)
+    return best_a
+
+
+@kernel
+def choose_spawn(s):
+    """Among tied landing sites, the column with the fewest mothership icons in reach."""
+    mask = spawn_sites(s)
+    best = 1e9
+    best_c = 0
+    for c in range(5):
+        if not (mask >> c) & 1:
+            continue
+        bad = 0.0
+        for d in range(1, 7):
+            row = s[MS] + d
+            if row <= SKY_ROWS and s[SKY_KIND + row * 5 + c] == MSHIP:
+                bad += 1.0
+        if bad < best:
+            best = bad
+            best_c = c
+    return A_SPAWN + best_c
+
+
+@kernel
+def choose_six(s):
+    """Washington (damaged side): turn the lowest die to 6."""
+    best_d = 0
+    for d in range(5):
+        if s[DIE_VAL + d] < s[DIE_VAL + best_d]:
+            best_d = d
+    return A_SIX + best_d
+
+
+@kernel
+def choose_with(s, b, w, ib, fb):
+    phase = s[PHASE]
+    if phase == P_PLACE:
+        return best_placement(s, b, w, ib, next_die(s))
+    if phase == P_ROOMS:
+        return choose_rooms(s, b, w, ib)
+    if phase == P_ROBOT:
+        return choose_robot(s, b)
+    if phase == P_SPAWN:
+        return choose_spawn(s)
+    return choose_six(s)
+
+
+@kernel
+def choose(s, rng, b, ib, fb, flags):
+    return choose_with(s, b, DEFAULT_WEIGHTS, ib, fb)
