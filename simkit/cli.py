@@ -34,6 +34,8 @@ def _game_params(game_name: str, sets: list[str]):
 
     game = get(game_name)
     params = build(game.params, parse_assignments(sets), game.name)
+    if game.validate is not None:
+        game.validate(params)  # data files are read now, before anything is written
     return game, params
 
 
@@ -100,11 +102,12 @@ def run_cmd(
 
     Example: simkit run ufs -n 1000000 --jobs 2 --set threat=2 --bot greedy
     """
-    from .runner import RunSpec, default_out, run
+    from .runner import RunSpec, check_backend, default_out, run
 
     g, params = _game_params(game, set_)
     bots = tuple(g.resolve_bots(bot, params))
     spec = RunSpec(g, params, bots, n, seed, rotate_seats)
+    check_backend(backend)
     path = out_dir or default_out(spec)
     res = run(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, progress=progress)
     m = res.manifest
@@ -171,20 +174,18 @@ def main() -> None:
     try:
         app(standalone_mode=False)
     except UserError as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False)
+        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:
         err.print("interrupted: finished chunks are kept; rerun the same command to resume")
         sys.exit(130)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except Exception as exc:  # click usage errors and the like
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        if isinstance(exc, click.exceptions.Abort):
+    except Exception as exc:
+        # usage errors of the command-line parser: it prints them, they carry exit code 2
+        show, code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
+        if callable(show) and isinstance(code, int):
+            show()
+            sys.exit(code)
+        if type(exc).__name__ == "Abort":
             sys.exit(1)
         raise
 

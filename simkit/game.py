@@ -60,6 +60,10 @@ class GameSpec:
     summary_means: tuple[str, ...] = ()  # numeric columns whose means the run summary shows
     summarize: Callable[[Any], list[str]] | None = None  # extra summary lines from a frame
     trace: Callable[..., Any] | None = None  # (params, bots, seed, index) -> lines of one game
+    validate: Callable[[Any], None] | None = None  # reads data files; raises UserError if bad
+    rules: Callable[[Any], Any] | None = None  # params -> step-by-step Rules object (see games/ufs/api.py)
+    max_steps: int = 10_000  # a game taking more steps than this is a bug (conformance suite)
+    test_variants: tuple[dict, ...] = ({},)  # parameter overrides the conformance suite covers
     report: str | None = None  # "module:function" building the balance report
 
     def resolve_bot(self, text: str) -> Bot:
@@ -78,7 +82,7 @@ class GameSpec:
                     raise UserError(f"bot {name!r} of {self.name} has no option {opt!r}; options: {known}")
                 flags |= info.options[opt]
             return Bot(name=text, code=info.code, flags=flags)
-        if "." in name and opts:
+        if opts and name.replace(".", "").replace("_", "").isalnum():
             try:
                 module = importlib.import_module(name)
             except ImportError as exc:

@@ -14,3 +14,12 @@ kernel = njit(_nrt=False)
 # Small helpers called in inner loops: inlined at compile time, since a call that
 # passes arrays costs more than the helper's own work.
 inline_kernel = njit(_nrt=False, inline="always")
+
+
+def entry(func):
+    """A cached copy of a compiled function, for calls from Python.
+
+    Compiled code calls the plain function so that it can be inlined; a cached
+    function must not be called from compiled code (its cached machine code cannot
+    be inlined)."""
+    return njit(cache=True)(getattr(func, "py_func", func))

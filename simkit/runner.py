@@ -159,11 +159,15 @@ def library_versions() -> dict[str, str]:
     return out
 
 
+def check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        raise UserError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
+
+
 @contextmanager
 def backend_context(backend: str, jobs: int, scheduler: str | None) -> Iterator[str]:
     """Sets up a distributed backend for joblib and yields the joblib backend name."""
-    if backend not in BACKENDS:
-        raise UserError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
+    check_backend(backend)
     if backend == "dask":
         try:
             from dask.distributed import Client, LocalCluster
@@ -232,6 +236,9 @@ def run(
         raise UserError("--chunk-size must be at least 1")
     if jobs < 1:
         jobs = max(1, os.cpu_count() or 1)
+    check_backend(backend)
+    if spec.game.validate is not None:
+        spec.game.validate(spec.params)
     identity = spec.identity()
     done: dict[tuple[int, int], Path] = {}
     if out is not None:

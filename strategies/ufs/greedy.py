@@ -444,6 +444,8 @@ def robot_cell_value(s, b, cell):
     base = 3.0 if kind == ROOM_RESEARCH else 2.0 if kind == ROOM_JETS else 1.0 if kind == ROOM_ENERGY else 0.5
     if b[B_ROOM_NCELLS + r] > 1:
         base *= 0.5
+    if s[CELL_DIE + cell] > 0:
+        base -= 5.0  # a die still waiting there would be lost
     return base + 0.1 * b[B_ROOM_MOD + r] - 0.2 * b[B_ROOM_COST + r]
 
 

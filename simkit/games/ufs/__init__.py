@@ -12,6 +12,7 @@ from strategies.ufs import BOTS
 
 from ...game import GameSpec
 from . import board as board_mod
+from .api import Rules
 from .params import UFSParams
 from .trace import trace_game
 
@@ -30,11 +31,13 @@ COLUMNS = {
 }
 
 
-def simulate(params: UFSParams, seeds: np.ndarray, table: np.ndarray, bots: list) -> dict[str, np.ndarray]:
+def simulate(params: UFSParams, seeds: np.ndarray, table: np.ndarray, bots: list, checked: bool = False) -> dict[str, np.ndarray]:
+    """Plays one game per seed. ``checked`` runs the Python loop, which verifies that
+    every action a bot takes is legal (slower; used by the conformance suite)."""
     from .play import play_chunk, play_python
 
     board = board_mod.build(params)
-    if all(b.fn is None for b in bots):
+    if all(b.fn is None for b in bots) and not checked:
         codes = np.array([bots[i].code for i in table[:, 0]], np.int64)
         flags = np.array([bots[i].flags for i in table[:, 0]], np.int64)
         res = play_chunk(seeds, board, codes, flags)
@@ -75,8 +78,17 @@ SPEC = GameSpec(
     simulate=simulate,
     columns=COLUMNS,
     data_version=board_mod.data_version,
+    validate=board_mod.build,
     summary_means=("rounds", "research_reached", "damage_taken", "ships_shot"),
     summarize=summary_lines,
     trace=trace_game,
+    rules=Rules,
+    max_steps=2_000,
+    test_variants=tuple(
+        {"city": city, "city_side": side, "threat": threat, "robots": robots}
+        for city in ("roswell", "new_york", "washington")
+        for side in ("normal", "damaged")
+        for threat, robots in ((0, True), (4, True), (2, False))
+    ),
     report="simkit.games.ufs.report:build",
 )

@@ -38,7 +38,7 @@ MAX_PREFIX = 15
 # The board is one flat int32 vector (compiled code passes it around for free).
 # Scalars first, then tables at the offsets below.
 (B_DMAX, B_EMAX, B_START_ENERGY, B_EXCAV_START, B_ABILITY, B_MAX_ROBOTS, B_THREAT,
- B_ARROW_RETRIGGER, B_NROOMS, B_ROBOTS_ON, B_NPREFIX) = range(11)
+ B_ARROW_RETRIGGER, B_NROOMS, B_ROBOTS_ON, B_NPREFIX, B_WHITES_RETURN) = range(12)
 B_SKY_KIND = 16  # [slot (0 = top tile), side (0 easy, 1 threat), row, col] -> ((slot*2+side)*4+row)*5+col
 B_SKY_NUM = B_SKY_KIND + 160
 B_MS_KIND = B_SKY_NUM + 160  # [slot, side, row] -> (slot*2+side)*4+row
@@ -263,6 +263,7 @@ def build(params: UFSParams) -> np.ndarray:
     b[B_NROOMS] = nrooms
     b[B_ROBOTS_ON] = int(params.robots)
     b[B_NPREFIX] = len(prefix)
+    b[B_WHITES_RETURN] = int(params.shot_whites_return)
     b[B_SKY_KIND:B_SKY_KIND + 160] = sky_kind.reshape(-1)
     b[B_SKY_NUM:B_SKY_NUM + 160] = sky_num.reshape(-1)
     b[B_MS_KIND:B_MS_KIND + 32] = ms_kind.reshape(-1)

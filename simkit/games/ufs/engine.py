@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...jit import kernel
+from ...jit import entry, kernel
 
 from ...rng import CHANCE, die, new_streams, randint
 from .board import (
@@ -61,6 +61,7 @@ from .board import (
     B_ROBOTS_ON,
     B_START_ENERGY,
     B_THREAT,
+    B_WHITES_RETURN,
     EXPLOSION,
     LEFT,
     MSHIP,
@@ -274,10 +275,11 @@ def research_steps(s, pos, value):
 
 @kernel
 def robot_cell_ok(s, b, cell, ignore_slot):
-    """A new robot may stand on an empty, excavated AA or room cell (R5.2)."""
+    """A new robot may stand on an excavated AA or room cell without another robot
+    (R5.2); a worker die still there is removed unused to make room."""
     if cell >= 5 and b[B_CELL_KIND + cell] != CELL_ROOM:
         return False
-    if not excavated(s, b, cell) or s[CELL_DIE + cell] > 0:
+    if not excavated(s, b, cell):
         return False
     k = robot_at(s, cell)
     if k < 0:
@@ -365,7 +367,7 @@ def _advance_research(s, spaces):
 
 @kernel
 def _take_damage(s, b, amount):
-    s[DAMAGE] += amount
+    s[DAMAGE] = min(s[DAMAGE] + amount, b[B_DMAX])  # the marker stops at the bottom
     if s[DAMAGE] >= b[B_DMAX]:
         _end(s, R_DAMAGE)  # R7.2
         return
@@ -455,7 +457,8 @@ def _place(s, rng, b, d, cell):
         s[ROBOT_VAL + k] = 0
         s[ROBOT_CELL + k] = -1
     if excavated(s, b, cell):
-        s[CELL_DIE + cell] = v
+        if cell >= 5 and b[B_CELL_KIND + cell] == CELL_ROOM:
+            s[CELL_DIE + cell] = v  # AA and tunnel dice do nothing in the rooms phase (R4.7)
     else:
         s[AHEAD] = cell
         s[AHEAD_VAL] = v
@@ -473,14 +476,20 @@ def _place(s, rng, b, d, cell):
 
 
 @kernel
-def _shoot(s, value):
+def _shoot(s, b, value):
     """R4.5: every ship on an explosion numbered <= value is shot down."""
     for i in range(NSHIPS):
         row = s[SHIP_ROW + i]
         if row >= 1:
             cell = row * 5 + s[SHIP_COL + i]
             if s[SKY_KIND + cell] == EXPLOSION and s[SKY_NUM + cell] <= value:
-                s[SHIP_ROW + i] = ROW_WAITING if i < 5 else ROW_GONE
+                if i < 5:
+                    s[SHIP_ROW + i] = ROW_WAITING
+                elif b[B_WHITES_RETURN] != 0:
+                    s[SHIP_ROW + i] = ROW_RESERVE
+                    s[WHITE_RESERVE] += 1
+                else:
+                    s[SHIP_ROW + i] = ROW_GONE
                 s[SHIP_COL + i] = -1
                 s[SHOT] += 1
 
@@ -505,7 +514,7 @@ def _use_room(s, b, r):
     if kind == ROOM_ENERGY:
         s[ENERGY] = min(b[B_EMAX], s[ENERGY] + value)
     elif kind == ROOM_JETS:
-        _shoot(s, value)
+        _shoot(s, b, value)
     elif kind == ROOM_RESEARCH:
         _advance_research(s, research_steps(s, s[RESEARCH], value))
     elif kind == ROOM_ROBOT:
@@ -637,6 +646,7 @@ def apply_action(s, rng, b, a):
                 s[ROBOT_VAL + drop - 1] = 0
                 s[ROBOT_CELL + drop - 1] = -1
             k = 0 if s[ROBOT_VAL] == 0 else 1
+            s[CELL_DIE + cell] = 0  # an unused worker die there is removed
             s[ROBOT_VAL + k] = s[PENDING_ROBOT]
             s[ROBOT_CELL + k] = cell
             s[ROBOT_EXH + k] = 1  # R5.2: a new robot is exhausted this round
@@ -649,19 +659,9 @@ def apply_action(s, rng, b, a):
         _spawn(s, rng, b)
 
 
-@kernel
-def ships_in_play(s):
-    """Ships on the board or waiting aboard (white ships shot down or in reserve excluded)."""
-    n = 0
-    for i in range(NSHIPS):
-        if s[SHIP_ROW + i] >= ROW_WAITING:
-            n += 1
-    return n
-
-
 # ---- entry points for Python callers (tests, the Python game loop) ----------------
 # Compiled code calls the plain functions above so that the compiler can inline them;
 # these cached copies are only for calls from Python.
-new_game = njit(cache=True)(init_state.py_func)
-legal = njit(cache=True)(legal_actions.py_func)
-step = njit(cache=True)(apply_action.py_func)
+new_game = entry(init_state)
+legal = entry(legal_actions)
+step = entry(apply_action)

@@ -22,4 +22,5 @@ class UFSParams:
     ny_tunnel_column: int = setting(3, choices=(3, 1), help="G5 (disputed): column of the tunnel in upper base C, row 2")
     lower_c_energy_mod: int = setting(0, choices=(0, 1), help="G6 (disputed): modifier of the energy room in lower base C, row 4 column 1")
     arrow_retrigger: bool = setting(False, help="G16: a ship moved by an arrow also triggers the cell it lands on")
+    shot_whites_return: bool = setting(False, help="a white ship shot down returns to the reserve (later mothership actions may bring it back) instead of leaving the game")
     data: str = setting("", help="path to a components TOML replacing the built-in one (see simkit/games/ufs/data/components.toml)")

@@ -11,6 +11,7 @@ from numba import njit
 from strategies.ufs import SCRATCH, choose
 
 from ...errors import UserError
+from ...jit import entry
 from ...rng import BOT
 from .engine import (
     DAMAGE, FLIPS, HITS, MAX_ACTIONS, MS_ICONS, P_OVER, PHASE, RESEARCH, RESULT, RLEN, ROUND, SHOT,
@@ -61,8 +62,8 @@ def play_chunk(seeds, b, codes, flags):
 
 
 # Entry points for the Python loop (compiled code calls the plain functions).
-choose_one = njit(cache=True)(choose.py_func)
-record = njit(cache=True)(_record.py_func)
+choose_one = entry(choose)
+record = entry(_record)
 
 
 def play_python(seeds, b, bots, table):

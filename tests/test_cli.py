@@ -1,0 +1,91 @@
+"""The command line: bad input is one clear line and exit code 2, nothing written."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+BAD = [
+    (["run", "nosuchgame"], "unknown game"),
+    (["run", "ufs", "--set", "colour=red"], "has no parameter 'colour'"),
+    (["run", "ufs", "--set", "threat=9"], "out of range"),
+    (["run", "ufs", "--set", "threat=two"], "not an integer"),
+    (["run", "ufs", "--set", "city=paris"], "roswell, new_york, washington"),
+    (["run", "ufs", "--set", "robots=maybe"], "true or false"),
+    (["run", "ufs", "--set", "threat"], "key=value"),
+    (["run", "ufs", "--bot", "nosuchbot"], "unknown bot"),
+    (["run", "ufs", "--bot", "greedy", "--bot", "greedy"], "1 seats but 2 bots"),
+    (["run", "ufs", "-n", "0"], "at least 1"),
+    (["run", "ufs", "--backend", "carrier-pigeon"], "unknown backend"),
+    (["bench", "nosuchgame"], "unknown game"),
+]
+
+
+def run_cli(cmd, args, cwd, timeout=300):
+    return subprocess.run(cmd + args, capture_output=True, text=True, cwd=cwd, timeout=timeout)
+
+
+@pytest.mark.parametrize("args, message", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path, simkit_cmd):
+    out = tmp_path / "out"
+    proc = run_cli(simkit_cmd, args + ["--out", str(out)] if args[0] == "run" else args, tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    lines = [line for line in proc.stderr.strip().splitlines() if line.strip()]
+    assert len(lines) == 1, proc.stderr
+    assert message in lines[0]
+    assert "Traceback" not in proc.stderr
+    assert not out.exists()
+
+
+def test_malformed_data_file(tmp_path, simkit_cmd):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('version = "x"\n[sky.4.easy]\nrows = [[".", "Q"]]\n')
+    proc = run_cli(simkit_cmd, ["run", "ufs", "--set", f"data={bad}", "--out", str(tmp_path / "o")], tmp_path)
+    assert proc.returncode == 2 and "bad.toml" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "o").exists()
+    broken = tmp_path / "broken.toml"
+    broken.write_text("this is = = not toml")
+    proc = run_cli(simkit_cmd, ["run", "ufs", "--set", f"data={broken}"], tmp_path)
+    assert proc.returncode == 2 and "not valid TOML" in proc.stderr
+
+
+def test_missing_argument_is_a_usage_error(tmp_path, simkit_cmd):
+    proc = run_cli(simkit_cmd, ["run"], tmp_path)
+    assert proc.returncode == 2
+
+
+def test_run_prints_a_summary_and_writes_results(tmp_path, simkit_cmd):
+    out = tmp_path / "r"
+    proc = run_cli(simkit_cmd, ["run", "ufs", "-n", "300", "--seed", "4", "--out", str(out), "--no-progress", "--set", "threat=0"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "win rate" in proc.stdout and "outcomes:" in proc.stdout
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["n_games"] == 300 and m["params"]["threat"] == 0
+
+
+def test_user_bot_from_a_module(tmp_path, simkit_cmd):
+    (tmp_path / "mybot.py").write_text(
+        "def first(state, legal, board, rng):\n"
+        "    return int(legal[0])\n"
+    )
+    proc = subprocess.run(
+        simkit_cmd + ["run", "ufs", "-n", "20", "--bot", "mybot:first", "--out", str(tmp_path / "o"), "--no-progress"],
+        capture_output=True, text=True, cwd=tmp_path, env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)}, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "mybot:first" in proc.stdout
+
+
+def test_games_lists_parameters_and_bots(tmp_path, simkit_cmd):
+    proc = run_cli(simkit_cmd, ["games"], tmp_path)
+    assert proc.returncode == 0
+    for word in ("ufs", "threat", "city", "greedy", "planner", "random"):
+        assert word in proc.stdout
+
+
+def test_help_explains_each_command(tmp_path, simkit_cmd):
+    for cmd in ("run", "games", "bench", "trace"):
+        proc = run_cli(simkit_cmd, [cmd, "--help"], tmp_path)
+        assert proc.returncode == 0 and "Example" in proc.stdout
