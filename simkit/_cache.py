@@ -25,6 +25,21 @@ def source_hash() -> str:
     return h.hexdigest()[:16]
 
 
+def outcome_hash(game_name: str) -> str:
+    """Hash of the code that decides a game's outcomes: its rules and bots, the random
+    streams and the seeding (reports, traces and the command line are left out, so
+    editing them keeps finished runs valid)."""
+    here = Path(__file__).resolve().parent.parent
+    files = [here / "simkit" / "rng.py", here / "simkit" / "seeding.py", here / "simkit" / "jit.py"]
+    files += sorted(p for p in (here / "simkit" / "games" / game_name).rglob("*.py") if p.name not in ("report.py", "trace.py"))
+    files += sorted((here / "strategies" / game_name).rglob("*.py"))
+    h = hashlib.sha256()
+    for path in files:
+        h.update(str(path.relative_to(here)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def configure_numba_cache() -> None:
     if os.environ.get("SIMKIT_NUMBA_CACHE_SET"):
         return

@@ -170,6 +170,60 @@ def bench_cmd(
         json_out.write_text(json.dumps({"game": g.name, "params": params.__dict__, "rows": rows_as_dicts(rows)}, indent=2))
 
 
+@app.command("sweep")
+def sweep_cmd(
+    experiment: Path = typer.Argument(..., help="Experiment file (TOML), e.g. experiments/ufs-threat.toml."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    games: Optional[int] = typer.Option(None, "--games", help="Override the games per cell (e.g. a quick look)."),
+    out_root: Path = typer.Option(Path("runs/sweeps"), "--runs", help="Where the cells' runs are kept."),
+    backend: str = typer.Option("loky", "--backend", help="joblib backend: loky, threading, dask or ray."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a dask scheduler or ray cluster."),
+    report: bool = typer.Option(True, "--report/--no-report", help="Write the report the experiment names."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """Run every cell of an experiment grid (finished cells are not rerun) and write its report.
+
+    Example: simkit sweep experiments/ufs-threat.toml --jobs 2
+    """
+    from .runner import check_backend
+    from .sweep import sweep
+
+    check_backend(backend)
+    res = sweep(experiment, jobs=jobs, games=games, out_root=out_root, progress=progress, backend=backend,
+                scheduler=scheduler, report=report)
+    out.print(f"{len(res.experiment.cells)} cells, {res.frame.height:,} rows in {res.manifest['wall_time_s']:.1f} s: {res.out / 'all.parquet'}")
+    if report and res.experiment.report:
+        out.print(f"report: {res.experiment.report / 'README.md'} and {res.experiment.report / 'index.html'}")
+
+
+@app.command("report")
+def report_cmd(
+    game: str = typer.Argument(..., help="Game name, e.g. ufs."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    games: Optional[int] = typer.Option(None, "--games", help="Override the games per cell (quick look; the committed report uses the file's counts)."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """Write a game's balance report (runs the game's default experiment, reusing finished cells).
+
+    Example: simkit report ufs
+    """
+    from .games import get
+    from .sweep import sweep
+
+    g = get(game)
+    path = experiment_path(g)
+    res = sweep(path, jobs=jobs, games=games, progress=progress)
+    out.print(f"report: {res.experiment.report / 'README.md'} and {res.experiment.report / 'index.html'}")
+
+
+def experiment_path(game) -> Path:
+    root = Path(__file__).resolve().parent.parent
+    if not game.experiment:
+        raise UserError(f"{game.name} has no default experiment")
+    path = Path(game.experiment)
+    return path if path.exists() else root / game.experiment
+
+
 def main() -> None:
     try:
         app(standalone_mode=False)

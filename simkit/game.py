@@ -65,6 +65,7 @@ class GameSpec:
     max_steps: int = 10_000  # a game taking more steps than this is a bug (conformance suite)
     test_variants: tuple[dict, ...] = ({},)  # parameter overrides the conformance suite covers
     report: str | None = None  # "module:function" building the balance report
+    experiment: str | None = None  # the experiment file behind the committed report
 
     def resolve_bot(self, text: str) -> Bot:
         """A bot from its command-line name.

@@ -19,7 +19,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 import polars as pl
@@ -54,7 +54,7 @@ class RunSpec:
             "bots": [b.name for b in self.bots],
             "seed": self.seed,
             "rotate_seats": self.rotate_seats,
-            "simkit_source": _source_hash(),
+            "code": _outcome_hash(self.game.name),
         }
 
 
@@ -65,10 +65,10 @@ class RunResult:
     path: Path | None
 
 
-def _source_hash() -> str:
-    from ._cache import source_hash
+def _outcome_hash(game_name: str) -> str:
+    from ._cache import outcome_hash
 
-    return source_hash()
+    return outcome_hash(game_name)
 
 
 def bot_table(n_seats: int, start: int, stop: int, rotate: bool) -> np.ndarray:
@@ -223,12 +223,14 @@ def run(
     backend: str = "loky",
     scheduler: str | None = None,
     chunk_size: int = 10_000,
-    progress: bool = True,
-    keep_files: bool = True,
+    progress: bool | Callable[[int], None] = True,
+    replace_stale: bool = False,
 ) -> RunResult:
     """Plays the run's games (resuming from ``out`` if it holds parts of the same run).
 
-    With ``out=None`` nothing is written (for notebooks and tests).
+    With ``out=None`` nothing is written (for notebooks and tests). ``progress`` is a
+    flag for a progress bar of its own, or a callback ``advance(n_games)`` (sweeps
+    show one bar over all their runs).
     """
     if spec.n_games < 1:
         raise UserError("the number of games must be at least 1 (-n)")
@@ -249,9 +251,14 @@ def run(
                 previous = json.loads(ident_file.read_text())
             except json.JSONDecodeError:
                 raise UserError(f"{ident_file} is not valid JSON; delete {out} or choose another --out") from None
-            if previous != json.loads(json.dumps(identity, default=str)):
+            if previous != json.loads(json.dumps(identity, default=str)) and replace_stale:
+                import shutil
+
+                shutil.rmtree(out)  # a managed folder (sweeps) holding games of older code or settings
+            elif previous != json.loads(json.dumps(identity, default=str)):
                 raise UserError(f"{out} holds a different run (other game, parameters, bots, seed or code); choose another --out or delete it")
-            done = _parts(out)
+            else:
+                done = _parts(out)
         elif out.exists() and any(out.iterdir()):
             raise UserError(f"{out} exists and is not a simkit run folder; choose another --out")
     todo = plan_chunks(spec.n_games, chunk_size, list(done))
@@ -341,29 +348,12 @@ BASE_COLUMNS = {
 
 
 @contextmanager
-def _progress(enabled: bool, spec: RunSpec, already: int):
-    if not enabled:
-        yield lambda n: None
+def _progress(progress, spec: RunSpec, already: int):
+    if callable(progress):
+        progress(already)
+        yield progress
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from .progress import bar
 
-    class Rate(TextColumn):
-        def render(self, task):  # games per second over the run so far
-            speed = task.finished_speed or task.speed
-            from rich.text import Text
-
-            return Text(f"{speed:,.0f} games/s" if speed else "", style="cyan")
-
-    with Progress(
-        TextColumn(f"[bold]{spec.game.name}[/]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        Rate(""),
-        TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
-        transient=False,
-    ) as bar:
-        task = bar.add_task("games", total=spec.n_games, completed=already)
-        bar.start_task(task)
-        yield lambda n: bar.advance(task, n)
+    with bar(spec.game.name, spec.n_games, already, enabled=bool(progress)) as advance:
+        yield advance

@@ -91,4 +91,5 @@ SPEC = GameSpec(
         for threat, robots in ((0, True), (4, True), (2, False))
     ),
     report="simkit.games.ufs.report:build",
+    experiment="experiments/ufs-threat.toml",
 )

@@ -1,0 +1,195 @@
+"""The Under Falling Skies balance report: how hard is each threat level, city and side,
+for bots of different skill."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from ...report import PALETTE, Report, pct, style
+from ...stats import diff_independent, holm, wilson
+
+CITY_NAMES = {"roswell": "Roswell", "new_york": "New York", "washington": "Washington"}
+TILE_NAMES = {1: "tile 4 (top)", 2: "tile 3", 4: "tile 2 (skull)", 8: "tile 1 (bottom)"}
+
+
+def _rate(part: pl.DataFrame):
+    won = part["won"]
+    return wilson(int(won.sum()), part.height)
+
+
+def build(result, target) -> None:
+    import matplotlib.pyplot as plt
+
+    style()
+    exp = result.experiment
+    f = result.frame
+    game = exp.game
+    bots = list(dict.fromkeys(f["bot"].cast(pl.Utf8).to_list()))
+    default = game.default_bot if game.default_bot in bots else bots[0]
+    cities = [c for c in CITY_NAMES if c in set(f["city"].to_list())]
+    sides = [s for s in ("normal", "damaged") if s in set(f["city_side"].to_list())]
+    threats = sorted(set(f["threat"].to_list()))
+    rep = Report("Under Falling Skies: balance report", game.slug)
+    f = f.with_columns(pl.col("bot").cast(pl.Utf8))
+
+    n_default = f.filter(pl.col("bot") == default).group_by("threat", "city", "city_side").len()["len"].min()
+    rep.text(
+        f"Win rates of the solo game by **threat level** (0-4 sky tiles on their threatening side), **city** and "
+        f"**city side**, for {len(bots)} bots of different skill. {f.height:,} simulated games; at least "
+        f"{n_default:,} per cell for the default bot `{default}`. Every rate comes with its 95% Wilson interval."
+    )
+    rep.bullets([
+        f"Reproduce: `simkit sweep {exp.path}` (or `make run`); runs are cached in `runs/sweeps/{exp.name}/`.",
+        f"Root seed {exp.seed}: game *i* of every cell uses the same seed, so cells share their dice as far as their play allows.",
+        "Rules as implemented, with every ambiguity and stand-in: [docs/rules/under-falling-skies.md](../../docs/rules/under-falling-skies.md).",
+        "Bots: " + "; ".join(f"`{b}`: {game.bots[b.split(':')[0]].help}" for b in bots if b.split(':')[0] in game.bots) + ".",
+        "The board data are a transcription of the retail components with disputed cells resolved as documented; "
+        "rates are properties of these bots on this data, not of expert human play.",
+    ])
+
+    # -- headline ---------------------------------------------------------------------
+    rep.heading("Win rate by threat level")
+    rows = []
+    for bot in bots:
+        for city in cities:
+            for side in sides:
+                row = {"bot": bot, "city": CITY_NAMES[city], "side": side}
+                for t in threats:
+                    part = f.filter((pl.col("bot") == bot) & (pl.col("city") == city) & (pl.col("city_side") == side) & (pl.col("threat") == t))
+                    row[f"threat {t}"] = pct(_rate(part)) if part.height else ""
+                rows.append(row)
+    rep.table(rows, "Win rate [95% interval], by bot, city, side and threat level")
+    head = f.filter((pl.col("bot") == default) & (pl.col("city") == cities[0]) & (pl.col("city_side") == sides[0]))
+    rep.summary = f"{default} on {CITY_NAMES[cities[0]]}: " + ", ".join(
+        f"threat {t} {100 * _rate(head.filter(pl.col('threat') == t)).estimate:.1f}%" for t in threats)
+
+    fig, axes = plt.subplots(1, len(bots), figsize=(4.2 * len(bots), 3.8), sharey=False, squeeze=False)
+    for ax, bot in zip(axes[0], bots):
+        k = 0
+        for city in cities:
+            for side in sides:
+                xs, ys, lo, hi = [], [], [], []
+                for t in threats:
+                    part = f.filter((pl.col("bot") == bot) & (pl.col("city") == city) & (pl.col("city_side") == side) & (pl.col("threat") == t))
+                    if part.height:
+                        ci = _rate(part)
+                        xs.append(t + (k - 2.5) * 0.04)
+                        ys.append(100 * ci.estimate)
+                        lo.append(max(0.0, 100 * (ci.estimate - ci.lo)))
+                        hi.append(max(0.0, 100 * (ci.hi - ci.estimate)))
+                ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", ms=3.5, capsize=2, lw=1.2, color=PALETTE[cities.index(city)],
+                            ls="-" if side == "normal" else "--", label=f"{CITY_NAMES[city]} ({side})")
+                k += 1
+        ax.set_title(f"bot: {bot}")
+        ax.set_xlabel("threat level")
+        ax.set_xticks(threats)
+        ax.set_ylabel("win rate (%)")
+        ax.set_ylim(bottom=0)
+    axes[0][0].legend(loc="upper right")
+    fig.suptitle("Win rate against threat level (95% intervals; dashed: damaged city side)")
+    rep.figure(fig, "win-rate-by-threat", "Win rate against threat level, per bot, city and side, with 95% error bars")
+
+    # -- significance of each step in threat --------------------------------------------
+    rep.heading("Is each threat step harder?", 3)
+    steps, pvals = [], []
+    for city in cities:
+        for side in sides:
+            base = f.filter((pl.col("bot") == default) & (pl.col("city") == city) & (pl.col("city_side") == side))
+            for t0, t1 in zip(threats, threats[1:]):
+                a, b = base.filter(pl.col("threat") == t0), base.filter(pl.col("threat") == t1)
+                d = diff_independent(int(a["won"].sum()), a.height, int(b["won"].sum()), b.height)
+                steps.append((city, side, t0, t1, d))
+                pvals.append(d.p_value)
+    rejected = holm(pvals)
+    rep.table([
+        {"city": CITY_NAMES[c], "side": s, "step": f"{t0} -> {t1}",
+         "drop in win rate (points)": f"{100 * d.estimate:+.2f} [{100 * d.lo:+.2f}, {100 * d.hi:+.2f}]",
+         "p": f"{d.p_value:.2g}", "significant (Holm, 5%)": "yes" if r else "no"}
+        for (c, s, t0, t1, d), r in zip(steps, rejected)
+    ], f"Bot `{default}`: win rate at one threat level minus the next, with its 95% interval and a two-proportion test, Holm-corrected over all steps")
+
+    # -- which tile hurts most ---------------------------------------------------------
+    if 1 in threats:
+        rep.heading("Which tile is the hardest to face flipped?", 3)
+        one = f.filter((pl.col("bot") == default) & (pl.col("threat") == 1))
+        rows = []
+        for bit, name in TILE_NAMES.items():
+            part = one.filter(pl.col("flipped") == bit)
+            if part.height:
+                rows.append({"flipped tile": name, "games": f"{part.height:,}", "win rate": pct(_rate(part))})
+        rep.table(rows, f"Threat level 1, bot `{default}`, all cities: win rate by the one tile flipped (the rulebook's 'normal game' draws it at random)")
+
+    # -- how games are lost ---------------------------------------------------------------
+    rep.heading("How games are lost")
+    sel = f.filter(pl.col("bot") == default)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    ax = axes[0]
+    won_share, dmg, ms = [], [], []
+    rows = []
+    for t in threats:
+        part = sel.filter(pl.col("threat") == t)
+        n = part.height
+        w = int(part["won"].sum())
+        d = part.filter(pl.col("loss_cause") == "damage").height
+        m = part.filter(pl.col("loss_cause") == "mothership").height
+        won_share.append(100 * w / n)
+        dmg.append(100 * d / n)
+        ms.append(100 * m / n)
+        rows.append({"threat": t, "games": f"{n:,}", "won": pct(wilson(w, n)), "lost to damage": pct(wilson(d, n)),
+                     "lost to the mothership": pct(wilson(m, n)), "mean rounds": f"{part['rounds'].mean():.2f}",
+                     "mean ships shot": f"{part['ships_shot'].mean():.2f}",
+                     "mean research reached": f"{(part['research_reached'] / part['research_len']).mean() * 100:.1f}% of the track"})
+    ax.bar(threats, won_share, color="#2ca02c", label="won")
+    ax.bar(threats, dmg, bottom=won_share, color="#d62728", label="lost: damage")
+    ax.bar(threats, ms, bottom=np.add(won_share, dmg), color="#7f7f7f", label="lost: mothership at the skull")
+    ax.set_xlabel("threat level")
+    ax.set_ylabel("share of games (%)")
+    ax.set_title(f"Outcomes, bot {default}, all cities")
+    ax.legend(loc="lower left")
+    rep.table(rows, f"Outcomes by threat level, bot `{default}`, all cities and sides pooled")
+
+    ax = axes[1]
+    for i, t in enumerate(threats):
+        part = sel.filter(pl.col("threat") == t)
+        n = part.height
+        lost_round = part.filter(~pl.col("won"))["rounds"].to_numpy()
+        rounds = np.arange(0, 14)
+        alive = [100 * (1 - np.sum(lost_round <= r) / n) for r in rounds]
+        ax.step(rounds, alive, where="post", color=PALETTE[i], label=f"threat {t}")
+    ax.set_xlabel("round")
+    ax.set_ylabel("games not yet lost (%)")
+    ax.set_title("Survival: share of games not lost by the end of each round")
+    ax.legend()
+    rep.figure(fig, "losses", "Left: outcomes by threat level. Right: survival curve, the share of games not yet lost after each round")
+
+    # -- bots ------------------------------------------------------------------------------
+    if len(bots) > 1:
+        rep.heading("Skill matters: bots compared")
+        fig, ax = plt.subplots(figsize=(6, 3.8))
+        for i, bot in enumerate(bots):
+            xs, ys, err = [], [], [[], []]
+            for t in threats:
+                part = f.filter((pl.col("bot") == bot) & (pl.col("threat") == t))
+                ci = _rate(part)
+                xs.append(t + (i - 1) * 0.06)
+                ys.append(100 * ci.estimate)
+                err[0].append(max(0.0, 100 * (ci.estimate - ci.lo)))
+                err[1].append(max(0.0, 100 * (ci.hi - ci.estimate)))
+            ax.errorbar(xs, ys, yerr=err, marker="o", capsize=2, color=PALETTE[i], label=bot)
+        ax.set_xlabel("threat level")
+        ax.set_ylabel("win rate (%)")
+        ax.set_xticks(threats)
+        ax.set_title("Win rate by bot (all cities and sides pooled)")
+        ax.legend()
+        rep.figure(fig, "bots", "Win rate by bot and threat level, all cities and sides pooled, 95% intervals")
+        rep.text("The game's difficulty as measured here depends on the player: a stronger bot both wins more and "
+                 "may rank cities differently. Compare the panels of the first figure.")
+
+    rep.heading("Method", 3)
+    rep.bullets([
+        "Each cell of the experiment is an independent batch of seeded games; a game's seed is a function of the root seed and its index only.",
+        "Intervals: Wilson score intervals for proportions; differences: Newcombe interval with a two-proportion score test; multiple tests: Holm.",
+        f"Data version: {game.data_version(exp.cells[0].spec.params)}.",
+    ])
+    rep.write(target)

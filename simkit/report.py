@@ -1,0 +1,166 @@
+"""Building balance reports: one list of blocks rendered twice, as Markdown with PNG
+files beside it (for the repository) and as one self-contained HTML page with the
+plots embedded (for people), plus an index page over all games."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import html
+import io
+import json
+from pathlib import Path
+from typing import Any, Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from . import __version__  # noqa: E402
+from .stats import Interval  # noqa: E402
+
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf", "#bcbd22"]
+
+
+def style() -> None:
+    plt.rcParams.update({
+        "figure.dpi": 110, "savefig.dpi": 110, "axes.grid": True, "grid.alpha": 0.3,
+        "axes.spines.top": False, "axes.spines.right": False, "font.size": 10,
+        "axes.titlesize": 11, "legend.fontsize": 9, "legend.frameon": False,
+    })
+
+
+def pct(ci: Interval, digits: int = 1) -> str:
+    """``41.2% [40.9, 41.5]``"""
+    return f"{100 * ci.estimate:.{digits}f}% [{100 * ci.lo:.{digits}f}, {100 * ci.hi:.{digits}f}]"
+
+
+class Report:
+    def __init__(self, title: str, slug: str):
+        self.title = title
+        self.slug = slug
+        self.blocks: list[tuple[str, Any]] = []
+        self.figures: dict[str, bytes] = {}
+        self.summary = ""
+
+    def heading(self, text: str, level: int = 2) -> None:
+        self.blocks.append(("heading", (level, text)))
+
+    def text(self, text: str) -> None:
+        self.blocks.append(("text", text))
+
+    def bullets(self, items: Sequence[str]) -> None:
+        self.blocks.append(("bullets", list(items)))
+
+    def code(self, text: str) -> None:
+        self.blocks.append(("code", text))
+
+    def table(self, rows: list[dict[str, Any]], caption: str | None = None) -> None:
+        if rows:
+            self.blocks.append(("table", (rows, caption)))
+
+    def figure(self, fig, name: str, caption: str) -> None:
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", bbox_inches="tight")
+        plt.close(fig)
+        self.figures[name] = buf.getvalue()
+        self.blocks.append(("figure", (name, caption)))
+
+    # -- rendering -------------------------------------------------------------------
+    def markdown(self) -> str:
+        out = [f"# {self.title}", ""]
+        for kind, data in self.blocks:
+            if kind == "heading":
+                out += ["#" * data[0] + " " + data[1], ""]
+            elif kind == "text":
+                out += [data, ""]
+            elif kind == "bullets":
+                out += [f"- {x}" for x in data] + [""]
+            elif kind == "code":
+                out += ["```", data, "```", ""]
+            elif kind == "table":
+                rows, caption = data
+                cols = list(rows[0])
+                if caption:
+                    out += [f"*{caption}*", ""]
+                out.append("| " + " | ".join(cols) + " |")
+                out.append("|" + "|".join("---" for _ in cols) + "|")
+                out += ["| " + " | ".join(str(r.get(c, "")) for c in cols) + " |" for r in rows]
+                out.append("")
+            elif kind == "figure":
+                name, caption = data
+                out += [f"![{caption}]({name}.png)", "", f"*{caption}*", ""]
+        return "\n".join(out)
+
+    def html(self) -> str:
+        esc = html.escape
+        parts = [
+            "<!doctype html><html><head><meta charset='utf-8'>",
+            f"<title>{esc(self.title)}</title>",
+            "<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}"
+            "table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:0.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+            "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}img{max-width:100%}figure{margin:1em 0 2em}"
+            "figcaption{color:#555;font-size:0.9em}code,pre{background:#f6f6f6;padding:2px 4px}pre{padding:8px;overflow-x:auto}</style>",
+            "</head><body>", f"<p><a href='../index.html'>all reports</a></p><h1>{esc(self.title)}</h1>",
+        ]
+        for kind, data in self.blocks:
+            if kind == "heading":
+                parts.append(f"<h{data[0]}>{esc(data[1])}</h{data[0]}>")
+            elif kind == "text":
+                parts.append(f"<p>{_inline(data)}</p>")
+            elif kind == "bullets":
+                parts.append("<ul>" + "".join(f"<li>{_inline(x)}</li>" for x in data) + "</ul>")
+            elif kind == "code":
+                parts.append(f"<pre>{esc(data)}</pre>")
+            elif kind == "table":
+                rows, caption = data
+                cols = list(rows[0])
+                cap = f"<caption>{esc(caption)}</caption>" if caption else ""
+                head = "".join(f"<th>{esc(str(c))}</th>" for c in cols)
+                body = "".join("<tr>" + "".join(f"<td>{esc(str(r.get(c, '')))}</td>" for c in cols) + "</tr>" for r in rows)
+                parts.append(f"<table>{cap}<tr>{head}</tr>{body}</table>")
+            elif kind == "figure":
+                name, caption = data
+                b64 = base64.b64encode(self.figures[name]).decode()
+                parts.append(f"<figure><img src='data:image/png;base64,{b64}' alt='{esc(caption)}'><figcaption>{esc(caption)}</figcaption></figure>")
+        parts.append(f"<hr><p style='color:#777'>simkit {__version__}, generated {dt.date.today().isoformat()}</p></body></html>")
+        return "\n".join(parts)
+
+    def write(self, target: Path) -> None:
+        target = Path(target)
+        target.mkdir(parents=True, exist_ok=True)
+        for old in target.glob("*.png"):
+            if old.stem not in self.figures:
+                old.unlink()
+        for name, png in self.figures.items():
+            (target / f"{name}.png").write_bytes(png)
+        (target / "README.md").write_text(self.markdown())
+        (target / "index.html").write_text(self.html())
+        (target / "report.json").write_text(json.dumps({"title": self.title, "slug": self.slug, "summary": self.summary}, indent=1))
+
+
+def _inline(text: str) -> str:
+    """Markdown's `code` and **bold** in a line of HTML."""
+    import re
+
+    t = html.escape(text)
+    t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
+    t = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", t)
+    t = re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r"<a href='\2'>\1</a>", t)
+    return t
+
+
+def write_index(root: Path) -> Path:
+    """``root/index.html`` linking every report folder below ``root``."""
+    root = Path(root)
+    items = []
+    for meta in sorted(root.glob("*/report.json")):
+        info = json.loads(meta.read_text())
+        items.append(f"<li><a href='{meta.parent.name}/index.html'>{html.escape(info['title'])}</a>"
+                     f" (<a href='{meta.parent.name}/README.md'>Markdown</a>)<br><small>{html.escape(info.get('summary', ''))}</small></li>")
+    page = ("<!doctype html><html><head><meta charset='utf-8'><title>simkit reports</title>"
+            "<style>body{font-family:system-ui,sans-serif;max-width:900px;margin:2em auto;padding:0 1em}li{margin:0.8em 0}</style>"
+            "</head><body><h1>simkit balance reports</h1><ul>" + "".join(items) + "</ul></body></html>")
+    (root / "index.html").write_text(page)
+    return root / "index.html"
