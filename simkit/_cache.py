@@ -12,16 +12,20 @@ import hashlib
 import os
 from pathlib import Path
 
-_ROOTS = ("simkit", "strategies")
+def compiled_sources() -> list[Path]:
+    """Every file that compiled code comes from (the rest of simkit never is)."""
+    here = Path(__file__).resolve().parent.parent
+    files = [here / "simkit" / name for name in ("rng.py", "seeding.py", "jit.py", "_cache.py")]
+    files += sorted((here / "simkit" / "games").rglob("*.py")) + sorted((here / "strategies").rglob("*.py"))
+    return files
 
 
 def source_hash() -> str:
     here = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
-    for root in _ROOTS:
-        for path in sorted((here / root).rglob("*.py")):
-            h.update(str(path.relative_to(here)).encode())
-            h.update(path.read_bytes())
+    for path in compiled_sources():
+        h.update(str(path.relative_to(here)).encode())
+        h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 

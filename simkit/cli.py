@@ -170,6 +170,93 @@ def bench_cmd(
         json_out.write_text(json.dumps({"game": g.name, "params": params.__dict__, "rows": rows_as_dicts(rows)}, indent=2))
 
 
+@app.command("compare")
+def compare_cmd(
+    game: str = typer.Argument(..., help="Game name."),
+    set_: List[str] = typer.Option([], "--set", "-s", help="Parameters of variant A (and the base of B)."),
+    vs: List[str] = typer.Option([], "--vs", help="Parameters that variant B changes, e.g. --vs threat=2."),
+    bot: List[str] = typer.Option([], "--bot", "-b", help="Bots of variant A (" + BOT_HELP + ")"),
+    vs_bot: List[str] = typer.Option([], "--vs-bot", help="Bots of variant B (default: A's)."),
+    n: int = typer.Option(20_000, "-n", "--games", help="Games per variant (the same seeds for both)."),
+    seed: int = typer.Option(0, "--seed", help="Root seed shared by both variants."),
+    seat: int = typer.Option(0, "--seat", help="Seat whose per-seat results (won, score) are compared."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    metric: List[str] = typer.Option([], "--metric", "-m", help="Only these output columns (default: won and the game's main numbers)."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Keep both runs under this folder (resumable)."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """Compare two parameter sets or two bots on the same seeds: paired differences with 95% intervals and tests.
+
+    Example: simkit compare ufs --set threat=1 --vs threat=2 -n 50000
+    """
+    from .compare import compare, describe_side, rows
+    from .params import build, parse_assignments
+    from .runner import RunSpec
+
+    g, params_a = _game_params(game, set_)
+    sets_a = parse_assignments(set_)
+    sets_b = {**sets_a, **parse_assignments(vs)}
+    params_b = build(g.params, sets_b, g.name)
+    if g.validate is not None:
+        g.validate(params_b)
+    bots_a = g.resolve_bots(bot, params_a)
+    bots_b = g.resolve_bots(vs_bot or bot, params_b)
+    if params_a == params_b and [b.name for b in bots_a] == [b.name for b in bots_b]:
+        raise UserError("both variants are the same; change B with --vs key=value or --vs-bot NAME")
+    label_a = describe_side(sets_a, [b.name for b in bots_a])
+    label_b = describe_side(parse_assignments(vs), [b.name for b in bots_b])
+    c = compare(g, RunSpec(g, params_a, tuple(bots_a), n, seed), RunSpec(g, params_b, tuple(bots_b), n, seed),
+                label_a=label_a, label_b=label_b, seat=seat, jobs=jobs, out=out_dir, progress=progress, metrics=metric or None)
+    t = Table(title=f"{g.title}: B minus A over {n:,} paired games (seed {seed}, seat {seat})", header_style="bold")
+    table_rows = rows(c)
+    for col in table_rows[0]:
+        t.add_column(col, justify="left" if col == "metric" else "right")
+    for r in table_rows:
+        t.add_row(*r.values())
+    out.print(f"A: {label_a}\nB: {label_b}")
+    out.print(t)
+    out.print("'games saved': how many times more games two independent runs would need for the same precision.")
+
+
+@app.command("check")
+def check_cmd(
+    bands: Path = typer.Argument(..., help="Bands file (TOML), e.g. experiments/bands.toml."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    band: List[str] = typer.Option([], "--band", help="Only these bands (by name)."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the verdicts to this JSON file."),
+) -> None:
+    """Check that rates stay inside their bands (sequential tests; exit 0 all hold, 1 a band fails, 2 bad file).
+
+    Example: simkit check experiments/bands.toml --jobs 2
+    """
+    from .check import check, describe
+
+    verdicts = check(bands, jobs=jobs if jobs > 0 else _all_cores(), only=band or None)
+    rows = [describe(v) for v in verdicts]
+    t = Table(title=f"{bands}: {len(rows)} bands", header_style="bold")
+    for col in rows[0]:
+        t.add_column(col, justify="left" if col in ("band", "verdict") else "right")
+    for r in rows:
+        style = "red" if r["verdict"].startswith("FAIL") else None
+        t.add_row(*r.values(), style=style)
+    out.print(t)
+    if json_out:
+        json_out.write_text(json.dumps(rows, indent=2))
+    failed = [v for v in verdicts if v.failed]
+    for v in failed:
+        ci = v.interval
+        edge = f"below its lower edge {v.band.lo:.3f}" if ci.estimate < v.band.lo else f"above its upper edge {v.band.hi:.3f}"
+        err.print(f"band {v.band.name} failed: rate {ci.estimate:.4f} [{ci.lo:.4f}, {ci.hi:.4f}] over {v.games:,} games is {edge} (Holm-adjusted p = {v.p_adjusted:.2g} over {len(verdicts)} bands)", soft_wrap=True)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _all_cores() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
 @app.command("sweep")
 def sweep_cmd(
     experiment: Path = typer.Argument(..., help="Experiment file (TOML), e.g. experiments/ufs-threat.toml."),
@@ -226,7 +313,7 @@ def experiment_path(game) -> Path:
 
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
     except UserError as exc:
         err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
         sys.exit(2)
@@ -242,6 +329,7 @@ def main() -> None:
         if type(exc).__name__ == "Abort":
             sys.exit(1)
         raise
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -58,6 +58,8 @@ class GameSpec:
     columns: dict[str, str]
     data_version: Callable[[Any], str]
     summary_means: tuple[str, ...] = ()  # numeric columns whose means the run summary shows
+    compare_metrics: tuple[str, ...] = ()  # further columns `simkit compare` reports
+    game_columns: tuple[str, ...] = ()  # output columns that describe the whole game, not a seat
     summarize: Callable[[Any], list[str]] | None = None  # extra summary lines from a frame
     trace: Callable[..., Any] | None = None  # (params, bots, seed, index) -> lines of one game
     validate: Callable[[Any], None] | None = None  # reads data files; raises UserError if bad

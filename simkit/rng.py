@@ -1,9 +1,11 @@
 """Random numbers inside compiled game code.
 
-Each game owns two SplitMix64 streams in a ``uint64[2]`` array: stream 0 for chance
-(dice, draws, shuffles) and stream 1 for the bots. Keeping the bots off the chance
-stream means two bots, or two rule variants, facing the same seed see the same
-dice for as long as their choices allow, which makes paired comparisons sharper.
+Each game owns two SplitMix64 streams in a ``uint64[3]`` array: stream 0 for chance
+(dice, draws, shuffles) and stream 1 for the bots; element 2 keeps the game's seed.
+Keeping the bots off the chance stream, and restarting the chance stream from the
+seed at fixed points of the game (``restart``, e.g. each round), means that two
+bots or two rule variants facing the same seed see the same dice as far as the
+rules allow, which makes paired comparisons much sharper.
 The same code runs compiled and as plain Python (``NUMBA_DISABLE_JIT=1``) with
 identical results.
 """
@@ -32,10 +34,17 @@ def _mix(z):
 @njit
 def new_streams(seed):
     """Both streams of a game from its 64-bit seed."""
-    rng = np.empty(2, np.uint64)
+    rng = np.empty(3, np.uint64)
     rng[0] = np.uint64(seed)
     rng[1] = _mix(np.uint64(seed) ^ _BOT_SALT)
+    rng[2] = np.uint64(seed)
     return rng
+
+
+@njit
+def restart(rng, stream, point):
+    """Restarts a stream at a fixed point of the game (``point``: e.g. the round)."""
+    rng[stream] = _mix(rng[2] ^ _mix(np.uint64(point) * _GOLDEN + _BOT_SALT))
 
 
 @njit

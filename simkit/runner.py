@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import importlib.metadata
 import json
 import os
@@ -137,6 +138,7 @@ def _parts(out: Path) -> dict[tuple[int, int], Path]:
     return found
 
 
+@functools.lru_cache(maxsize=1)
 def _git_commit() -> str | None:
     here = Path(__file__).resolve().parent.parent
     try:
@@ -149,7 +151,16 @@ def _git_commit() -> str | None:
         return None
 
 
+@functools.lru_cache(maxsize=1)
+def _library_versions() -> tuple:
+    return tuple(library_versions_uncached().items())
+
+
 def library_versions() -> dict[str, str]:
+    return dict(_library_versions())
+
+
+def library_versions_uncached() -> dict[str, str]:
     out = {"python": platform.python_version()}
     for lib in LIBRARIES:
         try:
@@ -215,33 +226,45 @@ def default_out(spec: RunSpec, root: Path = Path("runs")) -> Path:
     return root / f"{spec.game.name}-{hashlib.sha256(key.encode()).hexdigest()[:10]}"
 
 
-def run(
-    spec: RunSpec,
-    out: Path | None = None,
-    *,
-    jobs: int = 1,
-    backend: str = "loky",
-    scheduler: str | None = None,
-    chunk_size: int = 10_000,
-    progress: bool | Callable[[int], None] = True,
-    replace_stale: bool = False,
-) -> RunResult:
-    """Plays the run's games (resuming from ``out`` if it holds parts of the same run).
+@dataclasses.dataclass
+class _Pending:
+    """A run being played: what is on disk, what is left, where results go."""
 
-    With ``out=None`` nothing is written (for notebooks and tests). ``progress`` is a
-    flag for a progress bar of its own, or a callback ``advance(n_games)`` (sweeps
-    show one bar over all their runs).
-    """
+    spec: RunSpec
+    out: Path | None
+    identity: dict[str, Any]
+    chunk_size: int
+    done: dict[tuple[int, int], Path]
+    todo: list[tuple[int, int]]
+    frames: dict[tuple[int, int], pl.DataFrame] = dataclasses.field(default_factory=dict)
+    busy: float = 0.0
+    started: dt.datetime = dataclasses.field(default_factory=lambda: dt.datetime.now(dt.timezone.utc))
+
+    @property
+    def resumed(self) -> int:
+        return self.spec.n_games - sum(b - a for a, b in self.todo)
+
+    def store(self, a: int, b: int, frame: pl.DataFrame, secs: float) -> None:
+        self.busy += secs
+        if self.out is None:
+            self.frames[(a, b)] = frame
+            return
+        tmp = self.out / "parts" / f".games-{a:012d}-{b:012d}.parquet.tmp"
+        frame.write_parquet(tmp)
+        final = self.out / "parts" / f"games-{a:012d}-{b:012d}.parquet"
+        tmp.replace(final)  # atomic: a part is either complete or absent
+        self.done[(a, b)] = final
+
+
+def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_stale: bool = False) -> _Pending:
+    """Checks the run and its folder and plans the chunks still to play."""
     if spec.n_games < 1:
         raise UserError("the number of games must be at least 1 (-n)")
     if chunk_size < 1:
         raise UserError("--chunk-size must be at least 1")
-    if jobs < 1:
-        jobs = max(1, os.cpu_count() or 1)
-    check_backend(backend)
     if spec.game.validate is not None:
         spec.game.validate(spec.params)
-    identity = spec.identity()
+    identity = json.loads(json.dumps(spec.identity(), default=str))
     done: dict[tuple[int, int], Path] = {}
     if out is not None:
         out = Path(out)
@@ -251,91 +274,139 @@ def run(
                 previous = json.loads(ident_file.read_text())
             except json.JSONDecodeError:
                 raise UserError(f"{ident_file} is not valid JSON; delete {out} or choose another --out") from None
-            if previous != json.loads(json.dumps(identity, default=str)) and replace_stale:
+            if previous == identity:
+                done = _parts(out)
+            elif replace_stale:
                 import shutil
 
                 shutil.rmtree(out)  # a managed folder (sweeps) holding games of older code or settings
-            elif previous != json.loads(json.dumps(identity, default=str)):
-                raise UserError(f"{out} holds a different run (other game, parameters, bots, seed or code); choose another --out or delete it")
             else:
-                done = _parts(out)
+                raise UserError(f"{out} holds a different run (other game, parameters, bots, seed or code); choose another --out or delete it")
         elif out.exists() and any(out.iterdir()):
             raise UserError(f"{out} exists and is not a simkit run folder; choose another --out")
-    todo = plan_chunks(spec.n_games, chunk_size, list(done))
-    resumed = spec.n_games - sum(b - a for a, b in todo)
-    frames: dict[tuple[int, int], pl.DataFrame] = {}
-    started = dt.datetime.now(dt.timezone.utc)
-    t0 = time.perf_counter()
-    busy = 0.0
-    if out is not None and todo:
+    pending = _Pending(spec, out, identity, chunk_size, done, plan_chunks(spec.n_games, chunk_size, list(done)))
+    if out is not None and pending.todo:
         (out / "parts").mkdir(parents=True, exist_ok=True)
-        (out / "run.json").write_text(json.dumps(identity, indent=1, default=str))
+        (out / "run.json").write_text(json.dumps(identity, indent=1))
+    return pending
 
-    def store(a: int, b: int, frame: pl.DataFrame) -> None:
-        if out is not None:
-            tmp = out / "parts" / f".games-{a:012d}-{b:012d}.parquet.tmp"
-            frame.write_parquet(tmp)
-            final = out / "parts" / f"games-{a:012d}-{b:012d}.parquet"
-            tmp.replace(final)  # atomic: a part is either complete or absent
-            done[(a, b)] = final
-        else:
-            frames[(a, b)] = frame
 
-    with _progress(progress, spec, resumed) as advance:
-        if jobs == 1 or len(todo) <= 1:
-            for a, b in todo:
-                _, _, frame, secs = _chunk_job(spec, a, b)
-                busy += secs
-                store(a, b, frame)
-                advance(b - a)
-        else:
-            from joblib import Parallel, delayed
+def _tagged_job(tag: int, spec: RunSpec, start: int, stop: int):
+    return (tag, *_chunk_job(spec, start, stop))
 
-            with backend_context(backend, jobs, scheduler) as joblib_backend:
-                parallel = Parallel(n_jobs=jobs, backend=joblib_backend, return_as="generator_unordered")
-                for a, b, frame, secs in parallel(delayed(_chunk_job)(spec, a, b) for a, b in todo):
-                    busy += secs
-                    store(a, b, frame)
-                    advance(b - a)
-    wall = time.perf_counter() - t0
 
-    if out is not None:
-        pieces = [(a, b, p) for (a, b), p in sorted(done.items()) if a < spec.n_games]
-        frame = pl.concat([pl.read_parquet(p) for _, _, p in pieces], how="vertical_relaxed")
+def execute(runs: list[_Pending], jobs: int, backend: str, scheduler: str | None, advance: Callable[[int], None]) -> None:
+    """Plays every planned chunk of every run, in parallel when ``jobs`` > 1; each chunk
+    is stored as soon as it is finished."""
+    tasks = [(i, a, b) for i, r in enumerate(runs) for a, b in r.todo]
+    if jobs == 1 or len(tasks) <= 1:
+        for i, a, b in tasks:
+            _, _, frame, secs = _chunk_job(runs[i].spec, a, b)
+            runs[i].store(a, b, frame, secs)
+            advance(b - a)
+        return
+    from joblib import Parallel, delayed
+
+    with backend_context(backend, jobs, scheduler) as joblib_backend:
+        parallel = Parallel(n_jobs=jobs, backend=joblib_backend, return_as="generator_unordered")
+        for i, a, b, frame, secs in parallel(delayed(_tagged_job)(i, runs[i].spec, a, b) for i, a, b in tasks):
+            runs[i].store(a, b, frame, secs)
+            advance(b - a)
+
+
+def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
+    """Combines a run's chunks into one frame and writes it with the manifest."""
+    spec = r.spec
+    if r.out is not None:
+        pieces = [p for (a, _), p in sorted(r.done.items()) if a < spec.n_games]
+        frame = pl.concat([pl.read_parquet(p) for p in pieces], how="vertical_relaxed")
     else:
-        frame = pl.concat([f for _, f in sorted(frames.items())], how="vertical_relaxed")
+        frame = pl.concat([f for _, f in sorted(r.frames.items())], how="vertical_relaxed")
     frame = frame.filter(pl.col("game_index") < spec.n_games).sort(["game_index", "seat"])
+    simulated = spec.n_games - r.resumed
     manifest = {
         "simkit_version": __version__,
         "git_commit": _git_commit(),
         "game": spec.game.name,
         "title": spec.game.title,
-        "data_version": identity["data_version"],
-        "params": identity["params"],
-        "bots": identity["bots"],
+        "data_version": r.identity["data_version"],
+        "params": r.identity["params"],
+        "bots": r.identity["bots"],
         "rotate_seats": spec.rotate_seats,
         "seed": spec.seed,
         "seed_rule": "game i plays with simkit.seeding.game_seeds(seed, i, i + 1)",
         "n_games": spec.n_games,
         "rows": frame.height,
-        "resumed_games": resumed,
-        "chunk_size": chunk_size,
+        "resumed_games": r.resumed,
+        "chunk_size": r.chunk_size,
         "jobs": jobs,
         "backend": backend if jobs > 1 else "in-process",
-        "started": started.isoformat(timespec="seconds"),
+        "started": r.started.isoformat(timespec="seconds"),
         "wall_time_s": round(wall, 3),
-        "simulated_games_per_s": round((spec.n_games - resumed) / wall, 1) if wall > 0 and resumed < spec.n_games else None,
-        "cpu_time_in_games_s": round(busy, 3),
+        "simulated_games_per_s": round(simulated / wall, 1) if wall > 0 and simulated else None,
+        "cpu_time_in_games_s": round(r.busy, 3),
         "libraries": library_versions(),
         "columns": {**BASE_COLUMNS, **spec.game.columns},
         "command": " ".join(sys.argv) if sys.argv and "simkit" in sys.argv[0] else None,
     }
-    if out is not None:
-        tmp = out / ".games.parquet.tmp"
+    if r.out is not None:
+        tmp = r.out / ".games.parquet.tmp"
         frame.write_parquet(tmp)
-        tmp.replace(out / "games.parquet")
-        (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str))
-    return RunResult(frame, manifest, out)
+        tmp.replace(r.out / "games.parquet")
+        (r.out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str))
+    return RunResult(frame, manifest, r.out)
+
+
+def _jobs(jobs: int) -> int:
+    return jobs if jobs >= 1 else max(1, os.cpu_count() or 1)
+
+
+def run(
+    spec: RunSpec,
+    out: Path | None = None,
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    chunk_size: int = 10_000,
+    progress: bool | Callable[[int], None] = True,
+) -> RunResult:
+    """Plays the run's games (resuming from ``out`` if it holds parts of the same run).
+
+    With ``out=None`` nothing is written (for notebooks and tests). ``progress`` is a
+    flag for a progress bar, or a callback ``advance(n_games)``.
+    """
+    return run_many([(spec, out)], jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, progress=progress)[0]
+
+
+def run_many(
+    runs: list[tuple[RunSpec, Path | None]],
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    chunk_size: int = 10_000,
+    progress: bool | Callable[[int], None] = True,
+    replace_stale: bool = False,
+    label: str | None = None,
+) -> list[RunResult]:
+    """Several runs whose chunks share one pool of workers (sweeps, comparisons)."""
+    jobs = _jobs(jobs)
+    check_backend(backend)
+    pending = [prepare(spec, out, chunk_size, replace_stale) for spec, out in runs]
+    total = sum(p.spec.n_games for p in pending)
+    resumed = sum(p.resumed for p in pending)
+    t0 = time.perf_counter()
+    if callable(progress):
+        progress(resumed)
+        execute(pending, jobs, backend, scheduler, progress)
+    else:
+        from .progress import bar
+
+        with bar(label or pending[0].spec.game.name, total, resumed, enabled=bool(progress)) as advance:
+            execute(pending, jobs, backend, scheduler, advance)
+    wall = time.perf_counter() - t0
+    return [finish(p, wall, jobs, backend) for p in pending]
 
 
 BASE_COLUMNS = {
@@ -346,14 +417,3 @@ BASE_COLUMNS = {
     "won": "whether this seat won (shared wins count for every winner)",
 }
 
-
-@contextmanager
-def _progress(progress, spec: RunSpec, already: int):
-    if callable(progress):
-        progress(already)
-        yield progress
-        return
-    from .progress import bar
-
-    with bar(spec.game.name, spec.n_games, already, enabled=bool(progress)) as advance:
-        yield advance

@@ -36,8 +36,7 @@ import polars as pl
 from .errors import UserError
 from .games import get
 from .params import build, describe
-from .progress import bar
-from .runner import RunSpec, library_versions, run
+from .runner import RunSpec, library_versions, run_many
 
 RESERVED = {"games", "bots", "rotate_seats"}
 TOP_KEYS = {"name", "game", "seed", "report", "chunk_size", "fixed", "grid", "description", "title"}
@@ -149,16 +148,14 @@ def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path
     exp = load(path, games)
     out = out_root / exp.name
     t0 = time.perf_counter()
-    frames = []
     total = sum(c.spec.n_games for c in exp.cells)
-    with bar(exp.name, total, enabled=progress) as advance:
-        for cell in exp.cells:
-            res = run(cell.spec, out / cell.key, jobs=jobs, backend=backend, scheduler=scheduler,
-                      chunk_size=exp.chunk_size, progress=advance, replace_stale=True)
-            frame = res.frame.with_columns(
-                *[pl.lit(json.dumps(v) if isinstance(v, list) else v).alias(k if k != "bots" else "table") for k, v in cell.settings.items()]
-            )
-            frames.append(frame)
+    results = run_many([(c.spec, out / c.key) for c in exp.cells], jobs=jobs, backend=backend, scheduler=scheduler,
+                       chunk_size=exp.chunk_size, progress=progress, replace_stale=True, label=exp.name)
+    frames = []
+    for cell, res in zip(exp.cells, results):
+        frames.append(res.frame.with_columns(
+            *[pl.lit(json.dumps(v) if isinstance(v, list) else v).alias(k if k != "bots" else "table") for k, v in cell.settings.items()]
+        ))
     frame = pl.concat(frames, how="diagonal_relaxed")
     manifest = {
         "experiment": str(exp.path),

@@ -10,6 +10,7 @@ from ..game import GameSpec
 
 REGISTRY = {
     "ufs": "simkit.games.ufs",
+    "aau": "simkit.games.aau",
 }
 
 

@@ -24,7 +24,7 @@ from numba import njit
 
 from ...jit import entry, kernel
 
-from ...rng import CHANCE, die, new_streams, randint
+from ...rng import CHANCE, die, new_streams, randint, restart
 from .board import (
     AB_CHOOSE_SIX,
     AB_FIRST_DAMAGE_RESEARCH,
@@ -120,6 +120,9 @@ def init_state(seed, b):
     rng = new_streams(seed)
     s = np.zeros(SIZE, np.int32)
     # R3.3: flip `threat` of the 4 sky tiles, chosen uniformly (partial Fisher-Yates).
+    # Setup and every round draw from their own restart of the chance stream, so a
+    # round's first roll is the same whatever happened before (paired comparisons).
+    restart(rng, CHANCE, 1000)
     order = np.arange(4)
     flips = 0
     for k in range(b[B_THREAT]):
@@ -175,6 +178,7 @@ def init_state(seed, b):
 @kernel
 def _start_round(s, rng, b):
     s[ROUND] += 1
+    restart(rng, CHANCE, s[ROUND])
     s[NPLACED] = 0
     s[AHEAD] = -1
     s[AHEAD_VAL] = 0

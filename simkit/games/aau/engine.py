@@ -1,0 +1,627 @@
+"""Alien Attack USA rules, compiled: an ``int32`` state vector plus an action gives the
+next state. Rule numbers (R2.4 ...) refer to docs/rules/alien-attack-usa.md.
+
+Decision points (``s[PHASE]``), taken by ``current_player(s)``:
+
+* ``P_COVER``   cover one of this round's attack markers: ``A_COVER + k`` (k-th marker);
+* ``P_POWER``   after a placement: pass (``A_PASS``), Extra Turn (``A_EXTRA``), Cover
+  one base just destroyed (``A_COVERP + i``), or Neighbourhood on a base next to one
+  of your discs (``A_NEIGH + space``);
+* ``P_PROTECT`` discs are about to be captured: save one of yours with Protection
+  (``A_PROTECT + i``, i-th trapped disc) or not (``A_NO_PROTECT``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...jit import entry, inline_kernel, kernel
+from ...rng import CHANCE, new_streams, randint, restart
+from .board import (
+    B_BORDER,
+    B_CANADA,
+    B_CAPTURE,
+    B_CITY_VAL,
+    B_EXTRA_CAP,
+    B_HERD,
+    B_HERD_SP,
+    B_MIS_BASES,
+    B_MIS_BORDER,
+    B_MIS_CITY,
+    B_MIS_EXPANSION,
+    B_MIS_PARKS,
+    B_NB,
+    B_NCITY,
+    B_NHERD,
+    B_NSP,
+    B_PLAYERS,
+    B_PROT_HERDS,
+    B_PROTECTION,
+    B_SEMI,
+    B_SP_CITY,
+    B_SP_NCITY,
+    B_THRESH,
+    B_TYPE,
+    HERD,
+    MAX_CITIES,
+    MAX_SPACES,
+    PARK,
+)
+
+# ---- state layout -----------------------------------------------------------------
+(PHASE, ROUND, NROUNDS, PLAYERS, START, TURN, ACTED, EXTRA_USERS, BAG_N, NMARK, NDESTROYED,
+ NTRAPPED, PROTECTING, TOTAL_DESTROYED, EXTRA_TURN, NSP, EARTH_WON, LAST_SPACE, NBASES) = range(19)
+SP = 24  # state of each space, see S_*
+FLIP = SP + MAX_SPACES  # round in which a base appeared there
+BAG = FLIP + MAX_SPACES  # markers still in the bag (drawn from the end)
+MARK = BAG + MAX_SPACES  # this round's attack markers (space ids)
+DESTROYED = MARK + 8  # bases destroyed by the last placement (for Cover)
+TRAPPED = DESTROYED + 8  # discs about to be captured, -1 once saved
+PLAYER = TRAPPED + 64  # per-player block, see P_*
+P_STRIDE = 20
+(P_SCORE, P_PARKS, P_BASES, P_POWERS, P_CITY_CARD, P_BORDER_CARD, P_DISCS, P_IMMEDIATE, P_CITY_PTS,
+ P_BORDER_PTS, P_PARKS_PTS, P_BASES_PTS, P_EXPANSION_PTS, P_PROTECTION_PTS, P_LARGEST, P_WON, P_TIEBREAK,
+ P_CAPTURED) = range(18)
+CITY_CNT = PLAYER + 4 * P_STRIDE  # discs of player p around city c at CITY_CNT + p * MAX_CITIES + c
+BASES = CITY_CNT + 4 * MAX_CITIES  # spaces holding a base, in no particular order
+WORK = BASES + MAX_SPACES  # scratch for searches
+SIZE = WORK + 2 * MAX_SPACES
+
+S_BAG, S_MARKER, S_BASE, S_EMPTY, S_DISC = 0, 1, 2, 3, 10  # S_DISC + p: a disc of player p
+POW_PROTECTION, POW_COVER, POW_NEIGHBOURHOOD, POW_EXTRA = 1, 2, 4, 8
+
+P_COVER, P_POWER, P_PROTECT, P_OVER = range(4)
+A_COVER = 0
+A_PASS = 10
+A_EXTRA = 11
+A_COVERP = 20
+A_NEIGH = 100
+A_NO_PROTECT = 299
+A_PROTECT = 300
+MAX_ACTIONS = 200
+
+
+@inline_kernel
+def pget(s, p, field):
+    return s[PLAYER + p * P_STRIDE + field]
+
+
+@inline_kernel
+def padd(s, p, field, amount):
+    s[PLAYER + p * P_STRIDE + field] += amount
+
+
+@inline_kernel
+def current_player(s):
+    if s[PHASE] == P_PROTECT:
+        return (s[START] + s[PROTECTING]) % s[PLAYERS]
+    return s[TURN]
+
+
+# ---- setup ----------------------------------------------------------------------------
+@njit
+def init_state(seed, b):
+    """A new game: the bag shuffled, missions dealt, the first markers drawn (R1)."""
+    rng = new_streams(seed)
+    s = np.zeros(SIZE, np.int32)
+    n = b[B_NSP]
+    players = b[B_PLAYERS]
+    s[NSP] = n
+    s[PLAYERS] = players
+    s[NROUNDS] = (n + players + 1) // (players + 2)
+    restart(rng, CHANCE, 1000)  # setup draws its own stream: the bag is the same in every variant
+    for i in range(n):
+        s[BAG + i] = i
+    for i in range(n - 1, 0, -1):
+        j = randint(rng, CHANCE, i + 1)
+        t = s[BAG + i]
+        s[BAG + i] = s[BAG + j]
+        s[BAG + j] = t
+    s[BAG_N] = n
+    # R1.3: city and border mission cards are shuffled separately, one of each per player
+    cards = np.arange(4)
+    for deck in range(2):
+        for i in range(3, 0, -1):
+            j = randint(rng, CHANCE, i + 1)
+            t = cards[i]
+            cards[i] = cards[j]
+            cards[j] = t
+        for p in range(players):
+            s[PLAYER + p * P_STRIDE + (P_CITY_CARD if deck == 0 else P_BORDER_CARD)] = cards[p]
+    s[START] = 0
+    _start_round(s, b)
+    return s, rng
+
+
+@kernel
+def _start_round(s, b):
+    """R2.1: the start player draws players + 2 markers and places them on their spaces."""
+    s[ROUND] += 1
+    k = min(s[PLAYERS] + 2, s[BAG_N])
+    for i in range(k):
+        s[BAG_N] -= 1
+        x = s[BAG + s[BAG_N]]
+        s[MARK + i] = x
+        s[SP + x] = S_MARKER
+    s[NMARK] = k
+    s[ACTED] = 0
+    s[EXTRA_USERS] = 0
+    s[EXTRA_TURN] = 0
+    s[NDESTROYED] = 0
+    s[TURN] = s[START]
+    s[PHASE] = P_COVER
+
+
+# ---- queries -----------------------------------------------------------------------------
+@inline_kernel
+def neighbour(b, x, d):
+    return b[B_NB + x * 6 + d]
+
+
+@inline_kernel
+def disc_owner(s, x):
+    v = s[SP + x]
+    if v >= S_DISC:
+        return v - S_DISC
+    return -1
+
+
+@inline_kernel
+def destroys(s, b, x, d):
+    """R4.4: a disc on ``x`` destroys the base in direction ``d`` if a disc of any colour,
+    or the Canada icon, lies directly behind it."""
+    y = b[B_NB + x * 6 + d]
+    if y < 0 or s[SP + y] != S_BASE:
+        return False
+    z = b[B_NB + y * 6 + d]
+    if z < 0:
+        return (b[B_CANADA + y] >> d) & 1 == 1
+    return s[SP + z] >= S_DISC
+
+
+@inline_kernel
+def markers_left(s):
+    n = 0
+    for k in range(s[NMARK]):
+        if s[SP + s[MARK + k]] == S_MARKER:
+            n += 1
+    return n
+
+
+@inline_kernel
+def neighbourhood_target(s, b, p, y):
+    """A base next to one of player ``p``'s discs (R5.3)."""
+    if s[SP + y] != S_BASE:
+        return False
+    for d in range(6):
+        z = b[B_NB + y * 6 + d]
+        if z >= 0 and s[SP + z] == S_DISC + p:
+            return True
+    return False
+
+
+@kernel
+def extra_turn_allowed(s, b, p):
+    """R5.4: once per game, at most ``extra_turn_cap`` players a round, and never
+    leaving a player still to play this round without a marker."""
+    if pget(s, p, P_POWERS) & POW_EXTRA or s[EXTRA_TURN] != 0:
+        return False
+    if s[EXTRA_USERS] >= b[B_EXTRA_CAP]:
+        return False
+    waiting = 0
+    for q in range(s[PLAYERS]):
+        if q != p and not (s[ACTED] >> q) & 1:
+            waiting += 1
+    return markers_left(s) - 1 >= waiting
+
+
+# ---- legal actions ------------------------------------------------------------------------
+@kernel
+def legal_actions(s, b, out):
+    n = 0
+    phase = s[PHASE]
+    if phase == P_COVER:
+        for k in range(s[NMARK]):
+            if s[SP + s[MARK + k]] == S_MARKER:
+                out[n] = A_COVER + k
+                n += 1
+    elif phase == P_POWER:
+        p = s[TURN]
+        out[n] = A_PASS
+        n += 1
+        powers = pget(s, p, P_POWERS)
+        if extra_turn_allowed(s, b, p):
+            out[n] = A_EXTRA
+            n += 1
+        if not powers & POW_COVER:
+            for i in range(s[NDESTROYED]):
+                if s[SP + s[DESTROYED + i]] == S_EMPTY:
+                    out[n] = A_COVERP + i
+                    n += 1
+        if not powers & POW_NEIGHBOURHOOD:
+            for i in range(s[NBASES]):
+                y = s[BASES + i]
+                if neighbourhood_target(s, b, p, y):
+                    out[n] = A_NEIGH + y
+                    n += 1
+    elif phase == P_PROTECT:
+        p = current_player(s)
+        out[n] = A_NO_PROTECT
+        n += 1
+        for i in range(s[NTRAPPED]):
+            x = s[TRAPPED + i]
+            if x >= 0 and s[SP + x] == S_DISC + p:
+                out[n] = A_PROTECT + i
+                n += 1
+    return n
+
+
+@kernel
+def power_options(s, b, p):
+    """Whether player ``p`` has any power to consider after a placement."""
+    powers = pget(s, p, P_POWERS)
+    if extra_turn_allowed(s, b, p):
+        return True
+    if not powers & POW_COVER and s[NDESTROYED] > 0:
+        return True
+    if not powers & POW_NEIGHBOURHOOD:
+        for i in range(s[NBASES]):
+            if neighbourhood_target(s, b, p, s[BASES + i]):
+                return True
+    return False
+
+
+# ---- placing a disc and its immediate scoring (R4) ----------------------------------------
+@inline_kernel
+def adjacent(b, x, y):
+    for d in range(6):
+        if b[B_NB + x * 6 + d] == y:
+            return True
+    return False
+
+
+@kernel
+def herd_group(s, b, p, x):
+    """R4.2: discs of player ``p`` in ``x``'s herd region connected to ``x`` within the
+    region (``x`` itself not counted)."""
+    h = b[B_HERD + x]
+    group = 0
+    for k in range(3):
+        if b[B_HERD_SP + h * 3 + k] == x:
+            group = 1 << k
+    for _ in range(2):  # a region has at most 3 spaces: two rounds of growth suffice
+        for k in range(3):
+            y = b[B_HERD_SP + h * 3 + k]
+            if y < 0 or (group >> k) & 1 or s[SP + y] != S_DISC + p:
+                continue
+            for j in range(3):
+                z = b[B_HERD_SP + h * 3 + j]
+                if (group >> j) & 1 and adjacent(b, z, y):
+                    group |= 1 << k
+    n = 0
+    for k in range(3):
+        if (group >> k) & 1:
+            n += 1
+    return n - 1
+
+
+@inline_kernel
+def placement_points(s, b, p, x):
+    """Points a disc of ``p`` on ``x`` scores at once (cities and herds), without placing it."""
+    pts = 0
+    for k in range(b[B_SP_NCITY + x]):
+        c = b[B_SP_CITY + x * 3 + k]
+        cnt = s[CITY_CNT + p * MAX_CITIES + c]
+        if cnt == 1 or cnt == 2:  # R4.1: the 2nd and 3rd disc around a city score it
+            pts += b[B_CITY_VAL + c]
+    if b[B_TYPE + x] == HERD:  # R4.2
+        pts += 2 + 2 * herd_group(s, b, p, x)
+    return pts
+
+
+@kernel
+def _place(s, b, p, x):
+    """Puts a disc of ``p`` on ``x`` and scores it (R4.1-R4.4)."""
+    pts = placement_points(s, b, p, x)
+    s[SP + x] = S_DISC + p
+    s[LAST_SPACE] = x
+    padd(s, p, P_DISCS, 1)
+    padd(s, p, P_SCORE, pts)
+    padd(s, p, P_IMMEDIATE, pts)
+    for k in range(b[B_SP_NCITY + x]):
+        s[CITY_CNT + p * MAX_CITIES + b[B_SP_CITY + x * 3 + k]] += 1
+    if b[B_TYPE + x] == PARK:
+        padd(s, p, P_PARKS, 1)
+    s[NDESTROYED] = 0
+    for d in range(6):  # R4.4: every base with a disc (or Canada) behind it falls
+        if destroys(s, b, x, d):
+            y = b[B_NB + x * 6 + d]
+            _destroy(s, p, y)
+            s[DESTROYED + s[NDESTROYED]] = y
+            s[NDESTROYED] += 1
+
+
+@kernel
+def _destroy(s, p, y):
+    """The base on ``y`` is destroyed by player ``p``, who keeps its token."""
+    s[SP + y] = S_EMPTY
+    padd(s, p, P_BASES, 1)
+    s[TOTAL_DESTROYED] += 1
+    for i in range(s[NBASES]):
+        if s[BASES + i] == y:
+            s[NBASES] -= 1
+            s[BASES + i] = s[BASES + s[NBASES]]
+            break
+
+
+@kernel
+def _end_turn(s, b):
+    s[EXTRA_TURN] = 0
+    s[NDESTROYED] = 0
+    players = s[PLAYERS]
+    if s[ACTED] == (1 << players) - 1:
+        _end_round(s, b)
+        return
+    p = s[TURN]
+    for _ in range(players):  # R2.2: clockwise from the start player
+        p = (p + 1) % players
+        if not (s[ACTED] >> p) & 1:
+            break
+    s[TURN] = p
+    s[PHASE] = P_COVER
+
+
+@kernel
+def _after_placement(s, b):
+    if power_options(s, b, s[TURN]):
+        s[PHASE] = P_POWER
+    else:
+        _end_turn(s, b)
+
+
+# ---- end of the round: bases and captures (R2.4, R2.5) -----------------------------------
+@kernel
+def _trapped(s, b, x):
+    flipped = 0
+    if b[B_CAPTURE] == 0:
+        for a in range(3):  # R3.3: two bases on opposite sides along one hex axis
+            y = b[B_NB + x * 6 + a]
+            z = b[B_NB + x * 6 + a + 3]
+            if y >= 0 and z >= 0 and s[SP + y] == S_BASE and s[SP + z] == S_BASE:
+                if s[FLIP + y] == s[ROUND] or s[FLIP + z] == s[ROUND]:
+                    return True
+        return False
+    for d in range(6):
+        y = b[B_NB + x * 6 + d]
+        if y >= 0 and s[SP + y] == S_BASE and s[FLIP + y] == s[ROUND]:
+            flipped += 1
+    return flipped >= 2
+
+
+@kernel
+def _end_round(s, b):
+    for k in range(s[NMARK]):  # R2.4: uncovered markers become permanent bases
+        x = s[MARK + k]
+        if s[SP + x] == S_MARKER:
+            s[SP + x] = S_BASE
+            s[FLIP + x] = s[ROUND]
+            s[BASES + s[NBASES]] = x
+            s[NBASES] += 1
+    s[NTRAPPED] = 0
+    for k in range(s[NMARK]):  # only discs beside a base flipped this round can be trapped
+        y = s[MARK + k]
+        if s[SP + y] != S_BASE or s[FLIP + y] != s[ROUND]:
+            continue
+        for d in range(6):
+            x = b[B_NB + y * 6 + d]
+            if x < 0 or s[SP + x] < S_DISC or not _trapped(s, b, x):
+                continue
+            seen = False
+            for i in range(s[NTRAPPED]):
+                if s[TRAPPED + i] == x:
+                    seen = True
+            if not seen:
+                s[TRAPPED + s[NTRAPPED]] = x
+                s[NTRAPPED] += 1
+    s[PROTECTING] = -1
+    _next_protection(s, b)
+
+
+@kernel
+def _next_protection(s, b):
+    """R5.1: each player about to lose a disc, in turn order, may save one with Protection."""
+    players = s[PLAYERS]
+    while s[PROTECTING] + 1 < players:
+        s[PROTECTING] += 1
+        p = (s[START] + s[PROTECTING]) % players
+        if pget(s, p, P_POWERS) & POW_PROTECTION:
+            continue
+        for i in range(s[NTRAPPED]):
+            x = s[TRAPPED + i]
+            if x >= 0 and s[SP + x] == S_DISC + p:
+                s[PHASE] = P_PROTECT
+                return
+    _captures(s, b)
+
+
+@kernel
+def _captures(s, b):
+    for i in range(s[NTRAPPED]):  # R2.5: captured discs leave the game; their points stay
+        x = s[TRAPPED + i]
+        if x < 0:
+            continue
+        p = s[SP + x] - S_DISC
+        s[SP + x] = S_EMPTY
+        padd(s, p, P_CAPTURED, 1)
+        for k in range(b[B_SP_NCITY + x]):
+            s[CITY_CNT + p * MAX_CITIES + b[B_SP_CITY + x * 3 + k]] -= 1
+    s[NTRAPPED] = 0
+    s[START] = (s[START] + 1) % s[PLAYERS]  # R2.6: the bag passes to the left
+    if s[ROUND] >= s[NROUNDS]:
+        _final_scoring(s, b)
+    else:
+        _start_round(s, b)
+
+
+# ---- end of the game (R6, R7) -----------------------------------------------------------------
+@inline_kernel
+def tier_points(b, off, count):
+    pts = 0
+    for t in range(3):
+        if count >= b[off + t * 2]:
+            pts = b[off + t * 2 + 1]
+    return pts
+
+
+@kernel
+def largest_group(s, b, p):
+    """R6.5: size of the largest group of ``p``'s discs connected through ``p``'s discs."""
+    n = s[NSP]
+    for x in range(n):
+        s[WORK + x] = 0
+    best = 0
+    stack = WORK + MAX_SPACES
+    for x in range(n):
+        if s[SP + x] != S_DISC + p or s[WORK + x]:
+            continue
+        size = 0
+        top = 0
+        s[stack] = x
+        top = 1
+        s[WORK + x] = 1
+        while top > 0:
+            top -= 1
+            y = s[stack + top]
+            size += 1
+            for d in range(6):
+                z = b[B_NB + y * 6 + d]
+                if z >= 0 and s[SP + z] == S_DISC + p and s[WORK + z] == 0:
+                    s[WORK + z] = 1
+                    s[stack + top] = z
+                    top += 1
+        best = max(best, size)
+    return best
+
+
+@kernel
+def mission_counts(s, b, p):
+    """City-mission cities, border-mission discs and the three global-protection counts."""
+    card_value = 2 + pget(s, p, P_CITY_CARD)
+    border_bit = 1 << pget(s, p, P_BORDER_CARD)
+    cities = 0
+    ones = 0
+    top_city = 0
+    for c in range(b[B_NCITY]):
+        if s[CITY_CNT + p * MAX_CITIES + c] > 0:
+            v = b[B_CITY_VAL + c]
+            if v == card_value:
+                cities += 1
+            if v == 1:
+                ones += 1
+            top_city = max(top_city, v)
+    border = 0
+    other = 0
+    herd_spaces = 0
+    regions = 0
+    for x in range(s[NSP]):
+        if s[SP + x] != S_DISC + p:
+            continue
+        mask = b[B_BORDER + x]
+        if mask & border_bit:
+            border += 1
+        if mask & ~border_bit:  # R6.6: a border space whose borders include another one
+            other += 1
+        if b[B_TYPE + x] == HERD:
+            herd_spaces += 1
+            regions |= 1 << b[B_HERD + x]
+    nregions = 0
+    for h in range(b[B_NHERD]):
+        if (regions >> h) & 1:
+            nregions += 1
+    herds = nregions if b[B_PROT_HERDS] == 1 else herd_spaces
+    return cities, border, ones, herds, other, top_city
+
+
+@kernel
+def _final_scoring(s, b):
+    players = s[PLAYERS]
+    best = -1
+    for p in range(players):
+        cities, border, ones, herds, other, top_city = mission_counts(s, b, p)
+        city_pts = tier_points(b, B_MIS_CITY + pget(s, p, P_CITY_CARD) * 6, cities)
+        border_pts = tier_points(b, B_MIS_BORDER + pget(s, p, P_BORDER_CARD) * 6, border)
+        parks_pts = tier_points(b, B_MIS_PARKS, pget(s, p, P_PARKS))
+        bases_pts = tier_points(b, B_MIS_BASES, pget(s, p, P_BASES))
+        largest = largest_group(s, b, p)
+        exp_pts = tier_points(b, B_MIS_EXPANSION, largest)
+        prot_pts = 0
+        if ones >= b[B_PROTECTION + 1] and herds >= b[B_PROTECTION + 2] and other >= b[B_PROTECTION + 3]:
+            prot_pts = b[B_PROTECTION]
+        s[PLAYER + p * P_STRIDE + P_CITY_PTS] = city_pts
+        s[PLAYER + p * P_STRIDE + P_BORDER_PTS] = border_pts
+        s[PLAYER + p * P_STRIDE + P_PARKS_PTS] = parks_pts
+        s[PLAYER + p * P_STRIDE + P_BASES_PTS] = bases_pts
+        s[PLAYER + p * P_STRIDE + P_EXPANSION_PTS] = exp_pts
+        s[PLAYER + p * P_STRIDE + P_PROTECTION_PTS] = prot_pts
+        s[PLAYER + p * P_STRIDE + P_LARGEST] = largest
+        s[PLAYER + p * P_STRIDE + P_TIEBREAK] = top_city
+        padd(s, p, P_SCORE, city_pts + border_pts + parks_pts + bases_pts + exp_pts + prot_pts)
+        best = max(best, pget(s, p, P_SCORE))
+    top = -1
+    for p in range(players):  # R7.2: equal scores: the highest-valued city defended
+        if pget(s, p, P_SCORE) == best:
+            top = max(top, pget(s, p, P_TIEBREAK))
+    earth = 1 if s[TOTAL_DESTROYED] >= b[B_THRESH] else 0
+    s[EARTH_WON] = earth
+    for p in range(players):
+        won = pget(s, p, P_SCORE) == best and pget(s, p, P_TIEBREAK) == top
+        if b[B_SEMI] != 0 and earth == 0:  # R7.3: the invasion succeeded: everybody loses
+            won = False
+        s[PLAYER + p * P_STRIDE + P_WON] = 1 if won else 0
+    s[PHASE] = P_OVER
+
+
+# ---- the step ------------------------------------------------------------------------------------
+@kernel
+def apply_action(s, rng, b, a):
+    """Plays action ``a`` (which must be legal) and any forced steps after it."""
+    phase = s[PHASE]
+    if phase == P_COVER:
+        p = s[TURN]
+        if s[EXTRA_TURN] == 0:
+            s[ACTED] |= 1 << p
+        _place(s, b, p, s[MARK + a - A_COVER])
+        _after_placement(s, b)
+    elif phase == P_POWER:
+        p = s[TURN]
+        if a == A_PASS:
+            _end_turn(s, b)
+        elif a == A_EXTRA:  # R5.4
+            padd(s, p, P_POWERS, POW_EXTRA)
+            s[EXTRA_USERS] += 1
+            s[EXTRA_TURN] = 1
+            s[NDESTROYED] = 0
+            s[PHASE] = P_COVER
+        elif a < A_NEIGH:  # R5.2: Cover the space of a base just destroyed
+            padd(s, p, P_POWERS, POW_COVER)
+            _place(s, b, p, s[DESTROYED + a - A_COVERP])
+            _after_placement(s, b)
+        else:  # R5.3: Neighbourhood
+            y = a - A_NEIGH
+            padd(s, p, P_POWERS, POW_NEIGHBOURHOOD)
+            _destroy(s, p, y)
+            _place(s, b, p, y)
+            _after_placement(s, b)
+    elif phase == P_PROTECT:
+        if a != A_NO_PROTECT:  # R5.1
+            padd(s, current_player(s), P_POWERS, POW_PROTECTION)
+            s[TRAPPED + a - A_PROTECT] = -1
+        _next_protection(s, b)
+
+
+# ---- entry points for Python callers ---------------------------------------------------------
+new_game = entry(init_state)
+legal = entry(legal_actions)
+step = entry(apply_action)
+player_of = entry(current_player)

@@ -1,0 +1,36 @@
+"""Bots for Alien Attack USA.
+
+A bot sees the whole state vector (the game has no hidden information: missions are
+face up and the markers still in the bag are known, only their order is not) and
+returns one legal action; see simkit/games/aau/engine.py for the actions.
+Options switch a power off, e.g. ``strategic:no-extra`` never takes an Extra Turn.
+"""
+
+from simkit.game import BotInfo
+from simkit.jit import kernel
+
+from . import greedy, random_bot, strategic
+from .greedy import NO_COVER, NO_EXTRA, NO_NEIGHBOURHOOD, NO_PROTECTION
+from .strategic import TEAM
+
+POWER_OPTIONS = {"no-protection": NO_PROTECTION, "no-cover": NO_COVER, "no-neighbourhood": NO_NEIGHBOURHOOD, "no-extra": NO_EXTRA}
+
+BOTS = {
+    "random": BotInfo("random", 0, "uniform over the legal actions, powers included"),
+    "greedy": BotInfo("greedy", 1, "the most immediate points; uses a power as soon as it scores", POWER_OPTIONS),
+    "strategic": BotInfo("strategic", 2, "plays toward its city, border and global missions and times its powers", POWER_OPTIONS),
+    "team": BotInfo("team", 3, "strategic, and in semi-cooperative games also values destroying bases when the invasion threatens", POWER_OPTIONS),
+}
+
+SCRATCH = 256
+
+
+@kernel
+def choose(code, flags, s, rng, b, ib, fb):
+    if code == 0:
+        return random_bot.choose(s, rng, b, ib, fb, flags)
+    if code == 1:
+        return greedy.choose(s, rng, b, ib, fb, flags)
+    if code == 2:
+        return strategic.choose(s, rng, b, ib, fb, flags)
+    return strategic.choose(s, rng, b, ib, fb, flags | TEAM)
