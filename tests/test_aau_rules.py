@@ -1,0 +1,509 @@
+"""Alien Attack USA: the rulebook's examples and tables, powers, geometry.
+
+Positions are written into the engine's state vector on the stand-in board, then the
+compiled step function plays the actions. Rule numbers refer to
+docs/rules/alien-attack-usa.md.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from simkit.games.aau import board as B
+from simkit.games.aau import engine as E
+from simkit.games.aau.api import Rules
+from simkit.games.aau.params import AAUParams
+from simkit.jit import entry
+
+DOC = json.loads(B.BUILTIN.read_text())
+IDX = {sp["id"]: i for i, sp in enumerate(DOC["spaces"])}  # space id -> engine index
+
+tier_points = entry(E.tier_points)
+largest_group = entry(E.largest_group)
+mission_counts = entry(E.mission_counts)
+final_scoring = entry(E._final_scoring)
+
+
+def make(players=4, seed=3, **kw):
+    rules = Rules(AAUParams(players=players, **kw))
+    st = rules.new(seed)
+    return rules, st
+
+
+def empty_board(st):
+    """Every space back in the bag, no markers: a blank position to build on."""
+    s = st.s
+    n = s[E.NSP]
+    s[E.SP:E.SP + n] = E.S_BAG
+    s[E.FLIP:E.FLIP + n] = 0
+    s[E.NBASES] = 0
+    s[E.CITY_CNT:E.CITY_CNT + 4 * B.MAX_CITIES] = 0
+
+
+def disc(st, p, sid):
+    x = IDX[sid]
+    st.s[E.SP + x] = E.S_DISC + p
+    for k in range(st.b[B.B_SP_NCITY + x]):
+        st.s[E.CITY_CNT + p * B.MAX_CITIES + st.b[B.B_SP_CITY + x * 3 + k]] += 1
+
+
+def base(st, sid, flipped_round=0):
+    x = IDX[sid]
+    st.s[E.SP + x] = E.S_BASE
+    st.s[E.FLIP + x] = flipped_round or 1
+    st.s[E.BASES + st.s[E.NBASES]] = x
+    st.s[E.NBASES] += 1
+
+
+def markers(st, *sids):
+    """Make these spaces this round's attack markers and give the turn to the start player."""
+    s = st.s
+    for k, sid in enumerate(sids):
+        s[E.MARK + k] = IDX[sid]
+        s[E.SP + IDX[sid]] = E.S_MARKER
+    s[E.NMARK] = len(sids)
+    s[E.ACTED] = 0
+    s[E.PHASE] = E.P_COVER
+    s[E.TURN] = s[E.START]
+
+
+def cover(rules, st, sid):
+    k = [int(st.s[E.MARK + i]) for i in range(st.s[E.NMARK])].index(IDX[sid])
+    rules.step(st, E.A_COVER + k)
+
+
+def score(rules, st, p):
+    return rules.player(st, p, E.P_SCORE)
+
+
+def neighbour_id(sid, d):
+    j = DOC_B[IDX[sid] * 6 + d]
+    return None if j < 0 else DOC["spaces"][j]["id"]
+
+
+DOC_B = B.build(AAUParams())[B.B_NB:B.B_NB + B.MAX_SPACES * 6]
+
+
+# ------------------------------------------------------------------ R2 rounds and markers
+@pytest.mark.parametrize("players, rounds", [(2, 30), (3, 24), (4, 20)])
+def test_rounds_and_all_120_markers_used(players, rounds):
+    rules, st = make(players)
+    rng = np.random.default_rng(players)
+    while not rules.over(st):
+        rules.step(st, int(rng.choice(rules.legal(st))))
+    s = st.s
+    assert s[E.ROUND] == rounds
+    assert s[E.BAG_N] == 0
+    assert not (s[E.SP:E.SP + 120] == E.S_BAG).any()  # every space was attacked
+    assert not (s[E.SP:E.SP + 120] == E.S_MARKER).any()
+
+
+def test_each_round_draws_players_plus_two_markers_and_the_bag_passes_left():
+    rules, st = make(3)
+    s = st.s
+    assert s[E.NMARK] == 5 and s[E.START] == 0 and s[E.TURN] == 0
+    for _ in range(3):  # three turns, passing on powers
+        rules.step(st, E.A_COVER + [i for i in range(5) if s[E.SP + s[E.MARK + i]] == E.S_MARKER][0])
+        if s[E.PHASE] == E.P_POWER:
+            rules.step(st, E.A_PASS)
+    while s[E.PHASE] == E.P_PROTECT:
+        rules.step(st, E.A_NO_PROTECT)
+    assert s[E.ROUND] == 2 and s[E.START] == 1 and s[E.TURN] == 1 and s[E.BAG_N] == 110
+    assert int((s[E.SP:E.SP + 120] == E.S_BASE).sum()) + int(s[E.TOTAL_DESTROYED]) == 2  # two markers flipped
+
+
+def test_missions_are_dealt_one_of_each_kind():
+    for seed in range(10):
+        rules, st = make(4, seed=seed)
+        assert sorted(rules.player(st, p, E.P_CITY_CARD) for p in range(4)) == [0, 1, 2, 3]
+        assert sorted(rules.player(st, p, E.P_BORDER_CARD) for p in range(4)) == [0, 1, 2, 3]
+
+
+# ------------------------------------------------------------------ R4 immediate scoring
+def test_second_disc_around_a_city_scores_its_value_and_a_third_again():
+    """Rulebook: 'ao colocar um segundo disco de defesa ao redor da cidade de valor 3, o
+    jogador amarelo recebe 3 pontos'."""
+    rules, st = make(2)
+    empty_board(st)
+    disc(st, 0, 51)  # Columbus (value 3): spaces 51, 67, 68
+    markers(st, 67, 5, 6, 9)
+    cover(rules, st, 67)
+    assert score(rules, st, 0) == 3
+    rules, st = make(2)
+    empty_board(st)
+    disc(st, 0, 51)
+    disc(st, 0, 67)
+    markers(st, 68, 5, 6, 9)
+    cover(rules, st, 68)
+    assert score(rules, st, 0) == 3  # the third disc scores the city again
+
+
+def test_first_disc_around_a_city_scores_nothing():
+    rules, st = make(2)
+    empty_board(st)
+    markers(st, 51, 5, 6, 9)
+    cover(rules, st, 51)
+    assert score(rules, st, 0) == 0
+
+
+def test_herd_scores_two_plus_two_per_connected_disc():
+    rules, st = make(2)
+    empty_board(st)
+    markers(st, 7, 50, 51, 52)
+    cover(rules, st, 7)  # herd region {7, 8, 18}
+    assert score(rules, st, 0) == 2
+    rules, st = make(2)
+    empty_board(st)
+    disc(st, 0, 7)
+    disc(st, 0, 8)
+    markers(st, 18, 50, 51, 52)
+    cover(rules, st, 18)
+    assert score(rules, st, 0) == 6
+
+
+def test_park_gives_a_token():
+    rules, st = make(2)
+    empty_board(st)
+    markers(st, 4, 50, 51, 52)  # Glacier
+    cover(rules, st, 4)
+    assert rules.player(st, 0, E.P_PARKS) == 1 and score(rules, st, 0) == 0
+
+
+def _destruction_case(d, behind):
+    """A base next to the new disc in direction d, with `behind` behind it."""
+    for sid in IDX:
+        y = neighbour_id(sid, d)
+        z = neighbour_id(y, d) if y else None
+        if y and z:
+            rules, st = make(2)
+            empty_board(st)
+            base(st, y)
+            if behind == "disc":
+                disc(st, 1, z)
+            elif behind == "marker":
+                st.s[E.SP + IDX[z]] = E.S_MARKER
+            markers(st, sid, *[x for x in (50, 51, 52, 53) if x not in (sid, y, z)][:3])
+            cover(rules, st, sid)
+            return rules, st, y
+    raise AssertionError("no line found")
+
+
+@pytest.mark.parametrize("d", range(6), ids=["E", "NE", "NW", "W", "SW", "SE"])
+def test_base_destroyed_with_a_disc_directly_behind_in_each_direction(d):
+    rules, st, y = _destruction_case(d, "disc")
+    assert st.s[E.SP + IDX[y]] == E.S_EMPTY
+    assert rules.player(st, 0, E.P_BASES) == 1 and st.s[E.TOTAL_DESTROYED] == 1
+
+
+@pytest.mark.parametrize("behind", ["nothing", "marker"])
+def test_base_stands_without_a_disc_behind(behind):
+    rules, st, y = _destruction_case(0, behind)
+    assert st.s[E.SP + IDX[y]] == E.S_BASE and rules.player(st, 0, E.P_BASES) == 0
+
+
+def test_several_bases_in_one_move():
+    """Rulebook: 'todas as três bases alien são destruídas'."""
+    rules, st = make(2)
+    empty_board(st)
+    centre = 44
+    hit = 0
+    for d in (0, 2, 4):
+        y = neighbour_id(centre, d)
+        z = neighbour_id(y, d)
+        base(st, y)
+        disc(st, 1, z)
+        hit += 1
+    markers(st, centre, 5, 6, 9)
+    cover(rules, st, centre)
+    assert rules.player(st, 0, E.P_BASES) == 3
+
+
+def test_canada_icon_acts_as_a_disc_behind_a_base():
+    rules, st = make(2)
+    empty_board(st)
+    base(st, 2)  # a Canada icon space on the northern edge
+    markers(st, 12, 50, 51, 52)  # 12 is south-east of 2: the line through 2 leaves the board north
+    cover(rules, st, 12)
+    assert st.s[E.SP + IDX[2]] == E.S_EMPTY
+    rules, st = make(2)
+    empty_board(st)
+    base(st, 3)  # no icon on 3
+    markers(st, 13, 50, 51, 52)
+    cover(rules, st, 13)
+    assert st.s[E.SP + IDX[3]] == E.S_BASE
+
+
+# ------------------------------------------------------------------ R2.5 capture
+@pytest.mark.parametrize("axis", range(3), ids=["E-W", "NE-SW", "NW-SE"])
+def test_disc_between_two_bases_is_captured_when_one_is_new(axis):
+    """Rulebook: 'quando o marcador de ataque alien 9 é virado, o disco de defesa azul é
+    removido do jogo, pois ele ficou cercado por bases alien'."""
+    rules, st = make(2)
+    empty_board(st)
+    x = 60
+    a, c = neighbour_id(x, axis), neighbour_id(x, axis + 3)
+    disc(st, 1, x)
+    st.s[E.PLAYER + 1 * E.P_STRIDE + E.P_DISCS] = 1
+    base(st, a, flipped_round=1)
+    st.s[E.ROUND] = 2
+    others = [sid for sid in (10, 20, 30) if sid not in (a, c, x)]
+    markers(st, c, *others)
+    # both players cover something else: c stays uncovered and flips in round 2
+    for _ in range(2):
+        k = [i for i in range(st.s[E.NMARK]) if st.s[E.SP + st.s[E.MARK + i]] == E.S_MARKER and st.s[E.MARK + i] != IDX[c]][0]
+        rules.step(st, E.A_COVER + k)
+        if st.s[E.PHASE] == E.P_POWER:
+            rules.step(st, E.A_PASS)
+    if st.s[E.PHASE] == E.P_PROTECT:
+        rules.step(st, E.A_NO_PROTECT)
+    assert st.s[E.SP + IDX[x]] == E.S_EMPTY
+    assert rules.player(st, 1, E.P_CAPTURED) == 1
+
+
+def test_disc_between_two_old_bases_is_safe():
+    rules, st = make(2)
+    empty_board(st)
+    x = 60
+    disc(st, 1, x)
+    base(st, neighbour_id(x, 0), flipped_round=1)
+    base(st, neighbour_id(x, 3), flipped_round=1)
+    st.s[E.ROUND] = 3
+    markers(st, 10, 20, 30, 40)
+    for _ in range(2):
+        k = [i for i in range(4) if st.s[E.SP + st.s[E.MARK + i]] == E.S_MARKER][0]
+        rules.step(st, E.A_COVER + k)
+        if st.s[E.PHASE] == E.P_POWER:
+            rules.step(st, E.A_PASS)
+    assert st.s[E.SP + IDX[x]] == E.S_DISC + 1
+
+
+# ------------------------------------------------------------------ R5 powers
+def _about_to_capture(protection_used=False):
+    rules, st = make(2)
+    empty_board(st)
+    x = 60
+    disc(st, 1, x)
+    st.s[E.PLAYER + 1 * E.P_STRIDE + E.P_DISCS] = 1
+    if protection_used:
+        st.s[E.PLAYER + 1 * E.P_STRIDE + E.P_POWERS] |= E.POW_PROTECTION
+    base(st, neighbour_id(x, 0), flipped_round=1)
+    st.s[E.ROUND] = 2
+    c = neighbour_id(x, 3)
+    markers(st, c, 10, 20, 30)
+    for _ in range(2):
+        k = [i for i in range(4) if st.s[E.SP + st.s[E.MARK + i]] == E.S_MARKER and st.s[E.MARK + i] != IDX[c]][0]
+        rules.step(st, E.A_COVER + k)
+        if st.s[E.PHASE] == E.P_POWER:
+            rules.step(st, E.A_PASS)
+    return rules, st, IDX[x]
+
+
+def test_protection_saves_a_disc_about_to_be_captured():
+    """Rulebook: 'ao virar a peça de ataque 57 para uma base, o jogador azul iria perder o
+    seu disco ... ao virar a peça de Poder Especial Proteção, ele consegue evitar'."""
+    rules, st, x = _about_to_capture()
+    assert st.s[E.PHASE] == E.P_PROTECT and rules.current_seat(st) == 1
+    legal = rules.legal(st)
+    assert E.A_NO_PROTECT in legal and len(legal) == 2
+    rules.step(st, [a for a in legal if a != E.A_NO_PROTECT][0])
+    assert st.s[E.SP + x] == E.S_DISC + 1
+    assert rules.player(st, 1, E.P_POWERS) & E.POW_PROTECTION
+
+
+def test_protection_is_used_once_per_game():
+    rules, st, x = _about_to_capture(protection_used=True)
+    assert st.s[E.PHASE] != E.P_PROTECT
+    assert st.s[E.SP + x] == E.S_EMPTY
+
+
+def test_cover_places_a_disc_on_the_base_just_destroyed_and_scores_it():
+    """Rulebook (Cobertura): after destroying a base, cover its now empty space and score it."""
+    rules, st = make(2)
+    empty_board(st)
+    # base on 100 (Phoenix/San Diego side), destroyed from 101 with a disc behind on 99
+    assert neighbour_id(101, 3) == 100 and neighbour_id(100, 3) is None
+    y, new = 88, 101
+    d = [k for k in range(6) if neighbour_id(new, k) == y][0]
+    behind = neighbour_id(y, d)
+    base(st, y)
+    disc(st, 1, behind)
+    disc(st, 0, 100)  # player 0 already defends Phoenix (88, 100, 101) once
+    markers(st, new, 5, 6, 9)
+    cover(rules, st, new)  # second disc around Phoenix: 5 points
+    assert score(rules, st, 0) == 5 and st.s[E.SP + IDX[y]] == E.S_EMPTY
+    assert st.s[E.PHASE] == E.P_POWER
+    rules.step(st, E.A_COVERP + 0)
+    assert st.s[E.SP + IDX[y]] == E.S_DISC + 0
+    assert score(rules, st, 0) == 10  # third disc around Phoenix scores it again
+    assert rules.player(st, 0, E.P_POWERS) & E.POW_COVER
+
+
+def test_neighbourhood_destroys_a_base_next_to_your_disc_and_you_score_the_space():
+    """Rulebook (Vizinhança): remove the base, put your disc there and score it: the
+    example scores 5 for the city space."""
+    rules, st = make(2)
+    empty_board(st)
+    disc(st, 0, 100)  # around Phoenix (value 5)
+    base(st, 101)
+    markers(st, 5, 6, 9, 50)
+    cover(rules, st, 5)
+    assert st.s[E.PHASE] == E.P_POWER
+    assert E.A_NEIGH + IDX[101] in rules.legal(st)
+    rules.step(st, E.A_NEIGH + IDX[101])
+    assert st.s[E.SP + IDX[101]] == E.S_DISC + 0
+    assert score(rules, st, 0) == 5
+    assert rules.player(st, 0, E.P_BASES) == 1 and st.s[E.TOTAL_DESTROYED] == 1
+
+
+def test_extra_turn_gives_a_second_disc_and_at_most_two_players_a_round():
+    rules, st = make(4)
+    s = st.s
+    for seat in range(3):
+        assert s[E.TURN] == seat
+        rules.step(st, E.A_COVER + [i for i in range(6) if s[E.SP + s[E.MARK + i]] == E.S_MARKER][0])
+        legal = rules.legal(st)
+        if seat < 2:
+            assert E.A_EXTRA in legal
+            rules.step(st, E.A_EXTRA)
+            assert s[E.PHASE] == E.P_COVER and s[E.TURN] == seat
+            rules.step(st, E.A_COVER + [i for i in range(6) if s[E.SP + s[E.MARK + i]] == E.S_MARKER][0])
+            if s[E.PHASE] == E.P_POWER:
+                rules.step(st, E.A_PASS)
+        else:
+            assert E.A_EXTRA not in legal  # a third Extra Turn in the same round is refused
+            rules.step(st, E.A_PASS)
+    assert rules.player(st, 0, E.P_DISCS) == 2 and rules.player(st, 2, E.P_DISCS) == 1
+
+
+def test_a_player_with_extra_turn_used_cannot_use_it_again():
+    rules, st = make(2)
+    st.s[E.PLAYER + 0 * E.P_STRIDE + E.P_POWERS] |= E.POW_EXTRA
+    rules.step(st, E.A_COVER + 0)
+    assert st.s[E.PHASE] != E.P_POWER or E.A_EXTRA not in rules.legal(st)
+
+
+# ------------------------------------------------------------------ R6 end scoring
+CITY_TABLES = {2: [(4, 8), (6, 16), (7, 22)], 3: [(4, 6), (6, 14), (7, 20)], 4: [(3, 3), (5, 12), (6, 18)], 5: [(3, 3), (5, 10), (6, 15)]}
+BORDER_TABLES = {"PAC": [(4, 6), (6, 14), (7, 20)], "MEX": [(3, 6), (4, 10), (5, 16)], "GULF": [(4, 8), (5, 12), (6, 18)], "ATL": [(4, 6), (6, 14), (7, 20)]}
+
+
+def _table(off, counts):
+    b = B.build(AAUParams())
+    return [int(tier_points(b, off, c)) for c in counts]
+
+
+@pytest.mark.parametrize("card", [2, 3, 4, 5])
+def test_city_mission_tables(card):
+    tiers = CITY_TABLES[card]
+    got = _table(B.B_MIS_CITY + (card - 2) * 6, range(9))
+    expected = [max([p for c, p in tiers if n >= c], default=0) for n in range(9)]
+    assert got == expected
+
+
+@pytest.mark.parametrize("card", ["PAC", "MEX", "GULF", "ATL"])
+def test_border_mission_tables(card):
+    tiers = BORDER_TABLES[card]
+    got = _table(B.B_MIS_BORDER + B.BORDERS.index(card) * 6, range(12))
+    assert got == [max([p for c, p in tiers if n >= c], default=0) for n in range(12)]
+
+
+def test_global_mission_tables():
+    assert _table(B.B_MIS_PARKS, [2, 3, 4, 5, 7, 9]) == [0, 5, 5, 10, 20, 20]
+    assert _table(B.B_MIS_BASES, [4, 5, 8, 9, 13, 20]) == [0, 5, 5, 13, 25, 25]
+    assert _table(B.B_MIS_EXPANSION, [6, 7, 11, 15, 19]) == [0, 5, 12, 24, 24]
+
+
+def test_final_scoring_example_106():
+    """Rulebook, 'Exemplo de pontuação final': blue starts with 39; city card 2 with 7
+    cities: 22; Pacific with 4 discs: 6; 5 parks: 10; 6 bases: 5; 19 connected discs:
+    24; global protection not met (2 value-1 cities, 4 herds, 7 borders): 0; total 106."""
+    b = B.build(AAUParams())
+    parts = [
+        int(tier_points(b, B.B_MIS_CITY + (2 - 2) * 6, 7)),
+        int(tier_points(b, B.B_MIS_BORDER + B.BORDERS.index("PAC") * 6, 4)),
+        int(tier_points(b, B.B_MIS_PARKS, 5)),
+        int(tier_points(b, B.B_MIS_BASES, 6)),
+        int(tier_points(b, B.B_MIS_EXPANSION, 19)),
+    ]
+    assert parts == [22, 6, 10, 5, 24]
+    protection_met = 2 >= b[B.B_PROTECTION + 1] and 4 >= b[B.B_PROTECTION + 2] and 7 >= b[B.B_PROTECTION + 3]
+    assert not protection_met and b[B.B_PROTECTION] == 20
+    assert 39 + sum(parts) + 0 == 106
+
+
+def test_final_scoring_counts_on_a_position():
+    """The counts behind the tables: cities of the card's value, discs on the card's
+    border, the largest connected group, and the three protection requirements."""
+    rules, st = make(2)
+    empty_board(st)
+    s = st.s
+    s[E.PLAYER + E.P_CITY_CARD] = 0  # city card 2
+    s[E.PLAYER + E.P_BORDER_CARD] = 0  # Pacific
+    for sid in (1, 11, 24, 39, 55, 71):  # a chain down the Pacific coast
+        disc(st, 0, sid)
+    disc(st, 0, 42)  # Salt Lake City (value 2), apart from the chain
+    cities, border, ones, herds, other, top = mission_counts(s, st.b, 0)
+    pac = sum(1 for sid in (1, 11, 24, 39, 55, 71, 42) if "PAC" in DOC["spaces"][IDX[sid]]["borders"])
+    assert border == pac
+    assert int(largest_group(s, st.b, 0)) == 6
+    value2 = {c["name"] for c in DOC["cities"] if c["value"] == 2 and set(c["spaces"]) & {1, 11, 24, 39, 55, 71, 42}}
+    assert cities == len(value2)
+
+
+def test_territorial_expansion_needs_your_own_discs_in_between():
+    rules, st = make(2)
+    empty_board(st)
+    for sid in (50, 51, 52):
+        disc(st, 0, sid)
+    assert int(largest_group(st.s, st.b, 0)) == 3
+    st.s[E.SP + IDX[51]] = E.S_DISC + 1  # an opponent's disc breaks the line
+    assert int(largest_group(st.s, st.b, 0)) == 1
+
+
+# ------------------------------------------------------------------ R7 winner, semi-cooperative mode
+def _ended(semi=False, destroyed=0, scores=(50, 40), tops=(3, 3), threshold=24):
+    rules, st = make(2, semi_coop=semi, semi_coop_threshold=threshold)
+    empty_board(st)
+    s = st.s
+    s[E.TOTAL_DESTROYED] = destroyed
+    for p, (sc, top) in enumerate(zip(scores, tops)):
+        s[E.PLAYER + p * E.P_STRIDE + E.P_SCORE] = sc
+        # defend one city of value `top` so that the tie-break sees it
+        city = next(c for c in DOC["cities"] if c["value"] == top and all(s[E.SP + IDX[x]] == E.S_BAG for x in c["spaces"]))
+        disc(st, p, city["spaces"][0])
+    final_scoring(s, st.b)
+    return rules, st
+
+
+def test_highest_score_wins():
+    rules, st = _ended(scores=(50, 40))
+    assert [rules.player(st, p, E.P_WON) for p in range(2)] == [1, 0]
+
+
+def test_tie_broken_by_the_highest_city_defended_then_shared():
+    rules, st = _ended(scores=(50, 50), tops=(4, 6))
+    assert [rules.player(st, p, E.P_WON) for p in range(2)] == [0, 1]
+    rules, st = _ended(scores=(50, 50), tops=(5, 5))
+    assert [rules.player(st, p, E.P_WON) for p in range(2)] == [1, 1]
+
+
+@pytest.mark.parametrize("destroyed, earth", [(23, False), (24, True)])
+def test_semi_cooperative_threshold(destroyed, earth):
+    """'caso menos de 24 bases alien tenham sido destruídas, a invasão foi considerada
+    um sucesso e todos os jogadores perdem'."""
+    rules, st = _ended(semi=True, destroyed=destroyed)
+    assert bool(st.s[E.EARTH_WON]) is earth
+    assert [rules.player(st, p, E.P_WON) for p in range(2)] == ([1, 0] if earth else [0, 0])
+
+
+def test_semi_cooperative_threshold_is_a_parameter():
+    rules, st = _ended(semi=True, destroyed=10, threshold=10)
+    assert st.s[E.EARTH_WON] == 1
+
+
+def test_competitive_mode_ignores_the_threshold_for_the_winner():
+    rules, st = _ended(semi=False, destroyed=0)
+    assert [rules.player(st, p, E.P_WON) for p in range(2)] == [1, 0] and st.s[E.EARTH_WON] == 0
