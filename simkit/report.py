@@ -81,7 +81,7 @@ class Report:
                 out += ["```", data, "```", ""]
             elif kind == "table":
                 rows, caption = data
-                cols = list(rows[0])
+                cols = _columns(rows)
                 if caption:
                     out += [f"*{caption}*", ""]
                 out.append("| " + " | ".join(cols) + " |")
@@ -115,7 +115,7 @@ class Report:
                 parts.append(f"<pre>{esc(data)}</pre>")
             elif kind == "table":
                 rows, caption = data
-                cols = list(rows[0])
+                cols = _columns(rows)
                 cap = f"<caption>{esc(caption)}</caption>" if caption else ""
                 head = "".join(f"<th>{esc(str(c))}</th>" for c in cols)
                 body = "".join("<tr>" + "".join(f"<td>{esc(str(r.get(c, '')))}</td>" for c in cols) + "</tr>" for r in rows)
@@ -138,6 +138,13 @@ class Report:
         (target / "README.md").write_text(self.markdown())
         (target / "index.html").write_text(self.html())
         (target / "report.json").write_text(json.dumps({"title": self.title, "slug": self.slug, "summary": self.summary}, indent=1))
+
+
+def _columns(rows: list[dict]) -> list[str]:
+    cols: dict[str, None] = {}
+    for r in rows:
+        cols.update(dict.fromkeys(r))
+    return list(cols)
 
 
 def _inline(text: str) -> str:

@@ -46,10 +46,13 @@ TOP_KEYS = {"name", "game", "seed", "report", "chunk_size", "fixed", "grid", "de
 class Cell:
     spec: RunSpec
     settings: dict[str, Any]  # the grid values of this cell (parameters, and bots)
+    grid: int = 0  # which [[grid]] of the file it comes from
 
     @property
     def key(self) -> str:
         parts = [f"{k}={'+'.join(v) if isinstance(v, list) else v}" for k, v in self.settings.items()]
+        if self.spec.rotate_seats:
+            parts.append("rotated")
         return re.sub(r"[^A-Za-z0-9=+_.,-]", "_", ",".join(parts))
 
 
@@ -136,7 +139,7 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
             if game.validate is not None:
                 game.validate(params)
             settings = {**values, "bots": [b.name for b in bots] if len(set(b.name for b in bots)) > 1 else bots[0].name}
-            cells.append(Cell(RunSpec(game, params, bots, games, seed, bool(rotate)), settings))
+            cells.append(Cell(RunSpec(game, params, bots, games, seed, bool(rotate)), settings, gi))
     report = doc.get("report")
     return Experiment(path, doc["name"], game, seed, Path(report) if report else None, chunk, cells, doc.get("description", ""))
 
@@ -149,12 +152,20 @@ def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path
     out = out_root / exp.name
     t0 = time.perf_counter()
     total = sum(c.spec.n_games for c in exp.cells)
-    results = run_many([(c.spec, out / c.key) for c in exp.cells], jobs=jobs, backend=backend, scheduler=scheduler,
+    # A cell that two grids share is played once, with the larger number of games.
+    unique: dict[str, Cell] = {}
+    for c in exp.cells:
+        if c.key not in unique or c.spec.n_games > unique[c.key].spec.n_games:
+            unique[c.key] = c
+    results = run_many([(c.spec, out / key) for key, c in unique.items()], jobs=jobs, backend=backend, scheduler=scheduler,
                        chunk_size=exp.chunk_size, progress=progress, replace_stale=True, label=exp.name)
+    by_key = dict(zip(unique, results))
     frames = []
-    for cell, res in zip(exp.cells, results):
-        frames.append(res.frame.with_columns(
-            *[pl.lit(json.dumps(v) if isinstance(v, list) else v).alias(k if k != "bots" else "table") for k, v in cell.settings.items()]
+    for cell in exp.cells:
+        frame = by_key[cell.key].frame.filter(pl.col("game_index") < cell.spec.n_games)
+        frames.append(frame.with_columns(
+            pl.lit(cell.grid).alias("grid"),
+            *[pl.lit(json.dumps(v) if isinstance(v, list) else v).alias(k if k != "bots" else "table") for k, v in cell.settings.items()],
         ))
     frame = pl.concat(frames, how="diagonal_relaxed")
     manifest = {
@@ -162,7 +173,7 @@ def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path
         "name": exp.name,
         "game": exp.game.name,
         "seed": exp.seed,
-        "cells": [{"key": c.key, "settings": c.settings, "games": c.spec.n_games} for c in exp.cells],
+        "cells": [{"key": c.key, "grid": c.grid, "settings": c.settings, "games": c.spec.n_games} for c in exp.cells],
         "games": total,
         "wall_time_s": round(time.perf_counter() - t0, 2),
         "libraries": library_versions(),

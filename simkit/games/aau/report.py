@@ -1,0 +1,238 @@
+"""The Alien Attack USA balance report: seat advantage, mission payoffs, the
+semi-cooperative mode and the value of each special power."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from ...report import PALETTE, Report, pct, style
+from ...stats import chi2_uniform, holm, mean_interval, paired_binary, wilson
+
+POWERS = ["protection", "cover", "neighbourhood", "extra"]
+TIERS_CITY = {2: (4, 6, 7), 3: (4, 6, 7), 4: (3, 5, 6), 5: (3, 5, 6)}
+
+
+def _mean(values) -> str:
+    m = mean_interval(np.asarray(values, dtype=np.float64))
+    return f"{m.estimate:.2f} [{m.lo:.2f}, {m.hi:.2f}]"
+
+
+def build(result, target) -> None:
+    import matplotlib.pyplot as plt
+
+    style()
+    exp = result.experiment
+    f = result.frame.with_columns(pl.col("bot").cast(pl.Utf8))
+    game = exp.game
+    rep = Report("Alien Attack USA: balance report", game.slug)
+    rep.text(
+        f"Seat advantage, mission payoffs, the semi-cooperative mode and the special powers of Alien Attack USA, "
+        f"from {f['game_index'].n_unique():,}+ seeded games per cell ({f.height:,} seat rows in all)."
+    )
+    rep.bullets([
+        f"Reproduce: `simkit sweep {exp.path}` (or `simkit report aau`); runs are cached in `runs/sweeps/{exp.name}/`.",
+        "Rules as implemented, with the inferred round procedure and every choice: [docs/rules/alien-attack-usa.md](../../docs/rules/alien-attack-usa.md).",
+        "**The board is a stand-in** (no public source describes the real one): absolute numbers describe this board; "
+        "the method carries over to the real board by replacing `simkit/games/aau/data/board.json`.",
+        "Bots: " + "; ".join(f"`{k}`: {v.help}" for k, v in game.bots.items()) + ".",
+        "Intervals are 95%: Wilson for rates, t for means; seat tests are chi-square against equal shares.",
+    ])
+
+    # -- 1. seats --------------------------------------------------------------------------
+    seats_part = f.filter(pl.col("grid") == 0)
+    rep.heading("First-player advantage")
+    rep.text("Equal bots at every seat. Seat 1 is the first start player; the start player passes to the left "
+             "each round. A shared win counts 1/k for each of the k winners.")
+    bots0 = list(dict.fromkeys(seats_part["bot"].to_list()))
+    rows = []
+    fig, axes = plt.subplots(1, len(bots0), figsize=(5.2 * len(bots0), 3.8), squeeze=False)
+    summary_bits = []
+    for ax, bot in zip(axes[0], bots0):
+        for i, n in enumerate(sorted(seats_part["players"].unique().to_list())):
+            part = seats_part.filter((pl.col("bot") == bot) & (pl.col("players") == n))
+            games = part["game_index"].n_unique()
+            shares = part.group_by("seat").agg(pl.col("win_share").sum()).sort("seat")["win_share"].to_numpy()
+            stat, p = chi2_uniform(shares)
+            row = {"bot": bot, "players": n, "games": f"{games:,}", **{f"seat {k + 1}": "" for k in range(4)}}
+            xs, ys, err = [], [], [[], []]
+            for seat in range(n):
+                ci = wilson(int(round(shares[seat])), games)
+                row[f"seat {seat + 1}"] = pct(ci)
+                xs.append(seat + 1 + (i - 1) * 0.22)
+                ys.append(100 * ci.estimate)
+                err[0].append(max(0.0, 100 * (ci.estimate - ci.lo)))
+                err[1].append(max(0.0, 100 * (ci.hi - ci.estimate)))
+            row["fair share"] = f"{100 / n:.1f}%"
+            row["chi-square p"] = f"{p:.2g}"
+            row["verdict"] = "seats differ" if p < 0.05 else "no significant difference"
+            rows.append(row)
+            ax.bar(xs, ys, width=0.2, yerr=err, capsize=2, color=PALETTE[i], label=f"{n} players")
+            ax.axhline(100 / n, color=PALETTE[i], ls=":", lw=1)
+            if bot == game.default_bot:
+                summary_bits.append(f"{n}p seat 1 {100 * shares[0] / games:.1f}% (fair {100 / n:.0f}%)")
+        ax.set_xlabel("seat (1 = first start player)")
+        ax.set_ylabel("win share (%)")
+        ax.set_title(f"bot: {bot}")
+        ax.set_xticks([1, 2, 3, 4])
+        ax.legend()
+    rep.table(rows, "Win share by seat with 95% intervals, and a chi-square test against equal chances")
+    rep.figure(fig, "seats", "Win share by seat and player count (dotted lines: a fair share)")
+    rep.summary = "; ".join(summary_bits)
+
+    # -- 2. missions ---------------------------------------------------------------------------
+    rep.heading("Mission payoffs")
+    strat = seats_part.filter(pl.col("bot") == game.default_bot)
+    rows = []
+    for card in (2, 3, 4, 5):
+        part = strat.filter(pl.col("city_mission") == card)
+        pts = part["city_mission_points"].to_numpy()
+        t = TIERS_CITY[card]
+        rows.append({"city card": card, "seats": f"{len(pts):,}", "mean points": _mean(pts),
+                     f"tier 1 reached": f"{100 * np.mean(pts > 0):.1f}%",
+                     "tier 2": f"{100 * np.mean(pts >= _tier_points(game, 'city', card, 1)):.1f}%",
+                     "tier 3": f"{100 * np.mean(pts >= _tier_points(game, 'city', card, 2)):.1f}%",
+                     "win share": pct(wilson(int(round(part['win_share'].sum())), len(pts))),
+                     "tiers": "/".join(str(x) for x in t)})
+    spread_city = max(float(r["mean points"].split()[0]) for r in rows) - min(float(r["mean points"].split()[0]) for r in rows)
+    rep.table(rows, f"City mission cards (bot `{game.default_bot}`, all player counts): points, how often each tier is reached, and the win share of the seats holding the card")
+    rows_b = []
+    for card in ("Pacific", "Mexico", "Gulf", "Atlantic"):
+        part = strat.filter(pl.col("border_mission") == card)
+        pts = part["border_mission_points"].to_numpy()
+        rows_b.append({"border card": card, "seats": f"{len(pts):,}", "mean points": _mean(pts),
+                       "tier 1 reached": f"{100 * np.mean(pts > 0):.1f}%",
+                       "tier 2": f"{100 * np.mean(pts >= _tier_points(game, 'border', card, 1)):.1f}%",
+                       "tier 3": f"{100 * np.mean(pts >= _tier_points(game, 'border', card, 2)):.1f}%",
+                       "win share": pct(wilson(int(round(part['win_share'].sum())), len(pts)))})
+    spread_border = max(float(r["mean points"].split()[0]) for r in rows_b) - min(float(r["mean points"].split()[0]) for r in rows_b)
+    rep.table(rows_b, "Border mission cards, same games")
+    rep.text(f"Spread between the best and the worst card: **{spread_city:.1f} points** for city cards, "
+             f"**{spread_border:.1f} points** for border cards (mean points, all player counts pooled).")
+    rows_g = []
+    for n in sorted(strat["players"].unique().to_list()):
+        part = strat.filter(pl.col("players") == n)
+        rows_g.append({"players": n, "mean score": _mean(part["score"]), "in play (cities, herds)": _mean(part["immediate_points"]),
+                       "city mission": _mean(part["city_mission_points"]), "border mission": _mean(part["border_mission_points"]),
+                       "parks": _mean(part["parks_points"]), "alien bases": _mean(part["bases_points"]),
+                       "territorial expansion": _mean(part["expansion_points"]), "global protection": _mean(part["protection_points"]),
+                       "protection met": f"{100 * (part['protection_points'] > 0).mean():.1f}%"})
+    rep.table(rows_g, "Where the points come from: mean points per seat of each source, by player count")
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    for ax, data, key, title in ((axes[0], rows, "city card", "City mission cards"), (axes[1], rows_b, "border card", "Border mission cards")):
+        labels = [str(r[key]) for r in data]
+        means = [float(r["mean points"].split()[0]) for r in data]
+        los = [float(r["mean points"].split("[")[1].split(",")[0]) for r in data]
+        his = [float(r["mean points"].split(",")[1].rstrip("]")) for r in data]
+        ax.bar(labels, means, yerr=[np.subtract(means, los), np.subtract(his, means)], capsize=3, color=PALETTE[:len(labels)])
+        ax.set_ylabel("mean points")
+        ax.set_title(title)
+    rep.figure(fig, "missions", "Mean mission points by card, 95% intervals")
+
+    # -- 3. semi-cooperative mode ------------------------------------------------------------------
+    coop = f.filter((pl.col("grid") == 1) & (pl.col("seat") == 0))
+    if coop.height:
+        rep.heading("Semi-cooperative mode: can Earth win?")
+        rep.text(f"Earth wins when the table destroys at least {exp.cells[0].spec.params.semi_coop_threshold} alien bases. "
+                 "The same seeds are played in both modes, so the difference is a paired comparison "
+                 "(McNemar's test on whether the table reached the threshold).")
+        rows = []
+        for n in sorted(coop["players"].unique().to_list()):
+            for bot in list(dict.fromkeys(coop["bot"].to_list())):
+                semi = coop.filter((pl.col("players") == n) & (pl.col("bot") == bot) & (pl.col("semi_coop")))
+                comp = coop.filter((pl.col("players") == n) & (pl.col("bot") == bot) & (~pl.col("semi_coop")))
+                if not semi.height or not comp.height:
+                    continue
+                semi, comp = semi.sort("game_index"), comp.sort("game_index")
+                pr = paired_binary(semi["earth_won"].to_numpy(), comp["earth_won"].to_numpy())
+                rows.append({"players": n, "bots": bot, "games": f"{semi.height:,}",
+                             "Earth wins (semi-coop)": pct(wilson(int(semi["earth_won"].sum()), semi.height)),
+                             "mean bases destroyed": _mean(semi["bases_destroyed"]),
+                             "threshold reached in competitive mode": pct(wilson(int(comp["earth_won"].sum()), comp.height)),
+                             "difference [95% CI]": f"{100 * pr.estimate:+.1f} [{100 * pr.lo:+.1f}, {100 * pr.hi:+.1f}] points",
+                             "McNemar p": f"{pr.p_value:.2g}"})
+        rep.table(rows, "Probability that Earth wins, by player count and bots (all seats the same bot), and the same seeds in competitive mode")
+        fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+        ax = axes[0]
+        team_bot = "team" if "team" in coop["bot"].to_list() else coop["bot"][0]
+        for i, n in enumerate(sorted(coop["players"].unique().to_list())):
+            part = coop.filter((pl.col("players") == n) & (pl.col("bot") == team_bot) & pl.col("semi_coop"))
+            vals = part["bases_destroyed"].to_numpy()
+            bins = np.arange(vals.min(), vals.max() + 2) - 0.5
+            ax.hist(vals, bins=bins, histtype="step", lw=1.5, density=True, color=PALETTE[i], label=f"{n} players")
+        ax.axvline(exp.cells[0].spec.params.semi_coop_threshold - 0.5, color="k", ls="--", lw=1)
+        ax.set_xlabel("bases destroyed by the table")
+        ax.set_ylabel("share of games")
+        ax.set_title(f"Bases destroyed, semi-cooperative, bot {team_bot} (dashed: threshold)")
+        ax.legend()
+        ax = axes[1]
+        bots_c = list(dict.fromkeys(coop["bot"].to_list()))
+        ns = sorted(coop["players"].unique().to_list())
+        width = 0.8 / len(bots_c)
+        for j, bot in enumerate(bots_c):
+            ys, err = [], [[], []]
+            for n in ns:
+                part = coop.filter((pl.col("players") == n) & (pl.col("bot") == bot) & pl.col("semi_coop"))
+                ci = wilson(int(part["earth_won"].sum()), part.height)
+                ys.append(100 * ci.estimate)
+                err[0].append(max(0.0, 100 * (ci.estimate - ci.lo)))
+                err[1].append(max(0.0, 100 * (ci.hi - ci.estimate)))
+            ax.bar(np.arange(len(ns)) + j * width, ys, width, yerr=err, capsize=2, color=PALETTE[j], label=bot)
+        ax.set_xticks(np.arange(len(ns)) + width * (len(bots_c) - 1) / 2, [f"{n} players" for n in ns])
+        ax.set_ylabel("Earth wins (%)")
+        ax.set_title("Semi-cooperative mode: Earth's chance")
+        ax.legend()
+        rep.figure(fig, "semi-coop", "Left: distribution of bases destroyed. Right: probability that Earth wins, by bots and player count")
+
+    # -- 4. powers ---------------------------------------------------------------------------------
+    powers = f.filter(pl.col("grid") == 2)
+    if powers.height:
+        rep.heading("What each special power is worth")
+        rep.text("Two-player games of the strategic bot against a copy of itself that never uses one power, seats "
+                 "rotated so that each bot plays first in half the games. A win share above 50% means the power helps.")
+        rows, pvals = [], []
+        for power in POWERS:
+            restricted = f"{game.default_bot}:no-{power}"
+            games_ = powers.filter(pl.col("table").str.contains(f"no-{power}"))
+            full = games_.filter(pl.col("bot") == game.default_bot)
+            if not full.height:
+                continue
+            share = float(full["win_share"].sum())
+            n = full.height
+            ci = wilson(int(round(share)), n)
+            from scipy.stats import binomtest
+
+            p = binomtest(int(round(share)), n, 0.5).pvalue
+            pvals.append(p)
+            used = (full["powers_used"].to_numpy() & {"protection": 1, "cover": 2, "neighbourhood": 4, "extra": 8}[power]) > 0
+            rows.append({"power": power, "games": f"{n:,}", "win share of the bot using it": pct(ci),
+                         "used in": f"{100 * used.mean():.0f}% of games", "p (vs 50%)": f"{p:.2g}",
+                         "restricted copy": f"`{restricted}`"})
+        for r, rej in zip(rows, holm(pvals)):
+            r["significant (Holm)"] = "yes" if rej else "no"
+        rep.table(rows, "Win share of the full bot against a copy without one power (95% intervals; Holm over the four powers)")
+        fig, ax = plt.subplots(figsize=(6, 3.4))
+        ys = [float(r["win share of the bot using it"].split("%")[0]) for r in rows]
+        lo = [float(r["win share of the bot using it"].split("[")[1].split(",")[0]) for r in rows]
+        hi = [float(r["win share of the bot using it"].split(",")[1].rstrip("]")) for r in rows]
+        ax.bar([r["power"] for r in rows], ys, yerr=[np.subtract(ys, lo), np.subtract(hi, ys)], capsize=3, color=PALETTE[:len(rows)])
+        ax.axhline(50, color="k", ls=":", lw=1)
+        ax.set_ylabel("win share (%)")
+        ax.set_ylim(40, max(hi) + 2)
+        ax.set_title("Full bot against a copy without the power")
+        rep.figure(fig, "powers", "Win share of the bot that may use the power, 95% intervals (dotted: no effect)")
+
+    rep.heading("Compare variants yourself", 3)
+    rep.code("simkit compare aau --set players=3 --set semi_coop=false --vs semi_coop=true --bot team -n 20000\n"
+             "simkit compare aau --set players=2 --bot strategic --vs-bot greedy -n 20000")
+    rep.write(target)
+
+
+def _tier_points(game, kind: str, card, tier: int) -> int:
+    import json
+
+    from .board import BUILTIN
+
+    doc = json.loads(BUILTIN.read_text())
+    key = {"Pacific": "PAC", "Mexico": "MEX", "Gulf": "GULF", "Atlantic": "ATL"}.get(card, str(card))
+    return doc["missions"][kind][key][tier][1]
