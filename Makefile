@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip==26.3
-	$(BIN)/python -m pip install --quiet -e '.[dev,dask]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,dask,ray]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -25,6 +25,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/simkit bench ufs --json benchmarks/ufs.json
+	$(BIN)/simkit bench aau --json benchmarks/aau.json
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache

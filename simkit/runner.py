@@ -305,10 +305,21 @@ def execute(runs: list[_Pending], jobs: int, backend: str, scheduler: str | None
             runs[i].store(a, b, frame, secs)
             advance(b - a)
         return
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed, parallel_config
 
-    with backend_context(backend, jobs, scheduler) as joblib_backend:
-        parallel = Parallel(n_jobs=jobs, backend=joblib_backend, return_as="generator_unordered")
+    with backend_context(backend, jobs, scheduler) as joblib_backend, parallel_config(backend=joblib_backend, n_jobs=jobs):
+        if joblib_backend == "ray":
+            # Ray's joblib backend returns whole lists only: play in waves so that
+            # finished chunks still reach the disk as the run goes.
+            wave = 4 * jobs
+            for w in range(0, len(tasks), wave):
+                for i, a, b, frame, secs in Parallel(return_as="list")(
+                    delayed(_tagged_job)(i, runs[i].spec, a, b) for i, a, b in tasks[w:w + wave]
+                ):
+                    runs[i].store(a, b, frame, secs)
+                    advance(b - a)
+            return
+        parallel = Parallel(return_as="generator_unordered")
         for i, a, b, frame, secs in parallel(delayed(_tagged_job)(i, runs[i].spec, a, b) for i, a, b in tasks):
             runs[i].store(a, b, frame, secs)
             advance(b - a)

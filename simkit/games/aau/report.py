@@ -89,7 +89,7 @@ def build(result, target) -> None:
         pts = part["city_mission_points"].to_numpy()
         t = TIERS_CITY[card]
         rows.append({"city card": card, "seats": f"{len(pts):,}", "mean points": _mean(pts),
-                     f"tier 1 reached": f"{100 * np.mean(pts > 0):.1f}%",
+                     "tier 1 reached": f"{100 * np.mean(pts > 0):.1f}%",
                      "tier 2": f"{100 * np.mean(pts >= _tier_points(game, 'city', card, 1)):.1f}%",
                      "tier 3": f"{100 * np.mean(pts >= _tier_points(game, 'city', card, 2)):.1f}%",
                      "win share": pct(wilson(int(round(part['win_share'].sum())), len(pts))),

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...jit import entry, kernel
+from ...jit import entry, inline_kernel, kernel
 
 from ...rng import CHANCE, die, new_streams, randint, restart
 from .board import (
@@ -40,6 +40,7 @@ from .board import (
     B_ABILITY,
     B_CELL_KIND,
     B_CELL_POS,
+    B_CELL_ROOM,
     B_MS_AMT,
     B_MS_KIND,
     B_NPREFIX,
@@ -195,7 +196,7 @@ def _start_round(s, rng, b):
 
 
 # ---- small queries -------------------------------------------------------------
-@kernel
+@inline_kernel
 def excavated(s, b, cell):
     # (no `x or y` value expressions with the b tuple: numba makes them slow)
     if cell < 5:
@@ -203,7 +204,7 @@ def excavated(s, b, cell):
     return b[B_CELL_POS + cell] <= s[EXCAV]
 
 
-@kernel
+@inline_kernel
 def robot_at(s, cell):
     for k in range(2):
         if s[ROBOT_VAL + k] > 0 and s[ROBOT_CELL + k] == cell:
@@ -211,12 +212,12 @@ def robot_at(s, cell):
     return -1
 
 
-@kernel
+@inline_kernel
 def robot_count(s):
     return (s[ROBOT_VAL] > 0) + (s[ROBOT_VAL + 1] > 0)
 
 
-@kernel
+@inline_kernel
 def ship_at(s, row, col):
     for i in range(NSHIPS):
         if s[SHIP_ROW + i] == row and s[SHIP_COL + i] == col:
@@ -224,7 +225,7 @@ def ship_at(s, row, col):
     return -1
 
 
-@kernel
+@inline_kernel
 def placement_ok(s, b, d, cell):
     """R1.2/R2.1: die ``d`` may go on ``cell``."""
     if s[DIE_CELL + d] >= 0 or s[COL_USED + cell % 5] != 0:
@@ -236,7 +237,7 @@ def placement_ok(s, b, d, cell):
     return b[B_CELL_POS + cell] - s[EXCAV] <= s[DIE_VAL + d]
 
 
-@kernel
+@inline_kernel
 def room_ready(s, b, r):
     """Value of room ``r`` if every cell holds a worker die or a fresh robot (R4.2), else -99."""
     total = 0
@@ -257,7 +258,7 @@ def room_ready(s, b, r):
     return total + b[B_ROOM_MOD + r]
 
 
-@kernel
+@inline_kernel
 def room_usable(s, b, r):
     if b[B_ROOM_KIND + r] == ROOM_ROBOT and b[B_ROBOTS_ON] == 0:
         return False
@@ -266,7 +267,7 @@ def room_usable(s, b, r):
     return room_ready(s, b, r) != -99
 
 
-@kernel
+@inline_kernel
 def research_steps(s, pos, value):
     """How far a research room of ``value`` moves the marker from ``pos`` (R4.6)."""
     spent = 0
@@ -277,7 +278,7 @@ def research_steps(s, pos, value):
     return n - pos
 
 
-@kernel
+@inline_kernel
 def robot_cell_ok(s, b, cell, ignore_slot):
     """A new robot may stand on an excavated AA or room cell without another robot
     (R5.2); a worker die still there is removed unused to make room."""
@@ -355,21 +356,21 @@ def is_legal(s, b, a):
 
 
 # ---- effects -------------------------------------------------------------------
-@kernel
+@inline_kernel
 def _end(s, result):
     if s[RESULT] == R_RUNNING:
         s[RESULT] = result
     s[PHASE] = P_OVER
 
 
-@kernel
+@inline_kernel
 def _advance_research(s, spaces):
     s[RESEARCH] = min(s[RLEN], s[RESEARCH] + spaces)
     if s[RESEARCH] >= s[RLEN]:
         _end(s, R_WON)  # R7.1
 
 
-@kernel
+@inline_kernel
 def _take_damage(s, b, amount):
     s[DAMAGE] = min(s[DAMAGE] + amount, b[B_DMAX])  # the marker stops at the bottom
     if s[DAMAGE] >= b[B_DMAX]:
@@ -380,7 +381,7 @@ def _take_damage(s, b, amount):
         _advance_research(s, 1)
 
 
-@kernel
+@inline_kernel
 def _mothership_down(s):
     """R3.1: the mothership descends a row; ships in that row go back aboard."""
     s[MS] += 1
@@ -477,6 +478,7 @@ def _place(s, rng, b, d, cell):
                 s[DIE_VAL + e] = die(rng)
     if s[NPLACED] == 5:
         s[PHASE] = P_ROOMS
+        _rooms_continue(s, rng, b)
 
 
 @kernel
@@ -524,6 +526,35 @@ def _use_room(s, b, r):
     elif kind == ROOM_ROBOT:
         s[PENDING_ROBOT] = min(value, 6)
         s[PHASE] = P_ROBOT
+
+
+@kernel
+def rooms_choice_left(s, b):
+    """Whether the rooms phase still offers anything but its end."""
+    if s[AHEAD] >= 0 and s[ENERGY] >= 1:
+        return True
+    for k in range(7):
+        if k < 5:
+            cell = s[DIE_CELL + k]
+            if cell < 5 or s[CELL_DIE + cell] == 0:
+                continue
+        else:
+            if s[ROBOT_VAL + k - 5] == 0 or s[ROBOT_EXH + k - 5] != 0:
+                continue
+            cell = s[ROBOT_CELL + k - 5]
+            if cell < 5:
+                continue
+        r = b[B_CELL_ROOM + cell]
+        if r >= 0 and room_usable(s, b, r):
+            return True
+    return False
+
+
+@kernel
+def _rooms_continue(s, rng, b):
+    """With nothing left to decide, the rooms phase ends by itself (R4.1)."""
+    if s[PHASE] == P_ROOMS and not rooms_choice_left(s, b):
+        _mothership_phase(s, rng, b)
 
 
 @kernel
@@ -640,8 +671,10 @@ def apply_action(s, rng, b, a):
             s[EXCAV] = b[B_CELL_POS + s[AHEAD]]
             s[AHEAD] = -1
             s[AHEAD_VAL] = 0
+            _rooms_continue(s, rng, b)
         else:
             _use_room(s, b, a - A_ROOM)
+            _rooms_continue(s, rng, b)
     elif phase == P_ROBOT:
         if a != A_ROBOT_DECLINE:
             cell = (a - A_ROBOT) // 3
@@ -656,6 +689,7 @@ def apply_action(s, rng, b, a):
             s[ROBOT_EXH + k] = 1  # R5.2: a new robot is exhausted this round
         s[PENDING_ROBOT] = 0
         s[PHASE] = P_ROOMS
+        _rooms_continue(s, rng, b)
     elif phase == P_SPAWN:
         i = _next_waiting(s)
         s[SHIP_ROW + i] = ROW_SITE
