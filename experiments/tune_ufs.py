@@ -19,7 +19,7 @@ from joblib import Parallel, delayed
 from numba import njit
 
 from simkit.games.ufs import board as board_mod
-from simkit.games.ufs.engine import MAX_ACTIONS, P_OVER, PHASE, RESEARCH, RESULT, RLEN, apply_action, init_state
+from simkit.games.ufs.engine import P_OVER, PHASE, RESEARCH, RESULT, RLEN, apply_action, init_state
 from simkit.games.ufs.params import UFSParams
 from simkit.seeding import game_seeds
 from strategies.ufs import SCRATCH

@@ -31,7 +31,6 @@ test against the nearer edge), so a file of many bands does not fail by chance.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,7 @@ import numpy as np
 import polars as pl
 from scipy.stats import binomtest
 
+from .datafiles import read
 from .errors import UserError
 from .games import get
 from .params import build
@@ -90,12 +90,7 @@ def _fail(path: Path, where: str, what: str) -> UserError:
 
 def load(path: Path) -> list[Band]:
     path = Path(path)
-    try:
-        doc = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise UserError(f"bands file {path} not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{path}: not valid TOML ({exc})") from None
+    doc, _ = read(str(path), "bands file")
     top = {k: v for k, v in doc.items() if k != "band"}
     unknown = set(top) - set(DEFAULTS)
     if unknown:

@@ -44,6 +44,16 @@ class Bot:
     fn: Callable | None = None
 
 
+def compiled_table(bots: list[Bot], table: np.ndarray, checked: bool = False):
+    """The bot codes and option flags of every game and seat, for a compiled game loop,
+    or None when the Python loop must run (a user bot, or ``checked`` play)."""
+    if checked or any(b.fn is not None for b in bots):
+        return None
+    codes = np.array([b.code for b in bots], np.int64)[table]
+    flags = np.array([b.flags for b in bots], np.int64)[table]
+    return codes, flags
+
+
 @dataclasses.dataclass(frozen=True)
 class GameSpec:
     name: str  # short name used on the command line, e.g. "ufs"

@@ -27,12 +27,12 @@ import itertools
 import json
 import re
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from .datafiles import read
 from .errors import UserError
 from .games import get
 from .params import build, describe
@@ -83,12 +83,7 @@ def _fail(path: Path, where: str, what: str) -> UserError:
 def load(path: Path, games_override: int | None = None) -> Experiment:
     """Reads and validates an experiment file (every cell's parameters are checked)."""
     path = Path(path)
-    try:
-        doc = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise UserError(f"experiment file {path} not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{path}: not valid TOML ({exc})") from None
+    doc, _ = read(str(path), "experiment file")
     unknown = set(doc) - TOP_KEYS
     if unknown:
         raise _fail(path, "top level", f"unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(TOP_KEYS))}")

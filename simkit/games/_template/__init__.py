@@ -12,30 +12,24 @@ To add a game:
 
 from __future__ import annotations
 
-import numpy as np
 
 from strategies._template import BOTS
 
-from ...game import GameSpec
+from ...game import GameSpec, compiled_table
+from . import board as board_mod
 from .api import Rules
 from .params import PigParams
 
 COLUMNS = {"turns": "turns played", "score": "the seat's final score"}
 
 
-def board(params: PigParams) -> np.ndarray:
-    """Everything the compiled code needs about the parameters, as a vector."""
-    return np.array([params.players, params.target], np.int32)
-
-
 def simulate(params: PigParams, seeds, table, bots, checked: bool = False) -> dict:
     from .play import play_chunk, play_python
 
-    b = board(params)
-    if all(x.fn is None for x in bots) and not checked:
-        codes = np.array([[bots[i].code for i in row] for row in table], np.int64).reshape(table.shape)
-        flags = np.array([[bots[i].flags for i in row] for row in table], np.int64).reshape(table.shape)
-        won, score, turns = play_chunk(seeds, b, codes, flags)
+    b = board_mod.build(params)
+    fast = compiled_table(bots, table, checked)
+    if fast is not None:
+        won, score, turns = play_chunk(seeds, b, *fast)
     else:
         won, score, turns = play_python(seeds, b, bots, table)
     return {"won": won, "score": score, "turns": turns}

@@ -1,35 +1,15 @@
 from __future__ import annotations
 
-import dataclasses
-
-import numpy as np
-
+from ...rules import State, StepRules
+from . import board as board_mod
 from . import engine as E
 
-
-@dataclasses.dataclass
-class State:
-    s: np.ndarray
-    rng: np.ndarray
-    b: np.ndarray
+__all__ = ["Rules", "State"]
 
 
-class Rules:
-    def __init__(self, params):
-        from . import board
-
-        self.b = board(params)
-        self._buf = np.empty(E.MAX_ACTIONS, np.int32)
-
-    def new(self, seed: int) -> State:
-        s, rng = E.new_game(np.uint64(seed), self.b)
-        return State(s, rng, self.b)
-
-    def legal(self, st: State) -> np.ndarray:
-        return self._buf[: E.legal(st.s, st.b, self._buf)].copy()
-
-    def step(self, st: State, action: int) -> None:
-        E.step(st.s, st.rng, st.b, int(action))
+class Rules(StepRules):
+    engine = E
+    build_board = staticmethod(board_mod.build)
 
     def over(self, st: State) -> bool:
         return bool(st.s[E.OVER])

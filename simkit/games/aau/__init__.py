@@ -11,7 +11,7 @@ import numpy as np
 
 from strategies.aau import BOTS
 
-from ...game import GameSpec
+from ...game import GameSpec, compiled_table
 from . import board as board_mod
 from .api import Rules
 from .params import AAUParams
@@ -48,10 +48,9 @@ def simulate(params: AAUParams, seeds: np.ndarray, table: np.ndarray, bots: list
     from .play import FIELDS, SEAT_FIELDS, play_chunk, play_python
 
     b = board_mod.build(params)
-    if all(x.fn is None for x in bots) and not checked:
-        codes = np.array([[bots[i].code for i in row] for row in table], np.int64).reshape(table.shape)
-        flags = np.array([[bots[i].flags for i in row] for row in table], np.int64).reshape(table.shape)
-        seat_out, game_out = play_chunk(seeds, b, codes, flags, FIELDS)
+    fast = compiled_table(bots, table, checked)
+    if fast is not None:
+        seat_out, game_out = play_chunk(seeds, b, *fast, FIELDS)
     else:
         seat_out, game_out = play_python(seeds, b, bots, table)
     cols = {name: seat_out[:, :, j] for j, (name, _) in enumerate(SEAT_FIELDS)}

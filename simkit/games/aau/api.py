@@ -2,48 +2,29 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
+from ...rules import State, StepRules
 from . import board as board_mod
 from . import engine as E
 from .board import B_NSP
 
-
-@dataclasses.dataclass
-class State:
-    s: np.ndarray
-    rng: np.ndarray
-    b: np.ndarray
+__all__ = ["Rules", "State"]
 
 
-class Rules:
-    """OpenSpiel-like view: new, legal, step, over, current_seat, invariants."""
+class Rules(StepRules):
+    """Alien Attack USA, step by step."""
+
+    engine = E
+    build_board = staticmethod(board_mod.build)
 
     def __init__(self, params):
-        self.params = params
-        self.b = board_mod.build(params)
-        self._buf = np.empty(E.MAX_ACTIONS, np.int32)
+        super().__init__(params)
         b = self.b
         self._city_spaces = [
             [x for x in range(int(b[B_NSP])) for k in range(b[board_mod.B_SP_NCITY + x]) if b[board_mod.B_SP_CITY + x * 3 + k] == c]
             for c in range(int(b[board_mod.B_NCITY]))
         ]
-
-    def new(self, seed: int) -> State:
-        s, rng = E.new_game(np.uint64(seed), self.b)
-        return State(s, rng, self.b)
-
-    def legal(self, st: State) -> np.ndarray:
-        n = E.legal(st.s, st.b, self._buf)
-        return self._buf[:n].copy()
-
-    def step(self, st: State, action: int) -> None:
-        E.step(st.s, st.rng, st.b, int(action))
-
-    def over(self, st: State) -> bool:
-        return int(st.s[E.PHASE]) == E.P_OVER
 
     def current_seat(self, st: State) -> int:
         return int(E.player_of(st.s))

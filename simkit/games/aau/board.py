@@ -5,13 +5,12 @@ Malformed data is a :class:`~simkit.errors.UserError` naming the file and the en
 
 from __future__ import annotations
 
-import hashlib
-import json
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from ...datafiles import read
 from ...errors import UserError
 from .params import AAUParams
 
@@ -54,20 +53,8 @@ def _fail(path: Path, where: str, what: str) -> UserError:
     return UserError(f"{path}: {where}: {what}")
 
 
-@lru_cache(maxsize=8)
 def _load(path_str: str) -> tuple[dict, str]:
-    path = Path(path_str)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"cannot read board file {path}: {exc.strerror}; check --set board=PATH") from None
-    try:
-        doc = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: not valid JSON ({exc})") from None
-    if not isinstance(doc, dict):
-        raise UserError(f"{path}: the top level must be an object")
-    return doc, hashlib.sha256(raw).hexdigest()[:12]
+    return read(path_str, "board file", "check --set board=PATH")
 
 
 def data_path(params: AAUParams) -> Path:

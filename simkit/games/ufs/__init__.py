@@ -10,7 +10,7 @@ import numpy as np
 
 from strategies.ufs import BOTS
 
-from ...game import GameSpec
+from ...game import GameSpec, compiled_table
 from . import board as board_mod
 from .api import Rules
 from .params import UFSParams
@@ -37,10 +37,9 @@ def simulate(params: UFSParams, seeds: np.ndarray, table: np.ndarray, bots: list
     from .play import play_chunk, play_python
 
     board = board_mod.build(params)
-    if all(b.fn is None for b in bots) and not checked:
-        codes = np.array([bots[i].code for i in table[:, 0]], np.int64)
-        flags = np.array([bots[i].flags for i in table[:, 0]], np.int64)
-        res = play_chunk(seeds, board, codes, flags)
+    fast = compiled_table(bots, table, checked)
+    if fast is not None:
+        res = play_chunk(seeds, board, np.ascontiguousarray(fast[0][:, 0]), np.ascontiguousarray(fast[1][:, 0]))
     else:
         res = play_python(seeds, board, bots, table[:, 0])
     won, rounds, cause, research, rlen, damage, hits, shot, icons, flipped = res

@@ -3,46 +3,19 @@ suite): a state object over the compiled entry points, plus the game's invariant
 
 from __future__ import annotations
 
-import dataclasses
-
-import numpy as np
-
+from ...rules import State, StepRules
 from . import board as board_mod
 from . import engine as E
 from .board import B_DMAX, B_EMAX, B_EXCAV_START, B_MAX_ROBOTS
 
-
-@dataclasses.dataclass
-class State:
-    s: np.ndarray  # the engine's state vector
-    rng: np.ndarray  # the game's random streams
-    b: np.ndarray  # the board vector
+__all__ = ["Rules", "State"]
 
 
-class Rules:
-    """OpenSpiel-like view of one game's rules: new, legal, step, over, invariants."""
+class Rules(StepRules):
+    """Under Falling Skies, step by step (one seat)."""
 
-    def __init__(self, params):
-        self.params = params
-        self.b = board_mod.build(params)
-        self._buf = np.empty(E.MAX_ACTIONS, np.int32)
-
-    def new(self, seed: int) -> State:
-        s, rng = E.new_game(np.uint64(seed), self.b)
-        return State(s, rng, self.b)
-
-    def legal(self, st: State) -> np.ndarray:
-        n = E.legal(st.s, st.b, self._buf)
-        return self._buf[:n].copy()
-
-    def step(self, st: State, action: int) -> None:
-        E.step(st.s, st.rng, st.b, int(action))
-
-    def over(self, st: State) -> bool:
-        return int(st.s[E.PHASE]) == E.P_OVER
-
-    def current_seat(self, st: State) -> int:
-        return 0
+    engine = E
+    build_board = staticmethod(board_mod.build)
 
     def won(self, st: State) -> list[bool]:
         return [int(st.s[E.RESULT]) == E.R_WON]

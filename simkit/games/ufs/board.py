@@ -8,14 +8,12 @@ patches on the data file's default reading, chosen by parameters.
 from __future__ import annotations
 
 import copy
-import hashlib
 import re
-import tomllib
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from ...datafiles import read
 from ...errors import UserError
 from .params import UFSParams
 
@@ -67,18 +65,8 @@ def _fail(path: Path, where: str, what: str) -> UserError:
     return UserError(f"{path}: {where}: {what}")
 
 
-@lru_cache(maxsize=8)
 def _load_toml(path_str: str) -> tuple[dict, str]:
-    path = Path(path_str)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"cannot read components file {path}: {exc.strerror}; check --set data=PATH") from None
-    try:
-        doc = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: not valid TOML ({exc})") from None
-    return doc, hashlib.sha256(raw).hexdigest()[:12]
+    return read(path_str, "components file", "check --set data=PATH")
 
 
 def data_path(params: UFSParams) -> Path:

@@ -1,0 +1,40 @@
+"""Reading the files users write (board data, experiments, bands): a missing or
+malformed file is a one-line UserError naming the file and how to fix it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import UserError
+
+
+def read(path_str: str, what: str, hint: str = "") -> tuple[dict, str]:
+    """The document in a TOML or JSON file (by its ending) and a short hash of its bytes."""
+    try:
+        st = Path(path_str).stat()
+        stamp = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = None
+    return _read(path_str, what, hint, stamp)
+
+
+@lru_cache(maxsize=32)
+def _read(path_str: str, what: str, hint: str, stamp) -> tuple[dict, str]:
+    path = Path(path_str)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UserError(f"cannot read {what} {path}: {exc.strerror}" + (f"; {hint}" if hint else "")) from None
+    kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
+    try:
+        text = raw.decode("utf-8")
+        doc = json.loads(text) if kind == "JSON" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: not valid {kind} ({exc})") from None
+    if not isinstance(doc, dict):
+        raise UserError(f"{path}: the top level must be a table of keys")
+    return doc, hashlib.sha256(raw).hexdigest()[:12]
