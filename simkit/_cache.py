@@ -35,7 +35,7 @@ def outcome_hash(game_name: str) -> str:
     editing them keeps finished runs valid)."""
     here = Path(__file__).resolve().parent.parent
     files = [here / "simkit" / "rng.py", here / "simkit" / "seeding.py", here / "simkit" / "jit.py"]
-    files += sorted(p for p in (here / "simkit" / "games" / game_name).rglob("*.py") if p.name not in ("report.py", "trace.py"))
+    files += sorted(p for p in (here / "simkit" / "games" / game_name).rglob("*.py") if p.name not in ("report.py", "trace.py", "api.py"))
     files += sorted((here / "strategies" / game_name).rglob("*.py"))
     h = hashlib.sha256()
     for path in files:

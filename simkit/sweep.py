@@ -35,7 +35,7 @@ import polars as pl
 from .datafiles import read
 from .errors import UserError
 from .games import get
-from .params import build, describe
+from .params import as_dict, build, describe
 from .runner import RunSpec, library_versions, run_many
 
 RESERVED = {"games", "bots", "rotate_seats"}
@@ -158,9 +158,11 @@ def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path
     frames = []
     for cell in exp.cells:
         frame = by_key[cell.key].frame.filter(pl.col("game_index") < cell.spec.n_games)
-        frames.append(frame.with_columns(
+        bots = cell.settings["bots"]
+        frames.append(frame.with_columns(  # every row carries its cell: grid, all parameters, bots
             pl.lit(cell.grid).alias("grid"),
-            *[pl.lit(json.dumps(v) if isinstance(v, list) else v).alias(k if k != "bots" else "table") for k, v in cell.settings.items()],
+            *[pl.lit(v).alias(k) for k, v in as_dict(cell.spec.params).items() if k not in frame.columns],
+            pl.lit(json.dumps(bots) if isinstance(bots, list) else bots).alias("table"),
         ))
     frame = pl.concat(frames, how="diagonal_relaxed")
     manifest = {

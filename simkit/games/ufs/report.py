@@ -64,8 +64,10 @@ def build(result, target) -> None:
     rep.summary = f"{default} on {CITY_NAMES[cities[0]]}: " + ", ".join(
         f"threat {t} {100 * _rate(head.filter(pl.col('threat') == t)).estimate:.1f}%" for t in threats)
 
-    fig, axes = plt.subplots(1, len(bots), figsize=(4.2 * len(bots), 3.8), sharey=False, squeeze=False)
-    for ax, bot in zip(axes[0], bots):
+    plotted = [b for b in bots if f.filter(pl.col("bot") == b)["won"].any()]
+    never = [b for b in bots if b not in plotted]
+    fig, axes = plt.subplots(1, len(plotted), figsize=(4.4 * len(plotted), 3.8), sharey=False, squeeze=False)
+    for ax, bot in zip(axes[0], plotted):
         k = 0
         for city in cities:
             for side in sides:
@@ -89,6 +91,9 @@ def build(result, target) -> None:
     axes[0][0].legend(loc="upper right")
     fig.suptitle("Win rate against threat level (95% intervals; dashed: damaged city side)")
     rep.figure(fig, "win-rate-by-threat", "Win rate against threat level, per bot, city and side, with 95% error bars")
+    for bot in never:
+        n = f.filter(pl.col("bot") == bot).height
+        rep.text(f"Bot `{bot}` never won in {n:,} games (95% upper bound {100 * wilson(0, n).hi:.3f}% overall).")
 
     # -- significance of each step in threat --------------------------------------------
     rep.heading("Is each threat step harder?", 3)
@@ -105,7 +110,7 @@ def build(result, target) -> None:
     rep.table([
         {"city": CITY_NAMES[c], "side": s, "step": f"{t0} -> {t1}",
          "drop in win rate (points)": f"{100 * d.estimate:+.2f} [{100 * d.lo:+.2f}, {100 * d.hi:+.2f}]",
-         "p": f"{d.p_value:.2g}", "significant (Holm, 5%)": "yes" if r else "no"}
+         "p": f"{d.p_value:.2g}" if d.p_value > 0 else "<1e-300", "significant (Holm, 5%)": "yes" if r else "no"}
         for (c, s, t0, t1, d), r in zip(steps, rejected)
     ], f"Bot `{default}`: win rate at one threat level minus the next, with its 95% interval and a two-proportion test, Holm-corrected over all steps")
 
