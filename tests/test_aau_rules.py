@@ -507,3 +507,26 @@ def test_semi_cooperative_threshold_is_a_parameter():
 def test_competitive_mode_ignores_the_threshold_for_the_winner():
     rules, st = _ended(semi=False, destroyed=0)
     assert [rules.player(st, p, E.P_WON) for p in range(2)] == [1, 0] and st.s[E.EARTH_WON] == 0
+
+
+def test_a_user_board_of_another_size_plays_to_the_end(tmp_path):
+    """R2.7.1: 10 spaces for 2 players: rounds of 4, 4 and 2 markers; every space is attacked."""
+    spaces = [{"id": i + 1, "col": i, "row": 0, "type": "park" if i == 4 else "plain", "borders": ["PAC"] if i < 3 else []} for i in range(10)]
+    board = {"version": "tiny", "missions": DOC["missions"], "herds": [], "spaces": spaces,
+             "cities": [{"name": "A", "value": 3, "spaces": [2, 3]}]}
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(board))
+    rules = Rules(AAUParams(players=2, board=str(path)))
+    st = rules.new(1)
+    rng = np.random.default_rng(0)
+    while not rules.over(st):
+        rules.step(st, int(rng.choice(rules.legal(st))))
+        assert not rules.invariants(st)
+    assert st.s[E.ROUND] == 3 and st.s[E.BAG_N] == 0
+
+
+def test_malformed_board_file_is_a_clear_error(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"spaces": [{"id": 1, "col": 0, "row": 0, "type": "swamp"}]}))
+    with pytest.raises(Exception, match="bad.json"):
+        Rules(AAUParams(board=str(path)))

@@ -419,14 +419,19 @@ def test_robot_room_makes_an_exhausted_robot_that_later_works_like_a_die():
     rules, st = ny("damaged")
     s = st.s
     clear_sky(s)
+    s[E.EXCAV] = 12  # rows 1-2 dug (and still after the next "excavator back 2")
     robot_room = cell(1, 1)  # upper C: B-1 c1
     rooms_phase(s, {robot_room: 5})
     s[E.ENERGY] = 3
     rules.step(st, E.A_ROOM + room_of(st, robot_room))
     assert s[E.PHASE] == E.P_ROBOT and s[E.PENDING_ROBOT] == 4
     research = cell(2, 2)  # R+1 c2
+    s[E.ENERGY] = 5  # energy to spare: the rooms phase goes on after the robot is made
+    s[E.AHEAD] = cell(3, 1)  # and the excavator could still move
+    assert E.A_ROBOT + research * 3 + 0 in rules.legal(st)
     rules.step(st, E.A_ROBOT + research * 3 + 0)
     assert (s[E.ROBOT_VAL], s[E.ROBOT_CELL], s[E.ROBOT_EXH]) == (4, research, 1)
+    assert s[E.PHASE] == E.P_ROOMS
     assert E.A_ROOM + room_of(st, research) not in rules.legal(st)  # exhausted this round
     rules.step(st, E.A_END)
     while s[E.PHASE] == E.P_SPAWN:
@@ -442,7 +447,7 @@ def test_robot_room_makes_an_exhausted_robot_that_later_works_like_a_die():
     # robot 4 + modifier 1 + the damaged side's +1 per robot = 6: New York's damaged
     # side starts its track with a 3, then tile 1's 3: two spaces
     assert s[E.RESEARCH] == 2
-    assert s[E.ROBOT_VAL] == 3 and s[E.ROBOT_EXH] == 1
+    assert s[E.ROBOT_VAL] == 3  # one pip used (the phase then ended by itself: nothing left to do)
 
 
 def test_robot_at_one_is_removed_after_use():
@@ -478,6 +483,15 @@ def test_a_worker_die_displaces_a_robot():
     s[E.DIE_VAL] = 2
     rules.step(st, E.A_PLACE + 0 * 30 + cell(1, 2))
     assert s[E.ROBOT_VAL] == 0
+
+
+def test_rooms_phase_ends_by_itself_when_nothing_is_left():
+    rules, st = make()
+    s = st.s
+    clear_sky(s)
+    for d in range(5):  # every die on the AA guns: no room to use, nothing to dig
+        rules.step(st, E.A_PLACE + d * 30 + d)
+    assert s[E.MS] == 1 and s[E.PHASE] in (E.P_PLACE, E.P_SPAWN)  # the mothership phase came
 
 
 def test_excavator_pushed_back_buries_robots():

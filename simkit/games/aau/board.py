@@ -39,7 +39,8 @@ B_CANADA = B_BORDER + MAX_SPACES  # directions in which the edge of the board ac
 B_SP_NCITY = B_CANADA + MAX_SPACES
 B_SP_CITY = B_SP_NCITY + MAX_SPACES  # up to 3 cities around each space
 B_CITY_VAL = B_SP_CITY + MAX_SPACES * 3
-B_MIS_CITY = B_CITY_VAL + MAX_CITIES  # per city card: 3 tiers of (count, points)
+B_CITY_SP = B_CITY_VAL + MAX_CITIES  # the 2 or 3 spaces around each city (-1 padded)
+B_MIS_CITY = B_CITY_SP + MAX_CITIES * 3  # per city card: 3 tiers of (count, points)
 B_MIS_BORDER = B_MIS_CITY + 4 * 6
 B_MIS_PARKS = B_MIS_BORDER + 4 * 6
 B_MIS_BASES = B_MIS_PARKS + 6
@@ -106,6 +107,7 @@ def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str
     b[B_NB:B_NB + MAX_SPACES * 6] = -1
     b[B_HERD:B_HERD + MAX_SPACES] = -1
     b[B_SP_CITY:B_SP_CITY + MAX_SPACES * 3] = -1
+    b[B_CITY_SP:B_CITY_SP + MAX_CITIES * 3] = -1
     b[B_HERD_SP:B_HERD_SP + MAX_HERDS * 3] = -1
     pos = {(sp["col"], sp["row"]): i for i, sp in enumerate(spaces)}
     if len(pos) != n:
@@ -147,6 +149,8 @@ def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str
         if not isinstance(around, list) or not 2 <= len(around) <= 3 or any(x not in ids for x in around):
             raise _fail(path, where, "needs 2 or 3 existing space ids around it")
         b[B_CITY_VAL + c] = city["value"]
+        for k, sid in enumerate(around):
+            b[B_CITY_SP + c * 3 + k] = ids[sid]
         for sid in around:
             i = ids[sid]
             k = b[B_SP_NCITY + i]

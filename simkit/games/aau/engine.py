@@ -22,6 +22,7 @@ from .board import (
     B_BORDER,
     B_CANADA,
     B_CAPTURE,
+    B_CITY_SP,
     B_CITY_VAL,
     B_EXTRA_CAP,
     B_HERD,
@@ -313,8 +314,12 @@ def placement_points(s, b, p, x):
     for k in range(b[B_SP_NCITY + x]):
         c = b[B_SP_CITY + x * 3 + k]
         cnt = s[CITY_CNT + p * MAX_CITIES + c]
-        if cnt == 1 or cnt == 2:  # R4.1: the 2nd and 3rd disc around a city score it
-            pts += b[B_CITY_VAL + c]
+        if cnt == 1 or cnt == 2:  # R4.1: the 2nd and 3rd disc around a city score it...
+            for j in range(3):  # ...when it touches one of your discs around that city
+                y = b[B_CITY_SP + c * 3 + j]
+                if y >= 0 and y != x and s[SP + y] == S_DISC + p and adjacent(b, x, y):
+                    pts += b[B_CITY_VAL + c]
+                    break
     if b[B_TYPE + x] == HERD:  # R4.2
         pts += 2 + 2 * herd_group(s, b, p, x)
     return pts
@@ -360,7 +365,9 @@ def _end_turn(s, b):
     s[EXTRA_TURN] = 0
     s[NDESTROYED] = 0
     players = s[PLAYERS]
-    if s[ACTED] == (1 << players) - 1:
+    # R2.7.1: a short last round (a board whose size is not a multiple of players + 2)
+    # ends when its markers run out
+    if s[ACTED] == (1 << players) - 1 or markers_left(s) == 0:
         _end_round(s, b)
         return
     p = s[TURN]
