@@ -86,6 +86,12 @@ def test_games_lists_parameters_and_bots(tmp_path, simkit_cmd):
 
 
 def test_help_explains_each_command(tmp_path, simkit_cmd):
-    for cmd in ("run", "games", "bench", "trace"):
+    for cmd in ("run", "games", "bench", "trace", "compare", "sweep", "report", "check"):
         proc = run_cli(simkit_cmd, [cmd, "--help"], tmp_path)
         assert proc.returncode == 0 and "Example" in proc.stdout
+
+
+def test_trace_prints_a_game(tmp_path, simkit_cmd):
+    for game in ("ufs", "aau"):
+        proc = run_cli(simkit_cmd, ["trace", game, "--seed", "1"], tmp_path)
+        assert proc.returncode == 0 and ("won" in proc.stdout or "lost" in proc.stdout or "final scores" in proc.stdout)

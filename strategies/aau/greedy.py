@@ -5,7 +5,7 @@ ties. A power is used as soon as it scores points now; Protection saves the firs
 disc it can.
 """
 
-from simkit.games.aau.board import B_TYPE, PARK
+from simkit.games.aau.board import B_SP_NCITY, B_TYPE, HERD, PARK
 from simkit.games.aau.engine import (
     A_COVER,
     A_COVERP,
@@ -91,6 +91,8 @@ def choose(s, rng, b, ib, fb, flags):
             best_y = -1
             for i in range(s[NBASES]):
                 y = s[BASES + i]
+                if b[B_SP_NCITY + y] == 0 and b[B_TYPE + y] != HERD:
+                    continue  # a space that can score nothing now
                 if neighbourhood_target(s, b, p, y):
                     v = placement_points(s, b, p, y)
                     if v > best:

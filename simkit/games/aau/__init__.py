@@ -15,6 +15,7 @@ from ...game import GameSpec, compiled_table
 from . import board as board_mod
 from .api import Rules
 from .params import AAUParams
+from .trace import trace_game
 
 BORDER_NAMES = np.array(["Pacific", "Mexico", "Gulf", "Atlantic"], dtype=object)
 
@@ -100,6 +101,7 @@ SPEC = GameSpec(
     compare_metrics=("earth_won", "bases_destroyed"),
     game_columns=("players", "rounds", "bases_destroyed", "earth_won"),
     rules=Rules,
+    trace=trace_game,
     max_steps=2_000,
     test_variants=tuple({"players": n, "semi_coop": semi} for n in (2, 3, 4) for semi in (False, True)),
     report="simkit.games.aau.report:build",

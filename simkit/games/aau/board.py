@@ -40,7 +40,8 @@ B_SP_NCITY = B_CANADA + MAX_SPACES
 B_SP_CITY = B_SP_NCITY + MAX_SPACES  # up to 3 cities around each space
 B_CITY_VAL = B_SP_CITY + MAX_SPACES * 3
 B_CITY_SP = B_CITY_VAL + MAX_CITIES  # the 2 or 3 spaces around each city (-1 padded)
-B_MIS_CITY = B_CITY_SP + MAX_CITIES * 3  # per city card: 3 tiers of (count, points)
+B_CITY_CLIQUE = B_CITY_SP + MAX_CITIES * 3  # 1 when a city's spaces all touch each other
+B_MIS_CITY = B_CITY_CLIQUE + MAX_CITIES  # per city card: 3 tiers of (count, points)
 B_MIS_BORDER = B_MIS_CITY + 4 * 6
 B_MIS_PARKS = B_MIS_BORDER + 4 * 6
 B_MIS_BASES = B_MIS_PARKS + 6
@@ -151,6 +152,10 @@ def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str
         b[B_CITY_VAL + c] = city["value"]
         for k, sid in enumerate(around):
             b[B_CITY_SP + c * 3 + k] = ids[sid]
+        members = [ids[sid] for sid in around]
+        b[B_CITY_CLIQUE + c] = int(all(
+            any(b[B_NB + x * 6 + d] == y for d in range(6)) for x in members for y in members if x != y
+        ))
         for sid in around:
             i = ids[sid]
             k = b[B_SP_NCITY + i]

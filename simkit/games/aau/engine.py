@@ -22,6 +22,7 @@ from .board import (
     B_BORDER,
     B_CANADA,
     B_CAPTURE,
+    B_CITY_CLIQUE,
     B_CITY_SP,
     B_CITY_VAL,
     B_EXTRA_CAP,
@@ -315,6 +316,9 @@ def placement_points(s, b, p, x):
         c = b[B_SP_CITY + x * 3 + k]
         cnt = s[CITY_CNT + p * MAX_CITIES + c]
         if cnt == 1 or cnt == 2:  # R4.1: the 2nd and 3rd disc around a city score it...
+            if b[B_CITY_CLIQUE + c] != 0:  # (its spaces all touch: any earlier disc is adjacent)
+                pts += b[B_CITY_VAL + c]
+                continue
             for j in range(3):  # ...when it touches one of your discs around that city
                 y = b[B_CITY_SP + c * 3 + j]
                 if y >= 0 and y != x and s[SP + y] == S_DISC + p and adjacent(b, x, y):
