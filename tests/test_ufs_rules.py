@@ -568,3 +568,47 @@ def test_research_track_lengths_per_city():
     _, st = make(UFSParams(threat=0))
     costs = [int(st.s[E.RCOST + i]) for i in range(1, 17)]
     assert costs == [3, 1, 3, 1, 4, 1, 3, 2, 1, 6, 1, 3, 5, 1, 3, 11] and sum(costs) == 49
+
+
+def test_room_modifiers_do_not_change_ship_movement():
+    """Page 6: 'os modificadores das instalações não têm efeito sobre o movimento das naves'."""
+    rules, st = make()
+    s = st.s
+    clear_sky(s)
+    put_ship(s, 0, 8, 1)
+    s[E.DIE_VAL + 0] = 4
+    rules.step(st, E.A_PLACE + 0 * 30 + cell(1, 1))  # J-1: the room is worth 3, the ship moves 4
+    assert s[E.SHIP_ROW + 0] == 12
+
+
+def test_crossing_a_2_then_a_3_needs_a_5():
+    """Page 6: 'para poder ultrapassar o 2 e terminar o seu movimento num 3, é necessária uma
+    instalação com um valor de 5 ou mais'."""
+    for value, reached in ((4, 1), (5, 2)):
+        rules, st = make()
+        s = st.s
+        s[E.RCOST + 1] = 2
+        s[E.RCOST + 2] = 3
+        rooms_phase(s, {cell(1, 2): value})  # R+0 c2
+        s[E.ENERGY] = 2
+        rules.step(st, E.A_ROOM + room_of(st, cell(1, 2)))
+        assert s[E.RESEARCH] == reached
+
+
+def test_only_a_multi_cell_research_room_reaches_the_11():
+    """Page 9: 'a única maneira de alcançar a casa 11 é usar uma instalação de pesquisa com
+    várias casas na metade inferior da sua base' (Roswell's data)."""
+    from simkit.games.ufs.board import B_NROOMS, B_ROOM_KIND, B_ROOM_MOD, B_ROOM_NCELLS, ROOM_RESEARCH
+
+    _, st = make()
+    b = st.b
+    best_single, multi = 0, []
+    for r in range(b[B_NROOMS]):
+        if b[B_ROOM_KIND + r] != ROOM_RESEARCH:
+            continue
+        top = 6 * b[B_ROOM_NCELLS + r] + b[B_ROOM_MOD + r]
+        if b[B_ROOM_NCELLS + r] == 1:
+            best_single = max(best_single, top)
+        else:
+            multi.append(top)
+    assert best_single < 11 and max(multi) >= 11

@@ -53,7 +53,7 @@ from .board import (
 
 # ---- state layout -----------------------------------------------------------------
 (PHASE, ROUND, NROUNDS, PLAYERS, START, TURN, ACTED, EXTRA_USERS, BAG_N, NMARK, NDESTROYED,
- NTRAPPED, PROTECTING, TOTAL_DESTROYED, EXTRA_TURN, NSP, EARTH_WON, LAST_SPACE, NBASES) = range(19)
+ NTRAPPED, PROTECTING, TOTAL_DESTROYED, EXTRA_TURN, NSP, EARTH_WON, LAST_SPACE, NBASES, STAMP) = range(20)
 SP = 24  # state of each space, see S_*
 FLIP = SP + MAX_SPACES  # round in which a base appeared there
 BAG = FLIP + MAX_SPACES  # markers still in the bag (drawn from the end)
@@ -122,15 +122,19 @@ def init_state(seed, b):
         s[BAG + j] = t
     s[BAG_N] = n
     # R1.3: city and border mission cards are shuffled separately, one of each per player
-    cards = np.arange(4)
     for deck in range(2):
+        cards = WORK  # scratch for the shuffle
+        for i in range(4):
+            s[cards + i] = i
         for i in range(3, 0, -1):
             j = randint(rng, CHANCE, i + 1)
-            t = cards[i]
-            cards[i] = cards[j]
-            cards[j] = t
+            t = s[cards + i]
+            s[cards + i] = s[cards + j]
+            s[cards + j] = t
         for p in range(players):
-            s[PLAYER + p * P_STRIDE + (P_CITY_CARD if deck == 0 else P_BORDER_CARD)] = cards[p]
+            s[PLAYER + p * P_STRIDE + (P_CITY_CARD if deck == 0 else P_BORDER_CARD)] = s[cards + p]
+    for i in range(4):
+        s[WORK + i] = 0
     s[START] = 0
     _start_round(s, b)
     return s, rng
@@ -489,26 +493,25 @@ def tier_points(b, off, count):
 def largest_group(s, b, p):
     """R6.5: size of the largest group of ``p``'s discs connected through ``p``'s discs."""
     n = s[NSP]
-    for x in range(n):
-        s[WORK + x] = 0
+    s[STAMP] += 1  # marks this search's visits: no clearing between searches
+    stamp = s[STAMP]
     best = 0
     stack = WORK + MAX_SPACES
     for x in range(n):
-        if s[SP + x] != S_DISC + p or s[WORK + x]:
+        if s[SP + x] != S_DISC + p or s[WORK + x] == stamp:
             continue
         size = 0
-        top = 0
         s[stack] = x
         top = 1
-        s[WORK + x] = 1
+        s[WORK + x] = stamp
         while top > 0:
             top -= 1
             y = s[stack + top]
             size += 1
             for d in range(6):
                 z = b[B_NB + y * 6 + d]
-                if z >= 0 and s[SP + z] == S_DISC + p and s[WORK + z] == 0:
-                    s[WORK + z] = 1
+                if z >= 0 and s[SP + z] == S_DISC + p and s[WORK + z] != stamp:
+                    s[WORK + z] = stamp
                     s[stack + top] = z
                     top += 1
         best = max(best, size)
