@@ -58,6 +58,15 @@ def base(st, sid, flipped_round=0):
     st.s[E.NBASES] += 1
 
 
+def recount(st):
+    """The engine's running count of (base, own disc) neighbour pairs, after a test wrote a position."""
+    s, b = st.s, st.b
+    for p in range(4):
+        s[E.PLAYER + p * E.P_STRIDE + E.P_ADJ_BASES] = sum(
+            1 for x in range(s[E.NSP]) if s[E.SP + x] == E.S_DISC + p for d in range(6)
+            if b[B.B_NB + x * 6 + d] >= 0 and s[E.SP + b[B.B_NB + x * 6 + d]] == E.S_BASE)
+
+
 def markers(st, *sids):
     """Make these spaces this round's attack markers and give the turn to the start player."""
     s = st.s
@@ -68,6 +77,7 @@ def markers(st, *sids):
     s[E.ACTED] = 0
     s[E.PHASE] = E.P_COVER
     s[E.TURN] = s[E.START]
+    recount(st)
 
 
 def cover(rules, st, sid):

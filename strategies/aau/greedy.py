@@ -23,6 +23,7 @@ from simkit.games.aau.engine import (
     NTRAPPED,
     P_COVER,
     P_POWER,
+    P_ADJ_BASES,
     P_POWERS,
     PHASE,
     POW_COVER,
@@ -86,7 +87,7 @@ def choose(s, rng, b, ib, fb, flags):
                 x = s[DESTROYED + i]
                 if s[SP + x] == S_EMPTY and placement_points(s, b, p, x) > 0:
                     return A_COVERP + i
-        if not powers & POW_NEIGHBOURHOOD and not flags & NO_NEIGHBOURHOOD:
+        if not powers & POW_NEIGHBOURHOOD and not flags & NO_NEIGHBOURHOOD and pget(s, p, P_ADJ_BASES) > 0:
             best = 0.0
             best_y = -1
             for i in range(s[NBASES]):

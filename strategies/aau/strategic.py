@@ -56,6 +56,7 @@ from simkit.games.aau.engine import (
     P_COVER,
     P_PARKS,
     P_POWER,
+    P_ADJ_BASES,
     P_POWERS,
     PHASE,
     POW_COVER,
@@ -225,7 +226,7 @@ def choose(s, rng, b, ib, fb, flags):
                 x = s[DESTROYED + i]
                 if s[SP + x] == S_EMPTY and (value(s, b, p, x, fb) >= 4.0 or late):
                     return A_COVERP + i
-        if not powers & POW_NEIGHBOURHOOD and not flags & NO_NEIGHBOURHOOD:
+        if not powers & POW_NEIGHBOURHOOD and not flags & NO_NEIGHBOURHOOD and pget(s, p, P_ADJ_BASES) > 0:
             best = -1.0e9
             best_y = -1
             for i in range(s[NBASES]):

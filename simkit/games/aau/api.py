@@ -57,6 +57,10 @@ class Rules(StepRules):
                 bad.append(f"player {p}: discs on the board differ from discs placed minus discs lost")
             if on_board > 33:
                 bad.append(f"player {p} has more than 33 discs")
+            pairs = sum(1 for x in range(n) if sp[x] == E.S_DISC + p for d in range(6)
+                        if b[board_mod.B_NB + x * 6 + d] >= 0 and sp[b[board_mod.B_NB + x * 6 + d]] == E.S_BASE)
+            if pairs != self.player(st, p, E.P_ADJ_BASES):
+                bad.append(f"player {p}: base/disc pair count is off")
             if self.player(st, p, E.P_SCORE) < self.player(st, p, E.P_IMMEDIATE):
                 bad.append(f"player {p}: score below the points scored in play")
             for c, around in enumerate(self._city_spaces):

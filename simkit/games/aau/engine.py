@@ -61,10 +61,10 @@ MARK = BAG + MAX_SPACES  # this round's attack markers (space ids)
 DESTROYED = MARK + 8  # bases destroyed by the last placement (for Cover)
 TRAPPED = DESTROYED + 8  # discs about to be captured, -1 once saved
 PLAYER = TRAPPED + 64  # per-player block, see P_*
-P_STRIDE = 20
+P_STRIDE = 20  # P_ADJ_BASES: (base, own disc) adjacent pairs, so that Neighbourhood is cheap to offer
 (P_SCORE, P_PARKS, P_BASES, P_POWERS, P_CITY_CARD, P_BORDER_CARD, P_DISCS, P_IMMEDIATE, P_CITY_PTS,
  P_BORDER_PTS, P_PARKS_PTS, P_BASES_PTS, P_EXPANSION_PTS, P_PROTECTION_PTS, P_LARGEST, P_WON, P_TIEBREAK,
- P_CAPTURED) = range(18)
+ P_CAPTURED, P_ADJ_BASES) = range(19)
 CITY_CNT = PLAYER + 4 * P_STRIDE  # discs of player p around city c at CITY_CNT + p * MAX_CITIES + c
 BASES = CITY_CNT + 4 * MAX_CITIES  # spaces holding a base, in no particular order
 WORK = BASES + MAX_SPACES  # scratch for searches
@@ -271,10 +271,8 @@ def power_options(s, b, p):
         return True
     if not powers & POW_COVER and s[NDESTROYED] > 0:
         return True
-    if not powers & POW_NEIGHBOURHOOD:
-        for i in range(s[NBASES]):
-            if neighbourhood_target(s, b, p, s[BASES + i]):
-                return True
+    if not powers & POW_NEIGHBOURHOOD and pget(s, p, P_ADJ_BASES) > 0:
+        return True
     return False
 
 
@@ -338,6 +336,7 @@ def _place(s, b, p, x):
     """Puts a disc of ``p`` on ``x`` and scores it (R4.1-R4.4)."""
     pts = placement_points(s, b, p, x)
     s[SP + x] = S_DISC + p
+    _touching(s, b, x, S_DISC + p, 1)
     s[LAST_SPACE] = x
     padd(s, p, P_DISCS, 1)
     padd(s, p, P_SCORE, pts)
@@ -350,14 +349,31 @@ def _place(s, b, p, x):
     for d in range(6):  # R4.4: every base with a disc (or Canada) behind it falls
         if destroys(s, b, x, d):
             y = b[B_NB + x * 6 + d]
-            _destroy(s, p, y)
+            _destroy(s, b, p, y)
             s[DESTROYED + s[NDESTROYED]] = y
             s[NDESTROYED] += 1
 
 
 @kernel
-def _destroy(s, p, y):
+def _touching(s, b, x, what, delta):
+    """Adds ``delta`` to the base/disc pair count of every player whose disc (when
+    ``what`` is a base) touches ``x``, or to player ``what - S_DISC`` for each base
+    touching ``x``."""
+    for d in range(6):
+        y = b[B_NB + x * 6 + d]
+        if y < 0:
+            continue
+        v = s[SP + y]
+        if what == S_BASE and v >= S_DISC:
+            s[PLAYER + (v - S_DISC) * P_STRIDE + P_ADJ_BASES] += delta
+        elif what >= S_DISC and v == S_BASE:
+            s[PLAYER + (what - S_DISC) * P_STRIDE + P_ADJ_BASES] += delta
+
+
+@kernel
+def _destroy(s, b, p, y):
     """The base on ``y`` is destroyed by player ``p``, who keeps its token."""
+    _touching(s, b, y, S_BASE, -1)
     s[SP + y] = S_EMPTY
     padd(s, p, P_BASES, 1)
     s[TOTAL_DESTROYED] += 1
@@ -420,6 +436,7 @@ def _end_round(s, b):
         x = s[MARK + k]
         if s[SP + x] == S_MARKER:
             s[SP + x] = S_BASE
+            _touching(s, b, x, S_BASE, 1)
             s[FLIP + x] = s[ROUND]
             s[BASES + s[NBASES]] = x
             s[NBASES] += 1
@@ -467,6 +484,7 @@ def _captures(s, b):
         if x < 0:
             continue
         p = s[SP + x] - S_DISC
+        _touching(s, b, x, S_DISC + p, -1)
         s[SP + x] = S_EMPTY
         padd(s, p, P_CAPTURED, 1)
         for k in range(b[B_SP_NCITY + x]):
@@ -624,7 +642,7 @@ def apply_action(s, rng, b, a):
         else:  # R5.3: Neighbourhood
             y = a - A_NEIGH
             padd(s, p, P_POWERS, POW_NEIGHBOURHOOD)
-            _destroy(s, p, y)
+            _destroy(s, b, p, y)
             _place(s, b, p, y)
             _after_placement(s, b)
     elif phase == P_PROTECT:
