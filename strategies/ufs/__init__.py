@@ -14,7 +14,7 @@ from . import greedy, planner, random_bot
 BOTS = {
     "random": BotInfo("random", 0, "uniform over the legal actions (ending the rooms phase included)"),
     "greedy": BotInfo("greedy", 1, "one-step heuristic: each die where its immediate gain is largest"),
-    "planner": BotInfo("planner", 2, "plans the rest of the round for each placement, then scores the position (slower, stronger)"),
+    "planner": BotInfo("planner", 2, "assigns the whole roll at once: the best matching of dice to columns (slower, stronger)"),
 }
 
 

@@ -19,7 +19,6 @@ from .engine import (
 )
 from .engine import new_game, legal, step
 
-OUTPUTS = ("won", "rounds", "cause", "research_reached", "research_len", "damage_taken", "city_hits", "ships_shot", "mothership_icons", "flipped")
 
 
 @njit
