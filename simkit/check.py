@@ -38,6 +38,7 @@ import numpy as np
 import polars as pl
 from scipy.stats import binomtest
 
+from .datafiles import data_error as _fail
 from .datafiles import read
 from .errors import UserError
 from .games import get
@@ -82,10 +83,6 @@ class Verdict:
     def edge(self) -> str:
         ci = self.interval
         return "lo" if ci.estimate < self.band.lo else "hi"
-
-
-def _fail(path: Path, where: str, what: str) -> UserError:
-    return UserError(f"{path}: {where}: {what}")
 
 
 def load(path: Path) -> list[Band]:

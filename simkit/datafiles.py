@@ -38,3 +38,14 @@ def _read(path_str: str, what: str, hint: str, stamp) -> tuple[dict, str]:
     if not isinstance(doc, dict):
         raise UserError(f"{path}: the top level must be a table of keys")
     return doc, hashlib.sha256(raw).hexdigest()[:12]
+
+
+def data_error(path: Path, where: str, what: str) -> UserError:
+    """A one-line error naming the file, the entry and what is wrong with it."""
+    return UserError(f"{path}: {where}: {what}")
+
+
+def version(path_str: str, what: str, hint: str = "") -> str:
+    """The file's declared ``version`` and a hash of its bytes, for run manifests."""
+    doc, digest = read(path_str, what, hint)
+    return f"{doc.get('version', 'unversioned')}+{digest}"

@@ -32,6 +32,7 @@ from typing import Any
 
 import polars as pl
 
+from .datafiles import data_error as _fail
 from .datafiles import read
 from .errors import UserError
 from .games import get
@@ -74,10 +75,6 @@ class SweepResult:
     frame: pl.DataFrame
     out: Path
     manifest: dict[str, Any]
-
-
-def _fail(path: Path, where: str, what: str) -> UserError:
-    return UserError(f"{path}: {where}: {what}")
 
 
 def load(path: Path, games_override: int | None = None) -> Experiment:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ...datafiles import read
-from ...errors import UserError
+from ...datafiles import data_error as _fail
+from ...datafiles import read, version
 from .params import AAUParams
 
 BUILTIN = Path(__file__).with_name("data") / "board.json"
@@ -51,10 +51,6 @@ B_HERD_SP = B_PROTECTION + 4  # spaces of each herd region, 3 per region (-1 pad
 B_SIZE = B_HERD_SP + MAX_HERDS * 3
 
 
-def _fail(path: Path, where: str, what: str) -> UserError:
-    return UserError(f"{path}: {where}: {what}")
-
-
 def _load(path_str: str) -> tuple[dict, str]:
     return read(path_str, "board file", "check --set board=PATH")
 
@@ -64,8 +60,7 @@ def data_path(params: AAUParams) -> Path:
 
 
 def data_version(params: AAUParams) -> str:
-    doc, digest = _load(str(data_path(params)))
-    return f"{doc.get('version', 'unversioned')}+{digest}"
+    return version(str(data_path(params)), "board file", "check --set board=PATH")
 
 
 def _tiers(path: Path, where: str, value) -> list[tuple[int, int]]:

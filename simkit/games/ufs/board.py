@@ -13,7 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ...datafiles import read
+from ...datafiles import data_error as _fail
+from ...datafiles import read, version
 from ...errors import UserError
 from .params import UFSParams
 
@@ -61,10 +62,6 @@ _ACT_CODES = {"white": ACT_WHITE, "excavator": ACT_EXCAVATOR, "research": ACT_RE
 _ROOM_CODES = {"E": ROOM_ENERGY, "J": ROOM_JETS, "R": ROOM_RESEARCH, "B": ROOM_ROBOT}
 
 
-def _fail(path: Path, where: str, what: str) -> UserError:
-    return UserError(f"{path}: {where}: {what}")
-
-
 def _load_toml(path_str: str) -> tuple[dict, str]:
     return read(path_str, "components file", "check --set data=PATH")
 
@@ -74,8 +71,7 @@ def data_path(params: UFSParams) -> Path:
 
 
 def data_version(params: UFSParams) -> str:
-    doc, digest = _load_toml(str(data_path(params)))
-    return f"{doc.get('version', 'unversioned')}+{digest}"
+    return version(str(data_path(params)), "components file", "check --set data=PATH")
 
 
 def _get(doc: dict, path: Path, *keys):
