@@ -9,11 +9,11 @@ that allocates (``np.zeros`` ...) must use plain ``njit``.
 
 from numba import njit
 
-kernel = njit(_nrt=False)
+kernel = njit(_nrt=False, error_model="numpy")
 
 # Small helpers called in inner loops: inlined at compile time, since a call that
 # passes arrays costs more than the helper's own work.
-inline_kernel = njit(_nrt=False, inline="always")
+inline_kernel = njit(_nrt=False, inline="always", error_model="numpy")
 
 
 def entry(func):

@@ -23,6 +23,7 @@ from simkit.games.ufs.board import (
     B_DMAX,
     B_EMAX,
     B_MAX_ROBOTS,
+    B_NROOMS,
     B_PATH_CELL,
     B_ROBOTS_ON,
     B_ROOM_COST,
@@ -80,7 +81,6 @@ from simkit.games.ufs.engine import (
     robot_cell_ok,
     robot_count,
     room_ready,
-    room_usable,
     spawn_sites,
 )
 from simkit.jit import inline_kernel, kernel
@@ -102,6 +102,17 @@ DEFAULT_WEIGHTS = np.array([1.702, 3.774, 1.269, 1.053, 0.874, 1.8, 3.624, 0.688
 I_ROOMS = 0  # rooms loaded this round
 I_FILL = 16  # per room: value of its filled cells
 I_EMPTY = 48  # per room: cells still empty
+I_READY = 180  # per loaded room (as listed at I_ROOMS): its value if ready, else -99
+# The ships as one decision sees them (``survey``): per column, how many ships stand
+# on its landing site or in its sky and which, in ship order; per sky row, a bit mask
+# of the columns holding a ship; the ships standing on explosions, in ship order,
+# with their numbers (and their value if shot, at F_EXPL in the float scratch).
+I_COLN = 90
+I_COLSHIPS = 100  # column c's ships at I_COLSHIPS + c * NSHIPS
+I_OCC = 150
+I_NEXPL = 170
+I_EXPL = 171
+F_EXPL = 100
 
 
 @inline_kernel
@@ -135,8 +146,8 @@ def climbed(s, frm, to):
 
 
 @inline_kernel
-def move_value(s, b, w, col, k, jets_ready):
-    """Value of moving the ships of column ``col`` down ``k`` rows now.
+def move_value(s, b, w, ib, col, k, jets_ready):
+    """Value of moving the ships of column ``col`` down ``k`` rows now (``survey`` first).
 
     A ship brought onto an explosion that an already loaded jets room reaches
     (``jets_ready``) counts as shot.
@@ -145,10 +156,9 @@ def move_value(s, b, w, col, k, jets_ready):
         return 0.0
     score = 0.0
     hits = 0
-    for i in range(NSHIPS):
+    for j in range(ib[I_COLN + col]):
+        i = ib[I_COLSHIPS + col * NSHIPS + j]
         row = s[SHIP_ROW + i]
-        if row < 0 or s[SHIP_COL + i] != col:
-            continue
         before = s[MS] if row == 0 else row
         new = before + k
         if new > SKY_ROWS:
@@ -159,11 +169,7 @@ def move_value(s, b, w, col, k, jets_ready):
         kind = s[SKY_KIND + cell]
         if kind == LEFT or kind == RIGHT:
             t = col - 1 if kind == LEFT else col + 1
-            free = True
-            for j in range(NSHIPS):
-                if s[SHIP_ROW + j] == new and s[SHIP_COL + j] == t:
-                    free = False
-            if free:
+            if t < 0 or t > 4 or not (ib[I_OCC + new] >> t) & 1:  # the arrow's target is free
                 cell = new * 5 + t
                 kind = s[SKY_KIND + cell]
                 if kind != EXPLOSION:
@@ -186,22 +192,49 @@ def move_value(s, b, w, col, k, jets_ready):
 
 
 @inline_kernel
-def shot_value(s, w, value, already):
-    """Value of the ships a jets room of ``value`` shoots that one of ``already`` would not."""
-    gain = 0.0
+def survey(s, w, ib, fb):
+    """Where the ships are, in the forms ``move_value`` and ``shot_value`` read."""
+    for c in range(5):
+        ib[I_COLN + c] = 0
+    for row in range(SKY_ROWS + 1):
+        ib[I_OCC + row] = 0
+    n = 0
     for i in range(NSHIPS):
         row = s[SHIP_ROW + i]
+        if row < 0:
+            continue
+        col = s[SHIP_COL + i]
+        ib[I_COLSHIPS + col * NSHIPS + ib[I_COLN + col]] = i
+        ib[I_COLN + col] += 1
         if row >= 1:
-            cell = row * 5 + s[SHIP_COL + i]
-            if s[SKY_KIND + cell] == EXPLOSION and already < s[SKY_NUM + cell] <= value:
-                gain += (w[W_SHOT_WHITE] if i >= 5 else w[W_SHOT_PURPLE]) + w[W_DANGER] * danger(row)
+            ib[I_OCC + row] |= 1 << col
+            cell = row * 5 + col
+            if s[SKY_KIND + cell] == EXPLOSION:
+                ib[I_EXPL + n] = s[SKY_NUM + cell]
+                fb[F_EXPL + n] = (w[W_SHOT_WHITE] if i >= 5 else w[W_SHOT_PURPLE]) + w[W_DANGER] * danger(row)
+                n += 1
+    ib[I_NEXPL] = n
+
+
+@inline_kernel
+def shot_value(ib, fb, value, already):
+    """Value of the ships a jets room of ``value`` shoots that one of ``already`` would not
+    (``survey`` first)."""
+    gain = 0.0
+    for j in range(ib[I_NEXPL]):
+        if already < ib[I_EXPL + j] <= value:
+            gain += fb[F_EXPL + j]
     return gain
 
 
 @inline_kernel
 def loaded_rooms(s, b, ib):
     """Rooms holding a worker die or a fresh robot this round: their ids at
-    ``ib[I_ROOMS:]``, and per room the value of its filled cells and its empty cells."""
+    ``ib[I_ROOMS:]``; per room (every room, so lookups need no search) the value of its
+    filled cells and its empty cells."""
+    for r in range(b[B_NROOMS]):
+        ib[I_FILL + r] = 0
+        ib[I_EMPTY + r] = b[B_ROOM_NCELLS + r]
     n = 0
     for k in range(7):
         if k < 5:
@@ -218,14 +251,8 @@ def loaded_rooms(s, b, ib):
         r = b[B_CELL_ROOM + cell]
         if r < 0:
             continue
-        seen = False
-        for j in range(n):
-            if ib[I_ROOMS + j] == r:
-                seen = True
-        if not seen:
+        if ib[I_EMPTY + r] == b[B_ROOM_NCELLS + r]:  # first loaded cell of this room
             ib[I_ROOMS + n] = r
-            ib[I_FILL + r] = 0
-            ib[I_EMPTY + r] = b[B_ROOM_NCELLS + r]
             n += 1
         ib[I_FILL + r] += v
         ib[I_EMPTY + r] -= 1
@@ -233,7 +260,7 @@ def loaded_rooms(s, b, ib):
 
 
 @inline_kernel
-def room_gain(s, b, w, r, value, energy, research, jets_ready):
+def room_gain(s, b, w, ib, fb, r, value, energy, research, jets_ready):
     """Gain of using room ``r`` at ``value`` this round, with ``energy`` projected."""
     kind = b[B_ROOM_KIND + r]
     cost = b[B_ROOM_COST + r]
@@ -249,7 +276,7 @@ def room_gain(s, b, w, r, value, energy, research, jets_ready):
     if kind == ROOM_RESEARCH:
         g = climbed(s, research, advance(s, research, value))
     elif kind == ROOM_JETS:
-        g = shot_value(s, w, value, jets_ready)
+        g = shot_value(ib, fb, value, jets_ready)
     else:
         if b[B_ROBOTS_ON] == 0 or value <= 0:
             return 0.0
@@ -317,12 +344,12 @@ def projection(s, b, ib):
 
 
 @kernel
-def column_best(s, b, w, ib, n, v, col, energy, research, jets):
+def column_best(s, b, w, ib, fb, n, v, col, energy, research, jets):
     """Best cell of column ``col`` for a die of value ``v``, and its immediate value."""
     # R1.3: on the AA guns the ships move one less.
-    best = move_value(s, b, w, col, v - 1, jets)
+    best = move_value(s, b, w, ib, col, v - 1, jets)
     best_cell = col
-    move = move_value(s, b, w, col, v, jets)
+    move = move_value(s, b, w, ib, col, v, jets)
     for row in range(1, 6):
         cell = row * 5 + col
         dist = b[B_CELL_POS + cell] - s[EXCAV]
@@ -334,20 +361,16 @@ def column_best(s, b, w, ib, n, v, col, energy, research, jets):
             r = b[B_CELL_ROOM + cell]
             score = move
             if r >= 0:
-                total = v + b[B_ROOM_MOD + r]
-                missing = b[B_ROOM_NCELLS + r] - 1
-                for j in range(n):
-                    if ib[I_ROOMS + j] == r:
-                        total += ib[I_FILL + r]
-                        missing = ib[I_EMPTY + r] - 1
+                total = v + b[B_ROOM_MOD + r] + ib[I_FILL + r]
+                missing = ib[I_EMPTY + r] - 1
                 for k in range(2):  # the die displaces a robot standing here
                     if s[ROBOT_CELL + k] == cell and s[ROBOT_VAL + k] > 0 and s[ROBOT_EXH + k] == 0:
                         total -= s[ROBOT_VAL + k]
                         missing += 1
                 if missing > 0:  # the room needs more dice: credit a share of it
-                    score += w[W_PARTIAL] * room_gain(s, b, w, r, total + 4 * missing, energy, research, jets) / (missing + 1)
+                    score += w[W_PARTIAL] * room_gain(s, b, w, ib, fb, r, total + 4 * missing, energy, research, jets) / (missing + 1)
                 else:
-                    score += room_gain(s, b, w, r, total, energy, research, jets)
+                    score += room_gain(s, b, w, ib, fb, r, total, energy, research, jets)
         if score > best:
             best = score
             best_cell = cell
@@ -355,16 +378,17 @@ def column_best(s, b, w, ib, n, v, col, energy, research, jets):
 
 
 @kernel
-def best_placement(s, b, w, ib, d):
+def best_placement(s, b, w, ib, fb, d):
     """The cell with the highest immediate value for die ``d``, as an action."""
     v = s[DIE_VAL + d]
+    survey(s, w, ib, fb)
     n, energy, research, jets = projection(s, b, ib)
     best = -1.0e18
     best_cell = -1
     for col in range(5):
         if s[COL_USED + col] != 0:
             continue
-        score, cell = column_best(s, b, w, ib, n, v, col, energy, research, jets)
+        score, cell = column_best(s, b, w, ib, fb, n, v, col, energy, research, jets)
         if score > best:
             best = score
             best_cell = cell
@@ -373,16 +397,16 @@ def best_placement(s, b, w, ib, d):
 
 @kernel
 def research_reach(s, b, ib, n, first, energy):
-    """Research reached using room ``first`` now, then up to two more loaded research
-    rooms in their best order, as far as ``energy`` pays."""
-    n0 = advance(s, s[RESEARCH], room_ready(s, b, first))
-    energy -= b[B_ROOM_COST + first]
+    """Research reached using loaded room number ``first`` now, then up to two more
+    loaded research rooms in their best order, as far as ``energy`` pays."""
+    n0 = advance(s, s[RESEARCH], ib[I_READY + first])
+    energy -= b[B_ROOM_COST + ib[I_ROOMS + first]]
     best = n0
     for a in range(n):
         ra = ib[I_ROOMS + a]
-        if ra == first or b[B_ROOM_KIND + ra] != ROOM_RESEARCH:
+        if a == first or b[B_ROOM_KIND + ra] != ROOM_RESEARCH:
             continue
-        va = room_ready(s, b, ra)
+        va = ib[I_READY + a]
         ea = energy - b[B_ROOM_COST + ra]
         if va == -99 or ea < 0:
             continue
@@ -390,9 +414,9 @@ def research_reach(s, b, ib, n, first, energy):
         best = max(best, pa)
         for c in range(n):
             rc = ib[I_ROOMS + c]
-            if c == a or rc == first or b[B_ROOM_KIND + rc] != ROOM_RESEARCH:
+            if c == a or c == first or b[B_ROOM_KIND + rc] != ROOM_RESEARCH:
                 continue
-            vc = room_ready(s, b, rc)
+            vc = ib[I_READY + c]
             if vc == -99 or ea - b[B_ROOM_COST + rc] < 0:
                 continue
             best = max(best, advance(s, pa, vc))
@@ -400,29 +424,35 @@ def research_reach(s, b, ib, n, first, energy):
 
 
 @kernel
-def choose_rooms(s, b, w, ib):
+def choose_rooms(s, b, w, ib, fb):
     """Rooms phase: energy first unless it would overflow, then the best gain per use."""
     emax = b[B_EMAX]
     energy = s[ENERGY]
     n = loaded_rooms(s, b, ib)
+    for j in range(n):  # each loaded room's value if ready, once (R4.2)
+        ib[I_READY + j] = room_ready(s, b, ib[I_ROOMS + j])
     for j in range(n):
         r = ib[I_ROOMS + j]
-        if b[B_ROOM_KIND + r] == ROOM_ENERGY and room_usable(s, b, r):
-            v = room_ready(s, b, r)
+        if b[B_ROOM_KIND + r] == ROOM_ENERGY and ready_usable(s, b, ib, j):
+            v = ib[I_READY + j]
             if v > 0 and energy - b[B_ROOM_COST + r] + v <= emax:
                 return A_ROOM + r
     best = 0.0
     best_a = A_END
+    surveyed = False
     for j in range(n):
         r = ib[I_ROOMS + j]
         kind = b[B_ROOM_KIND + r]
-        if kind == ROOM_ENERGY or not room_usable(s, b, r):
+        if kind == ROOM_ENERGY or not ready_usable(s, b, ib, j):
             continue
         if kind == ROOM_RESEARCH:
-            reach = research_reach(s, b, ib, n, r, energy)
+            reach = research_reach(s, b, ib, n, j, energy)
             gain = climbed(s, s[RESEARCH], reach) - w[W_ENERGY] * b[B_ROOM_COST + r]
         else:
-            gain = room_gain(s, b, w, r, room_ready(s, b, r), energy, s[RESEARCH], 0)
+            if kind == ROOM_JETS and not surveyed:
+                survey(s, w, ib, fb)
+                surveyed = True
+            gain = room_gain(s, b, w, ib, fb, r, ib[I_READY + j], energy, s[RESEARCH], 0)
         if gain > best:
             best = gain
             best_a = A_ROOM + r
@@ -435,9 +465,20 @@ def choose_rooms(s, b, w, ib):
         return best_a
     for j in range(n):  # leftover energy rooms, even if they overflow
         r = ib[I_ROOMS + j]
-        if b[B_ROOM_KIND + r] == ROOM_ENERGY and energy < emax and room_usable(s, b, r):
+        if b[B_ROOM_KIND + r] == ROOM_ENERGY and energy < emax and ready_usable(s, b, ib, j):
             return A_ROOM + r
     return A_END
+
+
+@inline_kernel
+def ready_usable(s, b, ib, j):
+    """``room_usable`` for loaded room number ``j``, from its value in ``ib``."""
+    r = ib[I_ROOMS + j]
+    if b[B_ROOM_KIND + r] == ROOM_ROBOT and b[B_ROBOTS_ON] == 0:
+        return False
+    if s[ENERGY] < b[B_ROOM_COST + r]:
+        return False
+    return ib[I_READY + j] != -99
 
 
 @kernel
@@ -512,9 +553,9 @@ def choose_six(s):
 def choose_with(s, b, w, ib, fb):
     phase = s[PHASE]
     if phase == P_PLACE:
-        return best_placement(s, b, w, ib, next_die(s))
+        return best_placement(s, b, w, ib, fb, next_die(s))
     if phase == P_ROOMS:
-        return choose_rooms(s, b, w, ib)
+        return choose_rooms(s, b, w, ib, fb)
     if phase == P_ROBOT:
         return choose_robot(s, b)
     if phase == P_SPAWN:

@@ -14,7 +14,7 @@ from simkit.games.ufs.engine import A_PLACE, COL_USED, DIE_CELL, DIE_VAL, DIE_WH
 from simkit.jit import kernel
 
 from . import greedy
-from .greedy import DEFAULT_WEIGHTS, column_best, projection
+from .greedy import DEFAULT_WEIGHTS, column_best, projection, survey
 
 # Float scratch: score[d * 5 + col] and cell[d * 5 + col] of the (die, column) table.
 F_SCORE = 0
@@ -27,6 +27,7 @@ I_DICE, I_PERM, I_BEST, I_C = 200, 210, 220, 230
 def plan_roll(s, b, w, ib, fb):
     """The action placing the next die of the best assignment of the current roll."""
     n, energy, research, jets = projection(s, b, ib)
+    survey(s, w, ib, fb)
     dice = 0
     cols = 0
     for d in range(5):
@@ -48,7 +49,7 @@ def plan_roll(s, b, w, ib, fb):
                 fb[F_SCORE + d * 5 + col] = fb[F_SCORE + same * 5 + col]
                 fb[F_CELL + d * 5 + col] = fb[F_CELL + same * 5 + col]
             else:
-                score, cell = column_best(s, b, w, ib, n, s[DIE_VAL + d], col, energy, research, jets)
+                score, cell = column_best(s, b, w, ib, fb, n, s[DIE_VAL + d], col, energy, research, jets)
                 fb[F_SCORE + d * 5 + col] = score
                 fb[F_CELL + d * 5 + col] = cell
     # All assignments of the dice to the free columns (Heap's algorithm, iterative).
