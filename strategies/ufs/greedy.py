@@ -104,12 +104,12 @@ I_FILL = 16  # per room: value of its filled cells
 I_EMPTY = 48  # per room: cells still empty
 I_READY = 180  # per loaded room (as listed at I_ROOMS): its value if ready, else -99
 # The ships as one decision sees them (``survey``): per column, how many ships stand
-# on its landing site or in its sky and which, in ship order; per sky row, a bit mask
-# of the columns holding a ship; the ships standing on explosions, in ship order,
+# on its landing site or in its sky and which, in ship order, and a bit mask of the
+# sky rows where it holds a ship; the ships standing on explosions, in ship order,
 # with their numbers (and their value if shot, at F_EXPL in the float scratch).
 I_COLN = 90
 I_COLSHIPS = 100  # column c's ships at I_COLSHIPS + c * NSHIPS
-I_OCC = 150
+I_ROWS = 150
 I_NEXPL = 170
 I_EXPL = 171
 F_EXPL = 100
@@ -169,7 +169,7 @@ def move_value(s, b, w, ib, col, k, jets_ready):
         kind = s[SKY_KIND + cell]
         if kind == LEFT or kind == RIGHT:
             t = col - 1 if kind == LEFT else col + 1
-            if t < 0 or t > 4 or not (ib[I_OCC + new] >> t) & 1:  # the arrow's target is free
+            if t < 0 or t > 4 or not (ib[I_ROWS + t] >> new) & 1:  # the arrow's target is free
                 cell = new * 5 + t
                 kind = s[SKY_KIND + cell]
                 if kind != EXPLOSION:
@@ -196,8 +196,7 @@ def survey(s, w, ib, fb):
     """Where the ships are, in the forms ``move_value`` and ``shot_value`` read."""
     for c in range(5):
         ib[I_COLN + c] = 0
-    for row in range(SKY_ROWS + 1):
-        ib[I_OCC + row] = 0
+        ib[I_ROWS + c] = 0
     n = 0
     for i in range(NSHIPS):
         row = s[SHIP_ROW + i]
@@ -207,7 +206,7 @@ def survey(s, w, ib, fb):
         ib[I_COLSHIPS + col * NSHIPS + ib[I_COLN + col]] = i
         ib[I_COLN + col] += 1
         if row >= 1:
-            ib[I_OCC + row] |= 1 << col
+            ib[I_ROWS + col] |= 1 << row
             cell = row * 5 + col
             if s[SKY_KIND + cell] == EXPLOSION:
                 ib[I_EXPL + n] = s[SKY_NUM + cell]
