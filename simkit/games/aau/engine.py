@@ -69,7 +69,8 @@ CITY_CNT = PLAYER + 4 * P_STRIDE  # discs of player p around city c at CITY_CNT 
 BASES = CITY_CNT + 4 * MAX_CITIES  # spaces holding a base, in no particular order
 WORK = BASES + MAX_SPACES  # scratch for searches
 TALLY = WORK + 2 * MAX_SPACES  # final scoring: border, other border, herd spaces, herd regions per player
-SIZE = TALLY + 4 * 4
+HITS = TALLY + 4 * 4  # bases a disc on each space would destroy now (R4.4), kept up to date
+SIZE = HITS + MAX_SPACES
 
 S_BAG, S_MARKER, S_BASE, S_EMPTY, S_DISC = 0, 1, 2, 3, 10  # S_DISC + p: a disc of player p
 POW_PROTECTION, POW_COVER, POW_NEIGHBOURHOOD, POW_EXTRA = 1, 2, 4, 8
@@ -338,6 +339,7 @@ def _place(s, b, p, x):
     pts = placement_points(s, b, p, x)
     s[SP + x] = S_DISC + p
     _touching(s, b, x, S_DISC + p, 1)
+    _disc_hits(s, b, x, 1)
     s[LAST_SPACE] = x
     padd(s, p, P_DISCS, 1)
     padd(s, p, P_SCORE, pts)
@@ -347,6 +349,8 @@ def _place(s, b, p, x):
     if b[B_TYPE + x] == PARK:
         padd(s, p, P_PARKS, 1)
     s[NDESTROYED] = 0
+    if s[HITS + x] == 0:
+        return
     for d in range(6):  # R4.4: every base with a disc (or Canada) behind it falls
         if destroys(s, b, x, d):
             y = b[B_NB + x * 6 + d]
@@ -372,9 +376,39 @@ def _touching(s, b, x, what, delta):
 
 
 @kernel
+def _base_hits(s, b, y, delta):
+    """A base appears on (``delta`` 1) or leaves (-1) ``y``: update HITS of the spaces
+    from which a disc would destroy it."""
+    for e in range(6):
+        x = b[B_NB + y * 6 + e]
+        if x < 0:
+            continue
+        d = e + 3 if e < 3 else e - 3  # from x, y lies in direction d
+        z = b[B_NB + y * 6 + d]
+        if z < 0:
+            if (b[B_CANADA + y] >> d) & 1:
+                s[HITS + x] += delta
+        elif s[SP + z] >= S_DISC:
+            s[HITS + x] += delta
+
+
+@kernel
+def _disc_hits(s, b, z, delta):
+    """A disc appears on (1) or leaves (-1) ``z``: a base beside it becomes (stops
+    being) destroyable from its far side."""
+    for e in range(6):
+        y = b[B_NB + z * 6 + e]
+        if y >= 0 and s[SP + y] == S_BASE:
+            x = b[B_NB + y * 6 + e]
+            if x >= 0:
+                s[HITS + x] += delta
+
+
+@kernel
 def _destroy(s, b, p, y):
     """The base on ``y`` is destroyed by player ``p``, who keeps its token."""
     _touching(s, b, y, S_BASE, -1)
+    _base_hits(s, b, y, -1)
     s[SP + y] = S_EMPTY
     padd(s, p, P_BASES, 1)
     s[TOTAL_DESTROYED] += 1
@@ -438,6 +472,7 @@ def _end_round(s, b):
         if s[SP + x] == S_MARKER:
             s[SP + x] = S_BASE
             _touching(s, b, x, S_BASE, 1)
+            _base_hits(s, b, x, 1)
             s[FLIP + x] = s[ROUND]
             s[BASES + s[NBASES]] = x
             s[NBASES] += 1
@@ -486,6 +521,7 @@ def _captures(s, b):
             continue
         p = s[SP + x] - S_DISC
         _touching(s, b, x, S_DISC + p, -1)
+        _disc_hits(s, b, x, -1)
         s[SP + x] = S_EMPTY
         padd(s, p, P_CAPTURED, 1)
         for k in range(b[B_SP_NCITY + x]):
