@@ -25,6 +25,7 @@ tier_points = entry(E.tier_points)
 largest_group = entry(E.largest_group)
 mission_counts = entry(E.mission_counts)
 final_scoring = entry(E._final_scoring)
+destroys = entry(E.destroys)
 
 
 def make(players=4, seed=3, **kw):
@@ -59,12 +60,15 @@ def base(st, sid, flipped_round=0):
 
 
 def recount(st):
-    """The engine's running count of (base, own disc) neighbour pairs, after a test wrote a position."""
+    """The engine's running counts, after a test wrote a position: (base, own disc)
+    neighbour pairs, and the bases a disc on each space would destroy."""
     s, b = st.s, st.b
     for p in range(4):
         s[E.PLAYER + p * E.P_STRIDE + E.P_ADJ_BASES] = sum(
             1 for x in range(s[E.NSP]) if s[E.SP + x] == E.S_DISC + p for d in range(6)
             if b[B.B_NB + x * 6 + d] >= 0 and s[E.SP + b[B.B_NB + x * 6 + d]] == E.S_BASE)
+    for x in range(s[E.NSP]):
+        s[E.HITS + x] = sum(1 for d in range(6) if destroys(s, b, x, d))
 
 
 def markers(st, *sids):

@@ -15,6 +15,7 @@ from simkit.games.aau.engine import (
     A_PASS,
     A_PROTECT,
     DESTROYED,
+    HITS,
     MARK,
     NDESTROYED,
     NMARK,
@@ -36,7 +37,6 @@ from simkit.games.aau.engine import (
     TURN,
     S_DISC,
     current_player,
-    destroys,
     extra_turn_allowed,
     neighbourhood_target,
     pget,
@@ -49,19 +49,17 @@ NO_PROTECTION, NO_COVER, NO_NEIGHBOURHOOD, NO_EXTRA = 1, 2, 4, 8
 
 @inline_kernel
 def immediate(s, b, p, x):
-    """Points now, plus a small tie-breaker for a park and for each base destroyed."""
-    v = float(placement_points(s, b, p, x))
+    """Points now, then a tie-breaker: a park and each base destroyed count one tenth
+    of a point (as an integer key in tenths; at most 7 tenths, so never a point)."""
+    v = 10 * placement_points(s, b, p, x) + s[HITS + x]
     if b[B_TYPE + x] == PARK:
-        v += 0.1
-    for d in range(6):
-        if destroys(s, b, x, d):
-            v += 0.1
+        v += 1
     return v
 
 
 @kernel
 def best_marker(s, b, p):
-    best = -1.0
+    best = -1
     best_k = -1
     for k in range(s[NMARK]):
         x = s[MARK + k]
@@ -70,14 +68,24 @@ def best_marker(s, b, p):
             if v > best:
                 best = v
                 best_k = k
-    return best_k, best
+    return best_k
+
+
+@kernel
+def scores_now(s, b, p):
+    """Whether a marker left scores points for ``p`` now."""
+    for k in range(s[NMARK]):
+        x = s[MARK + k]
+        if s[SP + x] == S_MARKER and placement_points(s, b, p, x) > 0:
+            return True
+    return False
 
 
 @kernel
 def choose(s, rng, b, ib, fb, flags):
     phase = s[PHASE]
     if phase == P_COVER:
-        k, _ = best_marker(s, b, s[TURN])
+        k = best_marker(s, b, s[TURN])
         return A_COVER + k
     if phase == P_POWER:
         p = s[TURN]
@@ -102,8 +110,7 @@ def choose(s, rng, b, ib, fb, flags):
             if best_y >= 0:
                 return A_NEIGH + best_y
         if not powers & POW_EXTRA and not flags & NO_EXTRA and extra_turn_allowed(s, b, p):
-            _, v = best_marker(s, b, p)
-            if v >= 1.0:
+            if scores_now(s, b, p):
                 return A_EXTRA
         return A_PASS
     if not flags & NO_PROTECTION:  # P_PROTECT

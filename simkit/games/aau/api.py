@@ -68,6 +68,17 @@ class Rules(StepRules):
                 if count != s[E.CITY_CNT + p * board_mod.MAX_CITIES + c]:
                     bad.append(f"player {p}: city {c} count is off")
                     break
+        for x in range(n):
+            hits = 0
+            for d in range(6):
+                y = b[board_mod.B_NB + x * 6 + d]
+                if y < 0 or sp[y] != E.S_BASE:
+                    continue
+                z = b[board_mod.B_NB + y * 6 + d]
+                hits += (b[board_mod.B_CANADA + y] >> d) & 1 if z < 0 else sp[z] >= E.S_DISC
+            if hits != s[E.HITS + x]:
+                bad.append(f"space {x}: count of bases a disc there would destroy is off")
+                break
         if s[E.PHASE] != E.P_OVER and s[E.ROUND] > s[E.NROUNDS]:
             bad.append("more rounds than the bag allows")
         return bad

@@ -68,7 +68,9 @@ P_STRIDE = 20  # P_ADJ_BASES: (base, own disc) adjacent pairs, so that Neighbour
 CITY_CNT = PLAYER + 4 * P_STRIDE  # discs of player p around city c at CITY_CNT + p * MAX_CITIES + c
 BASES = CITY_CNT + 4 * MAX_CITIES  # spaces holding a base, in no particular order
 WORK = BASES + MAX_SPACES  # scratch for searches
-SIZE = WORK + 2 * MAX_SPACES
+TALLY = WORK + 2 * MAX_SPACES  # final scoring: border, other border, herd spaces, herd regions per player
+HITS = TALLY + 4 * 4  # bases a disc on each space would destroy now (R4.4), kept up to date
+SIZE = HITS + MAX_SPACES
 
 S_BAG, S_MARKER, S_BASE, S_EMPTY, S_DISC = 0, 1, 2, 3, 10  # S_DISC + p: a disc of player p
 POW_PROTECTION, POW_COVER, POW_NEIGHBOURHOOD, POW_EXTRA = 1, 2, 4, 8
@@ -337,6 +339,7 @@ def _place(s, b, p, x):
     pts = placement_points(s, b, p, x)
     s[SP + x] = S_DISC + p
     _touching(s, b, x, S_DISC + p, 1)
+    _disc_hits(s, b, x, 1)
     s[LAST_SPACE] = x
     padd(s, p, P_DISCS, 1)
     padd(s, p, P_SCORE, pts)
@@ -346,6 +349,8 @@ def _place(s, b, p, x):
     if b[B_TYPE + x] == PARK:
         padd(s, p, P_PARKS, 1)
     s[NDESTROYED] = 0
+    if s[HITS + x] == 0:
+        return
     for d in range(6):  # R4.4: every base with a disc (or Canada) behind it falls
         if destroys(s, b, x, d):
             y = b[B_NB + x * 6 + d]
@@ -371,9 +376,39 @@ def _touching(s, b, x, what, delta):
 
 
 @kernel
+def _base_hits(s, b, y, delta):
+    """A base appears on (``delta`` 1) or leaves (-1) ``y``: update HITS of the spaces
+    from which a disc would destroy it."""
+    for e in range(6):
+        x = b[B_NB + y * 6 + e]
+        if x < 0:
+            continue
+        d = e + 3 if e < 3 else e - 3  # from x, y lies in direction d
+        z = b[B_NB + y * 6 + d]
+        if z < 0:
+            if (b[B_CANADA + y] >> d) & 1:
+                s[HITS + x] += delta
+        elif s[SP + z] >= S_DISC:
+            s[HITS + x] += delta
+
+
+@kernel
+def _disc_hits(s, b, z, delta):
+    """A disc appears on (1) or leaves (-1) ``z``: a base beside it becomes (stops
+    being) destroyable from its far side."""
+    for e in range(6):
+        y = b[B_NB + z * 6 + e]
+        if y >= 0 and s[SP + y] == S_BASE:
+            x = b[B_NB + y * 6 + e]
+            if x >= 0:
+                s[HITS + x] += delta
+
+
+@kernel
 def _destroy(s, b, p, y):
     """The base on ``y`` is destroyed by player ``p``, who keeps its token."""
     _touching(s, b, y, S_BASE, -1)
+    _base_hits(s, b, y, -1)
     s[SP + y] = S_EMPTY
     padd(s, p, P_BASES, 1)
     s[TOTAL_DESTROYED] += 1
@@ -437,6 +472,7 @@ def _end_round(s, b):
         if s[SP + x] == S_MARKER:
             s[SP + x] = S_BASE
             _touching(s, b, x, S_BASE, 1)
+            _base_hits(s, b, x, 1)
             s[FLIP + x] = s[ROUND]
             s[BASES + s[NBASES]] = x
             s[NBASES] += 1
@@ -485,6 +521,7 @@ def _captures(s, b):
             continue
         p = s[SP + x] - S_DISC
         _touching(s, b, x, S_DISC + p, -1)
+        _disc_hits(s, b, x, -1)
         s[SP + x] = S_EMPTY
         padd(s, p, P_CAPTURED, 1)
         for k in range(b[B_SP_NCITY + x]):
@@ -536,11 +573,10 @@ def largest_group(s, b, p):
     return best
 
 
-@kernel
-def mission_counts(s, b, p):
-    """City-mission cities, border-mission discs and the three global-protection counts."""
+@inline_kernel
+def city_counts(s, b, p):
+    """City-mission cities, value-1 cities and the best city of player ``p``."""
     card_value = 2 + pget(s, p, P_CITY_CARD)
-    border_bit = 1 << pget(s, p, P_BORDER_CARD)
     cities = 0
     ones = 0
     top_city = 0
@@ -552,6 +588,26 @@ def mission_counts(s, b, p):
             if v == 1:
                 ones += 1
             top_city = max(top_city, v)
+    return cities, ones, top_city
+
+
+@inline_kernel
+def herd_count(b, herd_spaces, regions):
+    """Global protection's herds: spaces, or regions (a bit mask) when so set."""
+    if b[B_PROT_HERDS] != 1:
+        return herd_spaces
+    nregions = 0
+    for h in range(b[B_NHERD]):
+        if (regions >> h) & 1:
+            nregions += 1
+    return nregions
+
+
+@kernel
+def mission_counts(s, b, p):
+    """City-mission cities, border-mission discs and the three global-protection counts."""
+    cities, ones, top_city = city_counts(s, b, p)
+    border_bit = 1 << pget(s, p, P_BORDER_CARD)
     border = 0
     other = 0
     herd_spaces = 0
@@ -567,25 +623,69 @@ def mission_counts(s, b, p):
         if b[B_TYPE + x] == HERD:
             herd_spaces += 1
             regions |= 1 << b[B_HERD + x]
-    nregions = 0
-    for h in range(b[B_NHERD]):
-        if (regions >> h) & 1:
-            nregions += 1
-    herds = nregions if b[B_PROT_HERDS] == 1 else herd_spaces
-    return cities, border, ones, herds, other, top_city
+    return cities, border, ones, herd_count(b, herd_spaces, regions), other, top_city
+
+
+@kernel
+def _tally_discs(s, b):
+    """What mission_counts and largest_group give, for every player in one sweep of
+    the board (four sweeps each were a tenth of a greedy game): the per-space counts
+    go to TALLY, the largest group to P_LARGEST."""
+    for q in range(s[PLAYERS]):
+        s[PLAYER + q * P_STRIDE + P_LARGEST] = 0
+        for i in range(4):
+            s[TALLY + q * 4 + i] = 0
+    s[STAMP] += 1
+    stamp = s[STAMP]
+    stack = WORK + MAX_SPACES
+    for x in range(s[NSP]):
+        v = s[SP + x]
+        if v < S_DISC or s[WORK + x] == stamp:
+            continue
+        q = v - S_DISC
+        border_bit = 1 << pget(s, q, P_BORDER_CARD)
+        t = TALLY + q * 4
+        size = 0
+        s[stack] = x
+        top = 1
+        s[WORK + x] = stamp
+        while top > 0:
+            top -= 1
+            y = s[stack + top]
+            size += 1
+            mask = b[B_BORDER + y]
+            if mask & border_bit:
+                s[t] += 1
+            if mask & ~border_bit:
+                s[t + 1] += 1
+            if b[B_TYPE + y] == HERD:
+                s[t + 2] += 1
+                s[t + 3] |= 1 << b[B_HERD + y]
+            for d in range(6):
+                z = b[B_NB + y * 6 + d]
+                if z >= 0 and s[SP + z] == v and s[WORK + z] != stamp:
+                    s[WORK + z] = stamp
+                    s[stack + top] = z
+                    top += 1
+        if size > pget(s, q, P_LARGEST):
+            s[PLAYER + q * P_STRIDE + P_LARGEST] = size
 
 
 @kernel
 def _final_scoring(s, b):
     players = s[PLAYERS]
     best = -1
+    _tally_discs(s, b)
     for p in range(players):
-        cities, border, ones, herds, other, top_city = mission_counts(s, b, p)
+        cities, ones, top_city = city_counts(s, b, p)
+        border = s[TALLY + p * 4]
+        other = s[TALLY + p * 4 + 1]
+        herds = herd_count(b, s[TALLY + p * 4 + 2], s[TALLY + p * 4 + 3])
         city_pts = tier_points(b, B_MIS_CITY + pget(s, p, P_CITY_CARD) * 6, cities)
         border_pts = tier_points(b, B_MIS_BORDER + pget(s, p, P_BORDER_CARD) * 6, border)
         parks_pts = tier_points(b, B_MIS_PARKS, pget(s, p, P_PARKS))
         bases_pts = tier_points(b, B_MIS_BASES, pget(s, p, P_BASES))
-        largest = largest_group(s, b, p)
+        largest = pget(s, p, P_LARGEST)
         exp_pts = tier_points(b, B_MIS_EXPANSION, largest)
         prot_pts = 0
         if ones >= b[B_PROTECTION + 1] and herds >= b[B_PROTECTION + 2] and other >= b[B_PROTECTION + 3]:
@@ -596,7 +696,6 @@ def _final_scoring(s, b):
         s[PLAYER + p * P_STRIDE + P_BASES_PTS] = bases_pts
         s[PLAYER + p * P_STRIDE + P_EXPANSION_PTS] = exp_pts
         s[PLAYER + p * P_STRIDE + P_PROTECTION_PTS] = prot_pts
-        s[PLAYER + p * P_STRIDE + P_LARGEST] = largest
         s[PLAYER + p * P_STRIDE + P_TIEBREAK] = top_city
         padd(s, p, P_SCORE, city_pts + border_pts + parks_pts + bases_pts + exp_pts + prot_pts)
         best = max(best, pget(s, p, P_SCORE))
