@@ -544,32 +544,38 @@ def tier_points(b, off, count):
     return pts
 
 
+@inline_kernel
+def _group(s, b, x, stamp):
+    """The discs connected to ``x`` through discs of its colour (R6.5), listed at
+    ``WORK + MAX_SPACES``; each is marked with ``stamp`` at ``WORK + space``, so
+    searches need no clearing. Returns how many there are."""
+    v = s[SP + x]
+    queue = WORK + MAX_SPACES
+    s[queue] = x
+    s[WORK + x] = stamp
+    size = 1
+    head = 0
+    while head < size:
+        y = s[queue + head]
+        head += 1
+        for d in range(6):
+            z = b[B_NB + y * 6 + d]
+            if z >= 0 and s[SP + z] == v and s[WORK + z] != stamp:
+                s[WORK + z] = stamp
+                s[queue + size] = z
+                size += 1
+    return size
+
+
 @kernel
 def largest_group(s, b, p):
     """R6.5: size of the largest group of ``p``'s discs connected through ``p``'s discs."""
-    n = s[NSP]
-    s[STAMP] += 1  # marks this search's visits: no clearing between searches
+    s[STAMP] += 1
     stamp = s[STAMP]
     best = 0
-    stack = WORK + MAX_SPACES
-    for x in range(n):
-        if s[SP + x] != S_DISC + p or s[WORK + x] == stamp:
-            continue
-        size = 0
-        s[stack] = x
-        top = 1
-        s[WORK + x] = stamp
-        while top > 0:
-            top -= 1
-            y = s[stack + top]
-            size += 1
-            for d in range(6):
-                z = b[B_NB + y * 6 + d]
-                if z >= 0 and s[SP + z] == S_DISC + p and s[WORK + z] != stamp:
-                    s[WORK + z] = stamp
-                    s[stack + top] = z
-                    top += 1
-        best = max(best, size)
+    for x in range(s[NSP]):
+        if s[SP + x] == S_DISC + p and s[WORK + x] != stamp:
+            best = max(best, _group(s, b, x, stamp))
     return best
 
 
@@ -637,22 +643,16 @@ def _tally_discs(s, b):
             s[TALLY + q * 4 + i] = 0
     s[STAMP] += 1
     stamp = s[STAMP]
-    stack = WORK + MAX_SPACES
     for x in range(s[NSP]):
         v = s[SP + x]
         if v < S_DISC or s[WORK + x] == stamp:
             continue
         q = v - S_DISC
+        size = _group(s, b, x, stamp)
         border_bit = 1 << pget(s, q, P_BORDER_CARD)
         t = TALLY + q * 4
-        size = 0
-        s[stack] = x
-        top = 1
-        s[WORK + x] = stamp
-        while top > 0:
-            top -= 1
-            y = s[stack + top]
-            size += 1
+        for i in range(size):
+            y = s[WORK + MAX_SPACES + i]
             mask = b[B_BORDER + y]
             if mask & border_bit:
                 s[t] += 1
@@ -661,12 +661,6 @@ def _tally_discs(s, b):
             if b[B_TYPE + y] == HERD:
                 s[t + 2] += 1
                 s[t + 3] |= 1 << b[B_HERD + y]
-            for d in range(6):
-                z = b[B_NB + y * 6 + d]
-                if z >= 0 and s[SP + z] == v and s[WORK + z] != stamp:
-                    s[WORK + z] = stamp
-                    s[stack + top] = z
-                    top += 1
         if size > pget(s, q, P_LARGEST):
             s[PLAYER + q * P_STRIDE + P_LARGEST] = size
 
