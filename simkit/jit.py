@@ -9,6 +9,9 @@ that allocates (``np.zeros`` ...) must use plain ``njit``.
 
 from numba import njit
 
+# error_model="numpy": a division by zero gives inf (or 0) instead of raising, so
+# divisions compile without a zero test and its exception path; the rules never
+# divide by zero.
 kernel = njit(_nrt=False, error_model="numpy")
 
 # Small helpers called in inner loops: inlined at compile time, since a call that

@@ -343,7 +343,7 @@ def projection(s, b, ib):
 
 
 @kernel
-def column_best(s, b, w, ib, fb, n, v, col, energy, research, jets):
+def column_best(s, b, w, ib, fb, v, col, energy, research, jets):
     """Best cell of column ``col`` for a die of value ``v``, and its immediate value."""
     # R1.3: on the AA guns the ships move one less.
     best = move_value(s, b, w, ib, col, v - 1, jets)
@@ -381,13 +381,13 @@ def best_placement(s, b, w, ib, fb, d):
     """The cell with the highest immediate value for die ``d``, as an action."""
     v = s[DIE_VAL + d]
     survey(s, w, ib, fb)
-    n, energy, research, jets = projection(s, b, ib)
+    _, energy, research, jets = projection(s, b, ib)
     best = -1.0e18
     best_cell = -1
     for col in range(5):
         if s[COL_USED + col] != 0:
             continue
-        score, cell = column_best(s, b, w, ib, fb, n, v, col, energy, research, jets)
+        score, cell = column_best(s, b, w, ib, fb, v, col, energy, research, jets)
         if score > best:
             best = score
             best_cell = cell

@@ -26,7 +26,7 @@ I_DICE, I_PERM, I_BEST, I_C = 200, 210, 220, 230
 @kernel
 def plan_roll(s, b, w, ib, fb):
     """The action placing the next die of the best assignment of the current roll."""
-    n, energy, research, jets = projection(s, b, ib)
+    _, energy, research, jets = projection(s, b, ib)
     survey(s, w, ib, fb)
     dice = 0
     cols = 0
@@ -49,7 +49,7 @@ def plan_roll(s, b, w, ib, fb):
                 fb[F_SCORE + d * 5 + col] = fb[F_SCORE + same * 5 + col]
                 fb[F_CELL + d * 5 + col] = fb[F_CELL + same * 5 + col]
             else:
-                score, cell = column_best(s, b, w, ib, fb, n, s[DIE_VAL + d], col, energy, research, jets)
+                score, cell = column_best(s, b, w, ib, fb, s[DIE_VAL + d], col, energy, research, jets)
                 fb[F_SCORE + d * 5 + col] = score
                 fb[F_CELL + d * 5 + col] = cell
     # All assignments of the dice to the free columns (Heap's algorithm, iterative).
