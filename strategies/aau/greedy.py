@@ -102,11 +102,10 @@ def choose(s, rng, b, ib, fb, flags):
                 y = s[BASES + i]
                 if b[B_SP_NCITY + y] == 0 and b[B_TYPE + y] != HERD:
                     continue  # a space that can score nothing now
-                if neighbourhood_target(s, b, p, y):
-                    v = placement_points(s, b, p, y)
-                    if v > best:
-                        best = v
-                        best_y = y
+                v = placement_points(s, b, p, y)  # usually 0: cheaper to ask first
+                if v > best and neighbourhood_target(s, b, p, y):
+                    best = v
+                    best_y = y
             if best_y >= 0:
                 return A_NEIGH + best_y
         if not powers & POW_EXTRA and not flags & NO_EXTRA and extra_turn_allowed(s, b, p):
