@@ -79,7 +79,10 @@ from simkit.games.ufs.engine import (
     SKY_NUM,
     SKY_ROWS,
     robot_cell_ok,
+    can_excavate,
+    research_after,
     robot_count,
+    room_affordable,
     room_ready,
     spawn_sites,
 )
@@ -121,17 +124,6 @@ def danger(row):
     if row < 11:
         return 0.0
     return (row - 10) / 6.0
-
-
-@inline_kernel
-def advance(s, pos, value):
-    """Research space reached from ``pos`` by a research room of ``value`` (R4.6)."""
-    n = pos
-    spent = 0
-    while n < s[RLEN] and spent + s[RCOST + n + 1] <= value:
-        n += 1
-        spent += s[RCOST + n]
-    return n
 
 
 @inline_kernel
@@ -273,7 +265,7 @@ def room_gain(s, b, w, ib, fb, r, value, energy, research, jets_ready):
             room = 0
         return w[W_ENERGY] * room
     if kind == ROOM_RESEARCH:
-        g = climbed(s, research, advance(s, research, value))
+        g = climbed(s, research, research_after(s, research, value))
     elif kind == ROOM_JETS:
         g = shot_value(ib, fb, value, jets_ready)
     else:
@@ -315,8 +307,8 @@ def next_die(s):
 
 @inline_kernel
 def projection(s, b, ib):
-    """What the dice already placed will do in the rooms phase: the number of loaded
-    rooms (listed in ``ib``), the energy left, the research reached, the best jets value."""
+    """What the dice already placed will do in the rooms phase: the energy left, the
+    research reached, the best jets value (and the loaded rooms, listed in ``ib``)."""
     n = loaded_rooms(s, b, ib)
     energy = s[ENERGY]
     research = s[RESEARCH]
@@ -334,12 +326,12 @@ def projection(s, b, ib):
             if kind == ROOM_JETS and value > jets:
                 jets = value
             elif kind == ROOM_RESEARCH:
-                research = advance(s, research, value)
+                research = research_after(s, research, value)
     if s[AHEAD] >= 0:
         energy -= 1
     if energy > b[B_EMAX]:
         energy = b[B_EMAX]
-    return n, energy, research, jets
+    return energy, research, jets
 
 
 @kernel
@@ -381,7 +373,7 @@ def best_placement(s, b, w, ib, fb, d):
     """The cell with the highest immediate value for die ``d``, as an action."""
     v = s[DIE_VAL + d]
     survey(s, w, ib, fb)
-    _, energy, research, jets = projection(s, b, ib)
+    energy, research, jets = projection(s, b, ib)
     best = -1.0e18
     best_cell = -1
     for col in range(5):
@@ -398,7 +390,7 @@ def best_placement(s, b, w, ib, fb, d):
 def research_reach(s, b, ib, n, first, energy):
     """Research reached using loaded room number ``first`` now, then up to two more
     loaded research rooms in their best order, as far as ``energy`` pays."""
-    n0 = advance(s, s[RESEARCH], ib[I_READY + first])
+    n0 = research_after(s, s[RESEARCH], ib[I_READY + first])
     energy -= b[B_ROOM_COST + ib[I_ROOMS + first]]
     best = n0
     for a in range(n):
@@ -409,7 +401,7 @@ def research_reach(s, b, ib, n, first, energy):
         ea = energy - b[B_ROOM_COST + ra]
         if va == -99 or ea < 0:
             continue
-        pa = advance(s, n0, va)
+        pa = research_after(s, n0, va)
         best = max(best, pa)
         for c in range(n):
             rc = ib[I_ROOMS + c]
@@ -418,7 +410,7 @@ def research_reach(s, b, ib, n, first, energy):
             vc = ib[I_READY + c]
             if vc == -99 or ea - b[B_ROOM_COST + rc] < 0:
                 continue
-            best = max(best, advance(s, pa, vc))
+            best = max(best, research_after(s, pa, vc))
     return best
 
 
@@ -455,7 +447,7 @@ def choose_rooms(s, b, w, ib, fb):
         if gain > best:
             best = gain
             best_a = A_ROOM + r
-    if s[AHEAD] >= 0 and energy >= 1:
+    if can_excavate(s):
         g = dig_value(s, b, w, b[B_CELL_POS + s[AHEAD]])
         if g > best:
             best = g
@@ -472,12 +464,7 @@ def choose_rooms(s, b, w, ib, fb):
 @inline_kernel
 def ready_usable(s, b, ib, j):
     """``room_usable`` for loaded room number ``j``, from its value in ``ib``."""
-    r = ib[I_ROOMS + j]
-    if b[B_ROOM_KIND + r] == ROOM_ROBOT and b[B_ROBOTS_ON] == 0:
-        return False
-    if s[ENERGY] < b[B_ROOM_COST + r]:
-        return False
-    return ib[I_READY + j] != -99
+    return room_affordable(s, b, ib[I_ROOMS + j]) and ib[I_READY + j] != -99
 
 
 @kernel

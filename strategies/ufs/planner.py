@@ -26,7 +26,7 @@ I_DICE, I_PERM, I_BEST, I_C = 200, 210, 220, 230
 @kernel
 def plan_roll(s, b, w, ib, fb):
     """The action placing the next die of the best assignment of the current roll."""
-    _, energy, research, jets = projection(s, b, ib)
+    energy, research, jets = projection(s, b, ib)
     survey(s, w, ib, fb)
     dice = 0
     cols = 0

@@ -259,23 +259,34 @@ def room_ready(s, b, r):
 
 
 @inline_kernel
-def room_usable(s, b, r):
+def room_affordable(s, b, r):
+    """Room ``r`` is in play and its energy cost can be paid (R4.1)."""
     if b[B_ROOM_KIND + r] == ROOM_ROBOT and b[B_ROBOTS_ON] == 0:
         return False
-    if s[ENERGY] < b[B_ROOM_COST + r]:
-        return False
-    return room_ready(s, b, r) != -99
+    return s[ENERGY] >= b[B_ROOM_COST + r]
 
 
 @inline_kernel
-def research_steps(s, pos, value):
-    """How far a research room of ``value`` moves the marker from ``pos`` (R4.6)."""
-    spent = 0
+def room_usable(s, b, r):
+    return room_affordable(s, b, r) and room_ready(s, b, r) != -99
+
+
+@inline_kernel
+def research_after(s, pos, value):
+    """Research space a research room of ``value`` moves the marker to from ``pos``:
+    on while the costs of the spaces crossed add up to no more than ``value`` (R4.6)."""
     n = pos
+    spent = 0
     while n < s[RLEN] and spent + s[RCOST + n + 1] <= value:
         n += 1
         spent += s[RCOST + n]
-    return n - pos
+    return n
+
+
+@inline_kernel
+def can_excavate(s):
+    """R2.3: a die waits ahead of the excavator and 1 energy pays for moving it there."""
+    return s[AHEAD] >= 0 and s[ENERGY] >= 1
 
 
 @inline_kernel
@@ -317,7 +328,7 @@ def legal_actions(s, b, out):
             if room_usable(s, b, r):
                 out[n] = A_ROOM + r
                 n += 1
-        if s[AHEAD] >= 0 and s[ENERGY] >= 1:
+        if can_excavate(s):
             out[n] = A_EXCAVATE
             n += 1
         out[n] = A_END
@@ -478,7 +489,6 @@ def _place(s, rng, b, d, cell):
                 s[DIE_VAL + e] = die(rng)
     if s[NPLACED] == 5:
         s[PHASE] = P_ROOMS
-        _rooms_continue(s, rng, b)
 
 
 @kernel
@@ -522,7 +532,7 @@ def _use_room(s, b, r):
     elif kind == ROOM_JETS:
         _shoot(s, b, value)
     elif kind == ROOM_RESEARCH:
-        _advance_research(s, research_steps(s, s[RESEARCH], value))
+        _advance_research(s, research_after(s, s[RESEARCH], value) - s[RESEARCH])
     elif kind == ROOM_ROBOT:
         s[PENDING_ROBOT] = min(value, 6)
         s[PHASE] = P_ROBOT
@@ -531,7 +541,7 @@ def _use_room(s, b, r):
 @kernel
 def rooms_choice_left(s, b):
     """Whether the rooms phase still offers anything but its end."""
-    if s[AHEAD] >= 0 and s[ENERGY] >= 1:
+    if can_excavate(s):
         return True
     for k in range(7):
         if k < 5:
@@ -671,10 +681,8 @@ def apply_action(s, rng, b, a):
             s[EXCAV] = b[B_CELL_POS + s[AHEAD]]
             s[AHEAD] = -1
             s[AHEAD_VAL] = 0
-            _rooms_continue(s, rng, b)
         else:
             _use_room(s, b, a - A_ROOM)
-            _rooms_continue(s, rng, b)
     elif phase == P_ROBOT:
         if a != A_ROBOT_DECLINE:
             cell = (a - A_ROBOT) // 3
@@ -689,12 +697,12 @@ def apply_action(s, rng, b, a):
             s[ROBOT_EXH + k] = 1  # R5.2: a new robot is exhausted this round
         s[PENDING_ROBOT] = 0
         s[PHASE] = P_ROOMS
-        _rooms_continue(s, rng, b)
     elif phase == P_SPAWN:
         i = _next_waiting(s)
         s[SHIP_ROW + i] = ROW_SITE
         s[SHIP_COL + i] = a - A_SPAWN
         _spawn(s, rng, b)
+    _rooms_continue(s, rng, b)  # whichever way the rooms phase was reached
 
 
 # ---- entry points for Python callers (tests, the Python game loop) ----------------
