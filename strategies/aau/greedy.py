@@ -28,7 +28,6 @@ from simkit.games.aau.engine import (
     P_POWERS,
     PHASE,
     POW_COVER,
-    POW_EXTRA,
     POW_NEIGHBOURHOOD,
     S_EMPTY,
     S_MARKER,
@@ -108,7 +107,7 @@ def choose(s, rng, b, ib, fb, flags):
                     best_y = y
             if best_y >= 0:
                 return A_NEIGH + best_y
-        if not powers & POW_EXTRA and not flags & NO_EXTRA and extra_turn_allowed(s, b, p):
+        if not flags & NO_EXTRA and extra_turn_allowed(s, b, p):  # (false once Extra Turn is used)
             if scores_now(s, b, p):
                 return A_EXTRA
         return A_PASS

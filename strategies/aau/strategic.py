@@ -60,7 +60,6 @@ from simkit.games.aau.engine import (
     P_POWERS,
     PHASE,
     POW_COVER,
-    POW_EXTRA,
     POW_NEIGHBOURHOOD,
     ROUND,
     S_BASE,
@@ -86,7 +85,7 @@ from .greedy import NO_COVER, NO_EXTRA, NO_NEIGHBOURHOOD, NO_PROTECTION
 TEAM = 16  # flag: the semi-cooperative variant
 
 # Float scratch: per-decision marginal values.
-F_CITY, F_BORDER, F_PARK, F_BASE, F_GROUP, F_ONES, F_HERDS, F_OTHER, F_LARGEST = range(9)
+F_CITY, F_BORDER, F_PARK, F_BASE, F_GROUP, F_ONES, F_HERDS, F_OTHER = range(8)
 
 
 @kernel
@@ -108,9 +107,7 @@ def prepare(s, b, p, fb, flags):
     fb[F_BORDER] = marginal(b, B_MIS_BORDER + pget(s, p, P_BORDER_CARD) * 6, border)
     fb[F_PARK] = marginal(b, B_MIS_PARKS, pget(s, p, P_PARKS))
     fb[F_BASE] = marginal(b, B_MIS_BASES, pget(s, p, P_BASES)) + 0.5
-    largest = largest_group(s, b, p)
-    fb[F_LARGEST] = largest
-    fb[F_GROUP] = marginal(b, B_MIS_EXPANSION, largest)
+    fb[F_GROUP] = marginal(b, B_MIS_EXPANSION, largest_group(s, b, p))
     # global protection: all-or-nothing, worth chasing only while all three are in reach
     missing = max(0, b[B_PROTECTION + 1] - ones) + max(0, b[B_PROTECTION + 2] - herds) + max(0, b[B_PROTECTION + 3] - other)
     rounds_left = s[NROUNDS] - s[ROUND] + 1
@@ -193,7 +190,7 @@ def best_marker(s, b, p, fb):
 
 
 @kernel
-def disc_worth(s, b, p, x, fb):
+def disc_worth(s, b, p, x):
     """What losing the disc on ``x`` would cost (cities it holds, its group)."""
     w = 1.0
     for k in range(b[B_SP_NCITY + x]):
@@ -213,12 +210,13 @@ def disc_worth(s, b, p, x, fb):
 def choose(s, rng, b, ib, fb, flags):
     phase = s[PHASE]
     p = current_player(s)
-    prepare(s, b, p, fb, flags)
     last = s[ROUND] >= s[NROUNDS]
     if phase == P_COVER:
+        prepare(s, b, p, fb, flags)
         k, _, _ = best_marker(s, b, p, fb)
         return A_COVER + k
     if phase == P_POWER:
+        prepare(s, b, p, fb, flags)
         powers = pget(s, p, P_POWERS)
         late = s[ROUND] >= s[NROUNDS] - 1
         if not powers & POW_COVER and not flags & NO_COVER:
@@ -238,7 +236,7 @@ def choose(s, rng, b, ib, fb, flags):
                         best_y = y
             if best_y >= 0 and (best >= 6.0 or late):
                 return A_NEIGH + best_y
-        if not powers & POW_EXTRA and not flags & NO_EXTRA and extra_turn_allowed(s, b, p):
+        if not flags & NO_EXTRA and extra_turn_allowed(s, b, p):  # (false once Extra Turn is used)
             _, v, _ = best_marker(s, b, p, fb)
             if v >= 5.0 or last:
                 return A_EXTRA
@@ -250,7 +248,7 @@ def choose(s, rng, b, ib, fb, flags):
         for i in range(s[NTRAPPED]):
             x = s[TRAPPED + i]
             if x >= 0 and s[SP + x] == S_DISC + p:
-                w = disc_worth(s, b, p, x, fb)
+                w = disc_worth(s, b, p, x)
                 if w > best:
                     best = w
                     best_i = i

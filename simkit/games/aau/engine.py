@@ -163,19 +163,6 @@ def _start_round(s, b):
 
 # ---- queries -----------------------------------------------------------------------------
 @inline_kernel
-def neighbour(b, x, d):
-    return b[B_NB + x * 6 + d]
-
-
-@inline_kernel
-def disc_owner(s, x):
-    v = s[SP + x]
-    if v >= S_DISC:
-        return v - S_DISC
-    return -1
-
-
-@inline_kernel
 def destroys(s, b, x, d):
     """R4.4: a disc on ``x`` destroys the base in direction ``d`` if a disc of any colour,
     or the Canada icon, lies directly behind it."""
@@ -609,6 +596,19 @@ def herd_count(b, herd_spaces, regions):
     return nregions
 
 
+@inline_kernel
+def space_counts(b, x, border_bit):
+    """What a disc on ``x`` adds to the end-of-game counts: border-mission discs
+    (``border_bit``: the card's border), discs on another border (R6.6: a space whose
+    borders include one not on the card), herd spaces, and its herd region as a bit."""
+    mask = b[B_BORDER + x]
+    on_border = 1 if mask & border_bit else 0
+    on_other = 1 if mask & ~border_bit else 0
+    if b[B_TYPE + x] == HERD:
+        return on_border, on_other, 1, 1 << b[B_HERD + x]
+    return on_border, on_other, 0, 0
+
+
 @kernel
 def mission_counts(s, b, p):
     """City-mission cities, border-mission discs and the three global-protection counts."""
@@ -621,14 +621,11 @@ def mission_counts(s, b, p):
     for x in range(s[NSP]):
         if s[SP + x] != S_DISC + p:
             continue
-        mask = b[B_BORDER + x]
-        if mask & border_bit:
-            border += 1
-        if mask & ~border_bit:  # R6.6: a border space whose borders include another one
-            other += 1
-        if b[B_TYPE + x] == HERD:
-            herd_spaces += 1
-            regions |= 1 << b[B_HERD + x]
+        on_border, on_other, herd, region = space_counts(b, x, border_bit)
+        border += on_border
+        other += on_other
+        herd_spaces += herd
+        regions |= region
     return cities, border, ones, herd_count(b, herd_spaces, regions), other, top_city
 
 
@@ -652,15 +649,11 @@ def _tally_discs(s, b):
         border_bit = 1 << pget(s, q, P_BORDER_CARD)
         t = TALLY + q * 4
         for i in range(size):
-            y = s[WORK + MAX_SPACES + i]
-            mask = b[B_BORDER + y]
-            if mask & border_bit:
-                s[t] += 1
-            if mask & ~border_bit:
-                s[t + 1] += 1
-            if b[B_TYPE + y] == HERD:
-                s[t + 2] += 1
-                s[t + 3] |= 1 << b[B_HERD + y]
+            on_border, on_other, herd, region = space_counts(b, s[WORK + MAX_SPACES + i], border_bit)
+            s[t] += on_border
+            s[t + 1] += on_other
+            s[t + 2] += herd
+            s[t + 3] |= region
         if size > pget(s, q, P_LARGEST):
             s[PLAYER + q * P_STRIDE + P_LARGEST] = size
 
