@@ -12,36 +12,37 @@ import hashlib
 import os
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent  # the folder holding simkit/ and strategies/
+
+
 def compiled_sources() -> list[Path]:
     """Every file that compiled code comes from (the rest of simkit never is)."""
-    here = Path(__file__).resolve().parent.parent
-    files = [here / "simkit" / name for name in ("rng.py", "seeding.py", "jit.py", "_cache.py")]
-    files += sorted((here / "simkit" / "games").rglob("*.py")) + sorted((here / "strategies").rglob("*.py"))
+    files = [ROOT / "simkit" / name for name in ("rng.py", "seeding.py", "jit.py", "_cache.py")]
+    files += sorted((ROOT / "simkit" / "games").rglob("*.py")) + sorted((ROOT / "strategies").rglob("*.py"))
     return files
 
 
-def source_hash() -> str:
-    here = Path(__file__).resolve().parent.parent
+def _digest(files: list[Path]) -> str:
+    """Short hash of the files' names (relative to ROOT) and contents."""
     h = hashlib.sha256()
-    for path in compiled_sources():
-        h.update(str(path.relative_to(here)).encode())
+    for path in files:
+        h.update(str(path.relative_to(ROOT)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
+
+
+def source_hash() -> str:
+    return _digest(compiled_sources())
 
 
 def outcome_hash(game_name: str) -> str:
     """Hash of the code that decides a game's outcomes: its rules and bots, the random
     streams and the seeding (reports, traces and the command line are left out, so
     editing them keeps finished runs valid)."""
-    here = Path(__file__).resolve().parent.parent
-    files = [here / "simkit" / "rng.py", here / "simkit" / "seeding.py", here / "simkit" / "jit.py"]
-    files += sorted(p for p in (here / "simkit" / "games" / game_name).rglob("*.py") if p.name not in ("report.py", "trace.py", "api.py"))
-    files += sorted((here / "strategies" / game_name).rglob("*.py"))
-    h = hashlib.sha256()
-    for path in files:
-        h.update(str(path.relative_to(here)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    files = [ROOT / "simkit" / "rng.py", ROOT / "simkit" / "seeding.py", ROOT / "simkit" / "jit.py"]
+    files += sorted(p for p in (ROOT / "simkit" / "games" / game_name).rglob("*.py") if p.name not in ("report.py", "trace.py", "api.py"))
+    files += sorted((ROOT / "strategies" / game_name).rglob("*.py"))
+    return _digest(files)
 
 
 def configure_numba_cache() -> None:

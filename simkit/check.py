@@ -43,7 +43,7 @@ from .datafiles import read
 from .errors import UserError
 from .games import get
 from .params import build
-from .runner import RunSpec, _Pending, execute
+from .runner import RunSpec, _jobs, _Pending, execute
 from .stats import Interval, band_sprt, holm, holm_adjusted, wilson
 
 DEFAULTS = {"alpha": 0.01, "beta": 0.01, "margin": 0.01, "batch": 2000, "max_games": 40000, "seed": 0}
@@ -61,8 +61,7 @@ class Band:
     alpha: float
     beta: float
     margin: float
-    batch: int
-    max_games: int
+    batch: int  # the cap on games is spec.n_games
 
 
 @dataclasses.dataclass
@@ -80,9 +79,9 @@ class Verdict:
         return wilson(self.successes, self.games)
 
     @property
-    def edge(self) -> str:
-        ci = self.interval
-        return "lo" if ci.estimate < self.band.lo else "hi"
+    def below(self) -> bool:
+        """Whether the observed rate lies below the band (else above it, when outside)."""
+        return self.interval.estimate < self.band.lo
 
 
 def load(path: Path) -> list[Band]:
@@ -138,7 +137,7 @@ def load(path: Path) -> list[Band]:
             raise _fail(path, where, f"seat must be 0..{game.seats(params) - 1}")
         spec = RunSpec(game, params, bots, opts["max_games"], opts["seed"], bool(raw.get("rotate_seats", False)))
         bands.append(Band(raw["name"], spec, raw["metric"], float(raw["lo"]), float(raw["hi"]), seat,
-                          float(opts["alpha"]), float(opts["beta"]), float(opts["margin"]), opts["batch"], opts["max_games"]))
+                          float(opts["alpha"]), float(opts["beta"]), float(opts["margin"]), opts["batch"]))
     return bands
 
 
@@ -171,8 +170,9 @@ def decide(band: Band, jobs: int = 1, progress=None) -> Verdict:
     successes = 0
     games = 0
     outcome = "continue"
-    while games < band.max_games and outcome == "continue":
-        stop = min(band.max_games, games + band.batch)
+    cap = band.spec.n_games
+    while games < cap and outcome == "continue":
+        stop = min(cap, games + band.batch)
         chunk = max(1, -(-(stop - games) // max(jobs, 1)))
         pending = _Pending(band.spec, None, {}, chunk, {}, [(a, min(stop, a + chunk)) for a in range(games, stop, chunk)])
         execute([pending], jobs, "loky", None, progress or (lambda n: None))
@@ -192,6 +192,7 @@ def check(path: Path, jobs: int = 1, only: list[str] | None = None, progress=Non
         if unknown:
             raise UserError(f"{path}: no band named {', '.join(sorted(unknown))}")
         bands = [b for b in bands if b.name in only]
+    jobs = _jobs(jobs)
     verdicts = [decide(b, jobs, progress) for b in bands]
     alpha = min(b.alpha for b in bands)
     pvals = [v.p_outside for v in verdicts]
@@ -206,7 +207,7 @@ def describe(v: Verdict) -> dict[str, Any]:
     ci = v.interval
     b = v.band
     if v.failed:
-        verdict = f"FAIL: below {b.lo:.3f}" if ci.estimate < b.lo else f"FAIL: above {b.hi:.3f}"
+        verdict = f"FAIL: below {b.lo:.3f}" if v.below else f"FAIL: above {b.hi:.3f}"
     elif v.sprt == "inside":
         verdict = "inside"
     elif v.sprt == "undecided":

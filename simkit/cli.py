@@ -30,13 +30,19 @@ BOT_HELP = "Bot name (see 'simkit games'), NAME:OPTION+OPTION, or package.module
 
 def _game_params(game_name: str, sets: list[str]):
     from .games import get
-    from .params import build, parse_assignments
+    from .params import parse_assignments
 
     game = get(game_name)
-    params = build(game.params, parse_assignments(sets), game.name)
+    return game, _params(game, parse_assignments(sets))
+
+
+def _params(game, overrides: dict):
+    from .params import build
+
+    params = build(game.params, overrides, game.name)
     if game.validate is not None:
         game.validate(params)  # data files are read now, before anything is written
-    return game, params
+    return params
 
 
 @app.command("games")
@@ -102,12 +108,11 @@ def run_cmd(
 
     Example: simkit run ufs -n 1000000 --jobs 2 --set threat=2 --bot greedy
     """
-    from .runner import RunSpec, check_backend, default_out, run
+    from .runner import RunSpec, default_out, run
 
     g, params = _game_params(game, set_)
     bots = tuple(g.resolve_bots(bot, params))
     spec = RunSpec(g, params, bots, n, seed, rotate_seats)
-    check_backend(backend)
     path = out_dir or default_out(spec)
     res = run(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, progress=progress)
     m = res.manifest
@@ -190,21 +195,21 @@ def compare_cmd(
     Example: simkit compare ufs --set threat=1 --vs threat=2 -n 50000
     """
     from .compare import compare, describe_side, rows
-    from .params import build, parse_assignments
+    from .games import get
+    from .params import parse_assignments
     from .runner import RunSpec
 
-    g, params_a = _game_params(game, set_)
+    g = get(game)
     sets_a = parse_assignments(set_)
-    sets_b = {**sets_a, **parse_assignments(vs)}
-    params_b = build(g.params, sets_b, g.name)
-    if g.validate is not None:
-        g.validate(params_b)
+    sets_vs = parse_assignments(vs)
+    params_a = _params(g, sets_a)
+    params_b = _params(g, {**sets_a, **sets_vs})
     bots_a = g.resolve_bots(bot, params_a)
     bots_b = g.resolve_bots(vs_bot or bot, params_b)
     if params_a == params_b and [b.name for b in bots_a] == [b.name for b in bots_b]:
         raise UserError("both variants are the same; change B with --vs key=value or --vs-bot NAME")
     label_a = describe_side(sets_a, [b.name for b in bots_a])
-    label_b = describe_side(parse_assignments(vs), [b.name for b in bots_b])
+    label_b = describe_side(sets_vs, [b.name for b in bots_b])
     c = compare(g, RunSpec(g, params_a, tuple(bots_a), n, seed), RunSpec(g, params_b, tuple(bots_b), n, seed),
                 label_a=label_a, label_b=label_b, seat=seat, jobs=jobs, out=out_dir, progress=progress, metrics=metric or None)
     t = Table(title=f"{g.title}: B minus A over {n:,} paired games (seed {seed}, seat {seat})", header_style="bold")
@@ -231,7 +236,7 @@ def check_cmd(
     """
     from .check import check, describe
 
-    verdicts = check(bands, jobs=jobs if jobs > 0 else _all_cores(), only=band or None)
+    verdicts = check(bands, jobs=jobs, only=band or None)
     rows = [describe(v) for v in verdicts]
     t = Table(title=f"{bands}: {len(rows)} bands", header_style="bold")
     for col in rows[0]:
@@ -245,16 +250,10 @@ def check_cmd(
     failed = [v for v in verdicts if v.failed]
     for v in failed:
         ci = v.interval
-        edge = f"below its lower edge {v.band.lo:.3f}" if ci.estimate < v.band.lo else f"above its upper edge {v.band.hi:.3f}"
+        edge = f"below its lower edge {v.band.lo:.3f}" if v.below else f"above its upper edge {v.band.hi:.3f}"
         err.print(f"band {v.band.name} failed: rate {ci.estimate:.4f} [{ci.lo:.4f}, {ci.hi:.4f}] over {v.games:,} games is {edge} (Holm-adjusted p = {v.p_adjusted:.2g} over {len(verdicts)} bands)", soft_wrap=True)
     if failed:
         raise typer.Exit(1)
-
-
-def _all_cores() -> int:
-    import os
-
-    return os.cpu_count() or 1
 
 
 @app.command("sweep")

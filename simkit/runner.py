@@ -153,21 +153,17 @@ def _git_commit() -> str | None:
 
 @functools.lru_cache(maxsize=1)
 def _library_versions() -> tuple:
-    return tuple(library_versions_uncached().items())
-
-
-def library_versions() -> dict[str, str]:
-    return dict(_library_versions())
-
-
-def library_versions_uncached() -> dict[str, str]:
     out = {"python": platform.python_version()}
     for lib in LIBRARIES:
         try:
             out[lib] = importlib.metadata.version(lib)
         except importlib.metadata.PackageNotFoundError:
             pass
-    return out
+    return tuple(out.items())
+
+
+def library_versions() -> dict[str, str]:
+    return dict(_library_versions())
 
 
 def check_backend(backend: str) -> None:
