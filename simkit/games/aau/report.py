@@ -8,9 +8,10 @@ import polars as pl
 
 from ...report import PALETTE, Report, pct, style
 from ...stats import chi2_uniform, holm, mean_interval, paired_binary, wilson
+from . import board as board_mod
 
 POWERS = ["protection", "cover", "neighbourhood", "extra"]
-TIERS_CITY = {2: (4, 6, 7), 3: (4, 6, 7), 4: (3, 5, 6), 5: (3, 5, 6)}
+BORDER_KEYS = {"Pacific": "PAC", "Mexico": "MEX", "Gulf": "GULF", "Atlantic": "ATL"}
 
 
 def _mean(values) -> str:
@@ -83,27 +84,30 @@ def build(result, target) -> None:
     # -- 2. missions ---------------------------------------------------------------------------
     rep.heading("Mission payoffs")
     strat = seats_part.filter(pl.col("bot") == game.default_bot)
+    # mission tables [count, points] per tier, from the built-in board the experiment plays
+    missions = board_mod._load(str(board_mod.BUILTIN))[0]["missions"]
     rows = []
     for card in (2, 3, 4, 5):
         part = strat.filter(pl.col("city_mission") == card)
         pts = part["city_mission_points"].to_numpy()
-        t = TIERS_CITY[card]
+        tiers = missions["city"][str(card)]
         rows.append({"city card": card, "seats": f"{len(pts):,}", "mean points": _mean(pts),
                      "tier 1 reached": f"{100 * np.mean(pts > 0):.1f}%",
-                     "tier 2": f"{100 * np.mean(pts >= _tier_points(game, 'city', card, 1)):.1f}%",
-                     "tier 3": f"{100 * np.mean(pts >= _tier_points(game, 'city', card, 2)):.1f}%",
+                     "tier 2": f"{100 * np.mean(pts >= tiers[1][1]):.1f}%",
+                     "tier 3": f"{100 * np.mean(pts >= tiers[2][1]):.1f}%",
                      "win share": pct(wilson(int(round(part['win_share'].sum())), len(pts))),
-                     "tiers": "/".join(str(x) for x in t)})
+                     "tiers": "/".join(str(count) for count, _ in tiers)})
     spread_city = max(float(r["mean points"].split()[0]) for r in rows) - min(float(r["mean points"].split()[0]) for r in rows)
     rep.table(rows, f"City mission cards (bot `{game.default_bot}`, all player counts): points, how often each tier is reached, and the win share of the seats holding the card")
     rows_b = []
     for card in ("Pacific", "Mexico", "Gulf", "Atlantic"):
         part = strat.filter(pl.col("border_mission") == card)
         pts = part["border_mission_points"].to_numpy()
+        tiers = missions["border"][BORDER_KEYS[card]]
         rows_b.append({"border card": card, "seats": f"{len(pts):,}", "mean points": _mean(pts),
                        "tier 1 reached": f"{100 * np.mean(pts > 0):.1f}%",
-                       "tier 2": f"{100 * np.mean(pts >= _tier_points(game, 'border', card, 1)):.1f}%",
-                       "tier 3": f"{100 * np.mean(pts >= _tier_points(game, 'border', card, 2)):.1f}%",
+                       "tier 2": f"{100 * np.mean(pts >= tiers[1][1]):.1f}%",
+                       "tier 3": f"{100 * np.mean(pts >= tiers[2][1]):.1f}%",
                        "win share": pct(wilson(int(round(part['win_share'].sum())), len(pts)))})
     spread_border = max(float(r["mean points"].split()[0]) for r in rows_b) - min(float(r["mean points"].split()[0]) for r in rows_b)
     rep.table(rows_b, "Border mission cards, same games")
@@ -226,13 +230,3 @@ def build(result, target) -> None:
     rep.code("simkit compare aau --set players=3 --set semi_coop=false --vs semi_coop=true --bot team -n 20000\n"
              "simkit compare aau --set players=2 --bot strategic --vs-bot greedy -n 20000")
     rep.write(target)
-
-
-def _tier_points(game, kind: str, card, tier: int) -> int:
-    import json
-
-    from .board import BUILTIN
-
-    doc = json.loads(BUILTIN.read_text())
-    key = {"Pacific": "PAC", "Mexico": "MEX", "Gulf": "GULF", "Atlantic": "ATL"}.get(card, str(card))
-    return doc["missions"][kind][key][tier][1]
