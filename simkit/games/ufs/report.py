@@ -205,30 +205,13 @@ def build(result, target) -> None:
             d = f.filter((pl.col("bot") == default) & (pl.col("city") == city) & (pl.col("city_side") == "damaged") & (pl.col("threat") == t)).sort("game_index")
             if not a.height or a.height != d.height:
                 continue
-            pr = paired_binary(d["won"].to_numpy(), a["won"].to_numpy())
-            ind = diff_independent(int(d["won"].sum()), d.height, int(a["won"].sum()), a.height)
-            ratio = ((ind.hi - ind.lo) / (pr.hi - pr.lo)) ** 2
-            rows.append({"city": CITY_NAMES[city], "threat": t, "games": f"{a.height:,}",
-                         "damaged - normal (points)": f"{100 * pr.estimate:+.2f}",
-                         "paired 95% CI": f"[{100 * pr.lo:+.2f}, {100 * pr.hi:+.2f}]",
-                         "McNemar p": f"{pr.p_value:.2g}" if pr.p_value > 0 else "<1e-300",
-                         "same outcome": f"{100 * pr.agreement:.1f}%",
-                         "independent 95% CI": f"[{100 * ind.lo:+.2f}, {100 * ind.hi:+.2f}]",
-                         "games an unpaired design needs": f"{ratio:.1f}x"})
+            rows.append(_paired_row(CITY_NAMES[city], t, d, a))
     for t in sorted(set(variant["threat"].to_list())):
         v = variant.filter((pl.col("bot") == default) & (pl.col("threat") == t)).sort("game_index")
         a = f.filter((pl.col("bot") == default) & (pl.col("city") == "roswell") & (pl.col("city_side") == "normal") & (pl.col("threat") == t)).sort("game_index")
         if not v.height or v.height != a.height:
             continue
-        pr = paired_binary(v["won"].to_numpy(), a["won"].to_numpy())
-        ind = diff_independent(int(v["won"].sum()), v.height, int(a["won"].sum()), a.height)
-        rows.append({"city": "Roswell, damage limit one lower (damage_rule=strict)", "threat": t, "games": f"{a.height:,}",
-                     "damaged - normal (points)": f"{100 * pr.estimate:+.2f} (strict - sum)",
-                     "paired 95% CI": f"[{100 * pr.lo:+.2f}, {100 * pr.hi:+.2f}]",
-                     "McNemar p": f"{pr.p_value:.2g}" if pr.p_value > 0 else "<1e-300",
-                     "same outcome": f"{100 * pr.agreement:.1f}%",
-                     "independent 95% CI": f"[{100 * ind.lo:+.2f}, {100 * ind.hi:+.2f}]",
-                     "games an unpaired design needs": f"{((ind.hi - ind.lo) / (pr.hi - pr.lo)) ** 2:.1f}x"})
+        rows.append(_paired_row("Roswell, damage limit one lower (damage_rule=strict)", t, v, a, " (strict - sum)"))
     rep.table(rows, "Effect of a variant, paired by seed, and how many times more games two independent runs would need for the same precision")
     rep.text("The closer two variants play, the more the pairing saves: a change that alters few games "
              "(the damage limit) is measured several times more precisely than from independent runs; one "
@@ -241,3 +224,17 @@ def build(result, target) -> None:
         f"Data version: {game.data_version(exp.cells[0].spec.params)}.",
     ])
     rep.write(target)
+
+
+def _paired_row(label: str, threat: int, b: pl.DataFrame, a: pl.DataFrame, suffix: str = "") -> dict:
+    """One row of the paired-comparison table: variant ``b`` minus ``a`` on the same seeds,
+    analysed paired and as two independent samples."""
+    pr = paired_binary(b["won"].to_numpy(), a["won"].to_numpy())
+    ind = diff_independent(int(b["won"].sum()), b.height, int(a["won"].sum()), a.height)
+    return {"city": label, "threat": threat, "games": f"{a.height:,}",
+            "damaged - normal (points)": f"{100 * pr.estimate:+.2f}{suffix}",
+            "paired 95% CI": f"[{100 * pr.lo:+.2f}, {100 * pr.hi:+.2f}]",
+            "McNemar p": f"{pr.p_value:.2g}" if pr.p_value > 0 else "<1e-300",
+            "same outcome": f"{100 * pr.agreement:.1f}%",
+            "independent 95% CI": f"[{100 * ind.lo:+.2f}, {100 * ind.hi:+.2f}]",
+            "games an unpaired design needs": f"{((ind.hi - ind.lo) / (pr.hi - pr.lo)) ** 2:.1f}x"}
