@@ -7,7 +7,9 @@ increments and decrements, which made the bots several times slower. A function
 that allocates (``np.zeros`` ...) must use plain ``njit``.
 """
 
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic, overload
 
 # error_model="numpy": a division by zero gives inf (or 0) instead of raising, so
 # divisions compile without a zero test and its exception path; the rules never
@@ -26,3 +28,22 @@ def entry(func):
     function must not be called from compiled code (its cached machine code cannot
     be inlined)."""
     return njit(cache=True)(getattr(func, "py_func", func))
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    def codegen(context, builder, signature, args):
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(fn, [args[0]])
+
+    return types.int64(types.int64), codegen
+
+
+def popcount(x):
+    """Number of set bits of a non-negative integer (one instruction when compiled)."""
+    return bin(x).count("1")
+
+
+@overload(popcount, inline="always")
+def _popcount_compiled(x):
+    return lambda x: _ctpop(x)

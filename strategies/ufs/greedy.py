@@ -78,6 +78,7 @@ from simkit.games.ufs.engine import (
     SKY_KIND,
     SKY_NUM,
     SKY_ROWS,
+    SKY_MASK,
     robot_cell_ok,
     can_excavate,
     research_after,
@@ -86,7 +87,7 @@ from simkit.games.ufs.engine import (
     room_ready,
     spawn_sites,
 )
-from simkit.jit import inline_kernel, kernel
+from simkit.jit import inline_kernel, kernel, popcount
 
 LOSS = -1.0e6
 WIN = 1000.0
@@ -107,12 +108,14 @@ I_FILL = 16  # per room: value of its filled cells
 I_EMPTY = 48  # per room: cells still empty
 I_READY = 180  # per loaded room (as listed at I_ROOMS): its value if ready, else -99
 # The ships as one decision sees them (``survey``): per column, how many ships stand
-# on its landing site or in its sky and which, in ship order, and a bit mask of the
-# sky rows where it holds a ship; the ships standing on explosions, in ship order,
-# with their numbers (and their value if shot, at F_EXPL in the float scratch).
+# on its landing site or in its sky, bit masks of the sky rows where it holds a ship
+# and a white ship, whether one waits on its landing site; the ships standing on
+# explosions, in ship order, with their numbers (and their value if shot, at F_EXPL in
+# the float scratch).
 I_COLN = 90
-I_COLSHIPS = 100  # column c's ships at I_COLSHIPS + c * NSHIPS
-I_ROWS = 150
+I_ROWS = 100
+I_WHITE = 110
+I_SITE = 120
 I_NEXPL = 170
 I_EXPL = 171
 F_EXPL = 100
@@ -137,45 +140,52 @@ def climbed(s, frm, to):
     return spent
 
 
+# Danger of the ships in a sky-row mask, by its rows 11-16 (bits 11-16): sum of (row - 10) / 6.
+DANGER_SUM = np.array([sum((j + 1) for j in range(6) if (m >> j) & 1) / 6.0 for m in range(64)])
+SKY_BITS = 0x1FFFE  # rows 1-16
+
+
 @inline_kernel
 def move_value(s, b, w, ib, col, k, jets_ready):
-    """Value of moving the ships of column ``col`` down ``k`` rows now (``survey`` first).
+    """Value of moving the ships of column ``col`` down ``k`` rows now (``survey`` first),
+    on the bit masks of the column's ship rows and sky cells.
 
     A ship brought onto an explosion that an already loaded jets room reaches
     (``jets_ready``) counts as shot.
     """
-    if k <= 0:
+    if k <= 0 or ib[I_COLN + col] == 0:
         return 0.0
-    score = 0.0
-    hits = 0
-    for j in range(ib[I_COLN + col]):
-        i = ib[I_COLSHIPS + col * NSHIPS + j]
-        row = s[SHIP_ROW + i]
-        before = s[MS] if row == 0 else row
-        new = before + k
-        if new > SKY_ROWS:
-            hits += 1
-            score += w[W_DANGER] * danger(before)
-            continue
+    start = ib[I_ROWS + col] | (ib[I_SITE + col] << s[MS])
+    moved = start << k
+    hits = popcount(moved >> 17)
+    inside = moved & SKY_BITS
+    # Ships that hit take their danger with them; the others carry it to their new row.
+    score = w[W_DANGER] * (DANGER_SUM[(start >> 11) & 63] - DANGER_SUM[(inside >> 11) & 63])
+    icons = popcount(inside & s[SKY_MASK + MSHIP * 5 + col])
+    if icons > 0:
+        if s[MS] + 1 >= s[SKULL]:
+            return LOSS
+        score -= w[W_MSHIP] * icons
+    white = ib[I_WHITE + col] << k
+    rare = inside & (s[SKY_MASK + EXPLOSION * 5 + col] | s[SKY_MASK + LEFT * 5 + col] | s[SKY_MASK + RIGHT * 5 + col])
+    while rare != 0:  # explosions and arrows: at most a ship or two
+        low = rare & -rare
+        rare ^= low
+        new = popcount(low - 1)
         cell = new * 5 + col
         kind = s[SKY_KIND + cell]
-        if kind == LEFT or kind == RIGHT:
+        if kind != EXPLOSION:
             t = col - 1 if kind == LEFT else col + 1
-            if t < 0 or t > 4 or not (ib[I_ROWS + t] >> new) & 1:  # the arrow's target is free
-                cell = new * 5 + t
-                kind = s[SKY_KIND + cell]
-                if kind != EXPLOSION:
-                    kind = 0
-        if kind == MSHIP:
-            if s[MS] + 1 >= s[SKULL]:
-                return LOSS
-            score -= w[W_MSHIP]
-        elif kind == EXPLOSION:
-            if s[SKY_NUM + cell] <= jets_ready:
-                score += (w[W_SHOT_WHITE] if i >= 5 else w[W_SHOT_PURPLE]) + w[W_DANGER] * danger(new)
-            else:
-                score += w[W_EXPLOSION] * (1.5 if i >= 5 else 1.0)
-        score -= w[W_DANGER] * (danger(new) - danger(before))
+            if t < 0 or t > 4 or (ib[I_ROWS + t] >> new) & 1:
+                continue  # off the board or blocked: the ship stays on the arrow
+            cell = new * 5 + t
+            if s[SKY_KIND + cell] != EXPLOSION:
+                continue
+        is_white = (white & low) != 0
+        if s[SKY_NUM + cell] <= jets_ready:
+            score += (w[W_SHOT_WHITE] if is_white else w[W_SHOT_PURPLE]) + w[W_DANGER] * danger(new)
+        else:
+            score += w[W_EXPLOSION] * (1.5 if is_white else 1.0)
     if hits > 0:
         if s[DAMAGE] + hits >= b[B_DMAX]:
             return LOSS
@@ -189,21 +199,28 @@ def survey(s, w, ib, fb):
     for c in range(5):
         ib[I_COLN + c] = 0
         ib[I_ROWS + c] = 0
+        ib[I_SITE + c] = 0
+        ib[I_WHITE + c] = 0
     n = 0
     for i in range(NSHIPS):
         row = s[SHIP_ROW + i]
         if row < 0:
             continue
         col = s[SHIP_COL + i]
-        ib[I_COLSHIPS + col * NSHIPS + ib[I_COLN + col]] = i
         ib[I_COLN + col] += 1
-        if row >= 1:
-            ib[I_ROWS + col] |= 1 << row
-            cell = row * 5 + col
-            if s[SKY_KIND + cell] == EXPLOSION:
-                ib[I_EXPL + n] = s[SKY_NUM + cell]
-                fb[F_EXPL + n] = (w[W_SHOT_WHITE] if i >= 5 else w[W_SHOT_PURPLE]) + w[W_DANGER] * danger(row)
-                n += 1
+        if row == 0:
+            ib[I_SITE + col] = 1
+            if i >= 5:
+                ib[I_WHITE + col] |= 1 << s[MS]
+            continue
+        ib[I_ROWS + col] |= 1 << row
+        if i >= 5:
+            ib[I_WHITE + col] |= 1 << row
+        cell = row * 5 + col
+        if s[SKY_KIND + cell] == EXPLOSION:
+            ib[I_EXPL + n] = s[SKY_NUM + cell]
+            fb[F_EXPL + n] = (w[W_SHOT_WHITE] if i >= 5 else w[W_SHOT_PURPLE]) + w[W_DANGER] * danger(row)
+            n += 1
     ib[I_NEXPL] = n
 
 

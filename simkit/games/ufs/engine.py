@@ -93,7 +93,10 @@ MS_KIND = SKY_NUM + 85  # mothership action of each row 1-16
 MS_AMT = MS_KIND + 17
 RCOST = MS_AMT + 17  # research track: cost of space i at RCOST + i, i = 1 .. RLEN
 MAX_TRACK = 32
-SIZE = RCOST + MAX_TRACK
+# The sky once more, as bit masks: rows (bit = row) of each kind of cell per column, at
+# [kind * 5 + col]. Fixed for the game; a bot evaluates a column's move in a few word operations.
+SKY_MASK = RCOST + MAX_TRACK
+SIZE = SKY_MASK + 25
 
 SKY_ROWS = 16
 # Ship rows: in the sky 1-16; special values below.
@@ -141,6 +144,7 @@ def init_state(seed, b):
             for c in range(5):
                 s[SKY_KIND + row * 5 + c] = b[B_SKY_KIND + ((slot * 2 + side) * 4 + r) * 5 + c]
                 s[SKY_NUM + row * 5 + c] = b[B_SKY_NUM + ((slot * 2 + side) * 4 + r) * 5 + c]
+                s[SKY_MASK + s[SKY_KIND + row * 5 + c] * 5 + c] |= 1 << row
             s[MS_KIND + row] = b[B_MS_KIND + (slot * 2 + side) * 4 + r]
             s[MS_AMT + row] = b[B_MS_AMT + (slot * 2 + side) * 4 + r]
             if b[B_MS_KIND + (slot * 2 + side) * 4 + r] == ACT_SKULL and row < s[SKULL]:
