@@ -4,6 +4,7 @@ refit the mean and spread to the best. The objective is the win rate plus a smal
 credit for research progress (wins are rare at higher threat levels).
 
     .venv/bin/python experiments/tune_ufs.py --iterations 8 --population 24 --games 3000
+    .venv/bin/python experiments/tune_ufs.py --cities roswell,new_york,washington --games 1500
 
 It starts from the current DEFAULT_WEIGHTS of strategies/ufs/greedy.py (or the
 hand-set ones with --from-hand) and prints the best weights found, which are then
@@ -42,12 +43,14 @@ def score(seeds, b, w):
     return wins / n + 0.05 * progress / n
 
 
-def evaluate(w, games, seed):
+def evaluate(w, games, seed, cities=("roswell",)):
+    """Mean objective over the cities (normal side) at threat levels 0 and 1."""
     total = 0.0
-    for threat in (0, 1):
-        b = board_mod.build(UFSParams(threat=threat))
-        total += score(game_seeds(seed + threat, 0, games), b, np.asarray(w, np.float64))
-    return total / 2
+    for i, city in enumerate(cities):
+        for threat in (0, 1):
+            b = board_mod.build(UFSParams(city=city, threat=threat))
+            total += score(game_seeds(seed + 10 * i + threat, 0, games), b, np.asarray(w, np.float64))
+    return total / (2 * len(cities))
 
 
 def main() -> None:
@@ -58,22 +61,24 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--cities", default="roswell", help="comma-separated cities the objective averages over (normal side)")
     ap.add_argument("--from-hand", action="store_true", help="start from the hand-set weights instead of the current defaults")
     args = ap.parse_args()
+    cities = tuple(args.cities.split(","))
     rng = np.random.default_rng(args.seed)
     mean = (HAND_WEIGHTS if args.from_hand else DEFAULT_WEIGHTS).copy()
     spread = 0.4 * np.abs(mean) + 0.05
-    base = evaluate(mean, args.games, args.seed)
+    base = evaluate(mean, args.games, args.seed, cities)
     print(f"start: objective {base:.4f} weights {np.round(mean, 3).tolist()}")
     best_w, best_v = mean.copy(), base
     for it in range(args.iterations):
         pop = np.maximum(mean + spread * rng.standard_normal((args.population, len(mean))), 0.0)
-        values = Parallel(n_jobs=args.jobs)(delayed(evaluate)(w, args.games, args.seed + 100 * (it + 1)) for w in pop)
+        values = Parallel(n_jobs=args.jobs)(delayed(evaluate)(w, args.games, args.seed + 100 * (it + 1), cities) for w in pop)
         order = np.argsort(values)[::-1]
         elite = pop[order[: args.elite]]
         mean = elite.mean(axis=0)
         spread = elite.std(axis=0) + 0.02
-        v = evaluate(mean, args.games, args.seed)
+        v = evaluate(mean, args.games, args.seed, cities)
         if v > best_v:
             best_w, best_v = mean.copy(), v
         print(f"iteration {it + 1}: best sample {values[order[0]]:.4f}, mean weights {v:.4f} on the base seeds")
