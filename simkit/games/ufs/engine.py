@@ -206,10 +206,12 @@ def excavated(s, b, cell):
 
 @inline_kernel
 def robot_at(s, cell):
-    for k in range(2):
-        if s[ROBOT_VAL + k] > 0 and s[ROBOT_CELL + k] == cell:
-            return k
-    return -1
+    # Selects, not early returns: where robots stand follows the dice, so branches
+    # on it mispredict (one miss costs more than this whole scan).
+    k = -1
+    k = 1 if (s[ROBOT_VAL + 1] > 0) & (s[ROBOT_CELL + 1] == cell) else k
+    k = 0 if (s[ROBOT_VAL] > 0) & (s[ROBOT_CELL] == cell) else k
+    return k
 
 
 @inline_kernel
@@ -219,10 +221,10 @@ def robot_count(s):
 
 @inline_kernel
 def ship_at(s, row, col):
-    for i in range(NSHIPS):
-        if s[SHIP_ROW + i] == row and s[SHIP_COL + i] == col:
-            return i
-    return -1
+    found = -1
+    for i in range(NSHIPS - 1, -1, -1):  # backwards, so the lowest index wins (branch-free)
+        found = i if (s[SHIP_ROW + i] == row) & (s[SHIP_COL + i] == col) else found
+    return found
 
 
 @inline_kernel
@@ -430,21 +432,28 @@ def _move_column(s, b, col, k):
     """R1.4: every ship in the column moves ``k`` rows down together; then effects top-down."""
     moved = 0  # bit mask of the ships that moved and are still in the sky
     hits = 0
-    for i in range(NSHIPS):
+    last = -1
+    ms = s[MS]
+    for i in range(NSHIPS):  # branch-free: which ships are in the column is random
         row = s[SHIP_ROW + i]
-        if row >= ROW_SITE and s[SHIP_COL + i] == col:
-            new = (s[MS] if row == ROW_SITE else row) + k
-            if new > SKY_ROWS:  # R1.6: below the sky, the ship hits the city
-                s[SHIP_ROW + i] = ROW_WAITING
-                hits += 1
-            else:
-                s[SHIP_ROW + i] = new
-                moved |= 1 << i
+        here = (row >= ROW_SITE) & (s[SHIP_COL + i] == col)
+        new = (ms if row == ROW_SITE else row) + k
+        hit = here & (new > SKY_ROWS)  # R1.6: below the sky, the ship hits the city
+        stay = here & (new <= SKY_ROWS)
+        s[SHIP_ROW + i] = ROW_WAITING if hit else (new if stay else row)
+        hits += hit
+        moved |= int(stay) << i
+        last = i if stay else last
     if hits > 0:
         s[HITS] += hits
         _take_damage(s, b, hits)
         if s[PHASE] == P_OVER:
             return
+    if moved == 0:
+        return
+    if moved & (moved - 1) == 0:  # one ship moved (most placements): no ordering needed
+        _trigger(s, b, last)
+        return
     while moved != 0:  # top-down: the highest ship still in this column next
         first = -1
         for i in range(NSHIPS):
