@@ -588,24 +588,29 @@ def _bury_robots(s, b):
 @kernel
 def spawn_sites(s):
     """R3.4: bit mask of the landing sites the next waiting ship may take (several only when tied)."""
+    # One branch-free pass over the ships (ship positions are random, so branches
+    # on them mispredict); the topmost sky row of each column is kept in a 5-bit
+    # field of ``tops``, 31 standing for "no ship in the sky there".
     occupied = 0
     taken = 0
+    tops = (1 << 25) - 1
     for i in range(NSHIPS):
-        if s[SHIP_ROW + i] >= ROW_SITE:
-            occupied |= 1 << s[SHIP_COL + i]
-            if s[SHIP_ROW + i] == ROW_SITE:
-                taken |= 1 << s[SHIP_COL + i]
+        row = s[SHIP_ROW + i]
+        col = s[SHIP_COL + i]
+        bit = (1 << col) if row >= ROW_SITE else 0  # col is -1 off the board
+        occupied |= bit
+        taken |= bit if row == ROW_SITE else 0
+        shift = 5 * col if row >= 1 else 0
+        top = (tops >> shift) & 31
+        tops -= (top - row if (row >= 1) & (row < top) else 0) << shift
     if occupied != 31:
         return 31 & ~occupied  # columns without ships come first
     best = -1
     mask = 0
-    for c in range(5):
+    for c in range(5):  # the free site farthest from its column's topmost ship wins
+        top = (tops >> (5 * c)) & 31
         if (taken >> c) & 1:
             continue
-        top = 99  # topmost ship of the column: the site farthest from it wins
-        for i in range(NSHIPS):
-            if s[SHIP_COL + i] == c and 1 <= s[SHIP_ROW + i] < top:
-                top = s[SHIP_ROW + i]
         if top > best:
             best = top
             mask = 1 << c
