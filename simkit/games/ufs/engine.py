@@ -405,7 +405,7 @@ def _mothership_down(s):
         _end(s, R_MOTHERSHIP)  # R7.3
 
 
-@kernel
+@inline_kernel
 def _trigger(s, b, i):
     """R1.5: the effect of the cell ship ``i`` stopped on."""
     for _ in range(8):  # bounded: arrows chain only with arrow_retrigger
@@ -470,7 +470,7 @@ def _move_column(s, b, col, k):
             return
 
 
-@kernel
+@inline_kernel
 def _place(s, rng, b, d, cell):
     col = cell % 5
     v = s[DIE_VAL + d]
