@@ -210,10 +210,12 @@ def excavated(s, b, cell):
 
 @inline_kernel
 def robot_at(s, cell):
-    for k in range(2):
-        if s[ROBOT_VAL + k] > 0 and s[ROBOT_CELL + k] == cell:
-            return k
-    return -1
+    # Selects, not early returns: where robots stand follows the dice, so branches
+    # on it mispredict (one miss costs more than this whole scan).
+    k = -1
+    k = 1 if (s[ROBOT_VAL + 1] > 0) & (s[ROBOT_CELL + 1] == cell) else k
+    k = 0 if (s[ROBOT_VAL] > 0) & (s[ROBOT_CELL] == cell) else k
+    return k
 
 
 @inline_kernel
@@ -223,10 +225,10 @@ def robot_count(s):
 
 @inline_kernel
 def ship_at(s, row, col):
-    for i in range(NSHIPS):
-        if s[SHIP_ROW + i] == row and s[SHIP_COL + i] == col:
-            return i
-    return -1
+    found = -1
+    for i in range(NSHIPS - 1, -1, -1):  # backwards, so the lowest index wins (branch-free)
+        found = i if (s[SHIP_ROW + i] == row) & (s[SHIP_COL + i] == col) else found
+    return found
 
 
 @inline_kernel
@@ -407,7 +409,7 @@ def _mothership_down(s):
         _end(s, R_MOTHERSHIP)  # R7.3
 
 
-@kernel
+@inline_kernel
 def _trigger(s, b, i):
     """R1.5: the effect of the cell ship ``i`` stopped on."""
     for _ in range(8):  # bounded: arrows chain only with arrow_retrigger
@@ -434,21 +436,28 @@ def _move_column(s, b, col, k):
     """R1.4: every ship in the column moves ``k`` rows down together; then effects top-down."""
     moved = 0  # bit mask of the ships that moved and are still in the sky
     hits = 0
-    for i in range(NSHIPS):
+    last = -1
+    ms = s[MS]
+    for i in range(NSHIPS):  # branch-free: which ships are in the column is random
         row = s[SHIP_ROW + i]
-        if row >= ROW_SITE and s[SHIP_COL + i] == col:
-            new = (s[MS] if row == ROW_SITE else row) + k
-            if new > SKY_ROWS:  # R1.6: below the sky, the ship hits the city
-                s[SHIP_ROW + i] = ROW_WAITING
-                hits += 1
-            else:
-                s[SHIP_ROW + i] = new
-                moved |= 1 << i
+        here = (row >= ROW_SITE) & (s[SHIP_COL + i] == col)
+        new = (ms if row == ROW_SITE else row) + k
+        hit = here & (new > SKY_ROWS)  # R1.6: below the sky, the ship hits the city
+        stay = here & (new <= SKY_ROWS)
+        s[SHIP_ROW + i] = ROW_WAITING if hit else (new if stay else row)
+        hits += hit
+        moved |= int(stay) << i
+        last = i if stay else last
     if hits > 0:
         s[HITS] += hits
         _take_damage(s, b, hits)
         if s[PHASE] == P_OVER:
             return
+    if moved == 0:
+        return
+    if moved & (moved - 1) == 0:  # one ship moved (most placements): no ordering needed
+        _trigger(s, b, last)
+        return
     while moved != 0:  # top-down: the highest ship still in this column next
         first = -1
         for i in range(NSHIPS):
@@ -465,7 +474,7 @@ def _move_column(s, b, col, k):
             return
 
 
-@kernel
+@inline_kernel
 def _place(s, rng, b, d, cell):
     col = cell % 5
     v = s[DIE_VAL + d]
@@ -583,24 +592,29 @@ def _bury_robots(s, b):
 @kernel
 def spawn_sites(s):
     """R3.4: bit mask of the landing sites the next waiting ship may take (several only when tied)."""
+    # One branch-free pass over the ships (ship positions are random, so branches
+    # on them mispredict); the topmost sky row of each column is kept in a 5-bit
+    # field of ``tops``, 31 standing for "no ship in the sky there".
     occupied = 0
     taken = 0
+    tops = (1 << 25) - 1
     for i in range(NSHIPS):
-        if s[SHIP_ROW + i] >= ROW_SITE:
-            occupied |= 1 << s[SHIP_COL + i]
-            if s[SHIP_ROW + i] == ROW_SITE:
-                taken |= 1 << s[SHIP_COL + i]
+        row = s[SHIP_ROW + i]
+        col = s[SHIP_COL + i]
+        bit = (1 << col) if row >= ROW_SITE else 0  # col is -1 off the board
+        occupied |= bit
+        taken |= bit if row == ROW_SITE else 0
+        shift = 5 * col if row >= 1 else 0
+        top = (tops >> shift) & 31
+        tops -= (top - row if (row >= 1) & (row < top) else 0) << shift
     if occupied != 31:
         return 31 & ~occupied  # columns without ships come first
     best = -1
     mask = 0
-    for c in range(5):
+    for c in range(5):  # the free site farthest from its column's topmost ship wins
+        top = (tops >> (5 * c)) & 31
         if (taken >> c) & 1:
             continue
-        top = 99  # topmost ship of the column: the site farthest from it wins
-        for i in range(NSHIPS):
-            if s[SHIP_COL + i] == c and 1 <= s[SHIP_ROW + i] < top:
-                top = s[SHIP_ROW + i]
         if top > best:
             best = top
             mask = 1 << c
