@@ -62,6 +62,12 @@ class Rules(StepRules):
                 bad.append("damage reached the limit but the game goes on")
             if s[E.RESEARCH] >= s[E.RLEN]:
                 bad.append("research reached the top but the game goes on")
+        kinds = s[E.SKY_KIND + 5:E.SKY_KIND + 85].reshape(16, 5)  # sky rows 1-16
+        for kind in range(5):
+            for c in range(5):
+                mask = sum(1 << (r + 1) for r in range(16) if kinds[r, c] == kind)
+                if s[E.SKY_MASK + kind * 5 + c] != mask:
+                    bad.append(f"the sky masks differ from the sky (kind {kind}, column {c + 1})")
         if (s[E.DIE_VAL:E.DIE_VAL + 5] < 1).any() or (s[E.DIE_VAL:E.DIE_VAL + 5] > 6).any():
             bad.append("a die shows an impossible value")
         return bad
