@@ -103,7 +103,7 @@ HAND_WEIGHTS = np.array([6.0, 4.0, 1.5, 0.6, 0.5, 1.5, 2.5, 0.6, 0.5, 0.35, 0.15
 # (0.056 with HAND_WEIGHTS, then 0.206, then 0.252); those weights were 2-6 points weaker in
 # New York and Washington than they could be, so then over the three cities (normal sides):
 #   .venv/bin/python experiments/tune_ufs.py --cities roswell,new_york,washington --games 2000 --seed 21
-# (0.291 -> 0.311). On fresh seeds, paired, 20,000 games per cell: +2 to +6 points in New York
+# (0.291 -> 0.311). On fresh seeds, paired, 20,000 games per cell: +0.6 to +6 points in New York
 # and Washington at threat 0-2 (all significant after Holm), -1.7 points Roswell normal at
 # threat 0 (significant), no significant change in the other Roswell cells.
 DEFAULT_WEIGHTS = np.array([2.092, 4.538, 1.488, 1.478, 0.93, 2.233, 3.563, 0.705, 1.566, 0.777, 0.147])
