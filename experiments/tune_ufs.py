@@ -4,7 +4,7 @@ refit the mean and spread to the best. The objective is the win rate plus a smal
 credit for research progress (wins are rare at higher threat levels).
 
     .venv/bin/python experiments/tune_ufs.py --iterations 8 --population 24 --games 3000
-    .venv/bin/python experiments/tune_ufs.py --cities roswell,new_york,washington --games 1500
+    .venv/bin/python experiments/tune_ufs.py --cities roswell,new_york,washington --games 2000 --seed 21
 
 It starts from the current DEFAULT_WEIGHTS of strategies/ufs/greedy.py (or the
 hand-set ones with --from-hand) and prints the best weights found, which are then

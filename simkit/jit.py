@@ -40,8 +40,8 @@ def _ctpop(typingctx, x):
 
 
 def popcount(x):
-    """Number of set bits of a non-negative integer (one instruction when compiled)."""
-    return bin(x).count("1")
+    """Number of set bits of ``x`` as a 64-bit integer (one instruction when compiled)."""
+    return bin(int(x) & 0xFFFF_FFFF_FFFF_FFFF).count("1")
 
 
 @overload(popcount, inline="always")

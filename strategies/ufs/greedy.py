@@ -112,18 +112,19 @@ DEFAULT_WEIGHTS = np.array([2.092, 4.538, 1.488, 1.478, 0.93, 2.233, 3.563, 0.70
 I_ROOMS = 0  # rooms loaded this round
 I_FILL = 16  # per room: value of its filled cells
 I_EMPTY = 48  # per room: cells still empty
-I_READY = 180  # per loaded room (as listed at I_ROOMS): its value if ready, else -99
 # The ships as one decision sees them (``survey``): per column, how many ships stand
-# on its landing site or in its sky, bit masks of the sky rows where it holds a ship
-# and a white ship, whether one waits on its landing site; the ships standing on
-# explosions, in ship order, with their numbers (and their value if shot, at F_EXPL in
-# the float scratch).
+# on its landing site or in its sky; a bit mask of the sky rows holding its ships;
+# whether a ship stands on its landing site; a bit mask of the rows its white ships move
+# from (a white ship on the site moves from the mothership's row). Then the ships
+# standing on explosions, in ship order, with their numbers (and their value if shot,
+# at F_EXPL in the float scratch).
 I_COLN = 90
 I_ROWS = 100
 I_WHITE = 110
 I_SITE = 120
 I_NEXPL = 170
 I_EXPL = 171
+I_READY = I_EXPL + NSHIPS  # per loaded room (as listed at I_ROOMS): its value if ready, else -99
 F_EXPL = 100
 
 
@@ -148,7 +149,7 @@ def climbed(s, frm, to):
 
 # Danger of the ships in a sky-row mask, by its rows 11-16 (bits 11-16): sum of (row - 10) / 6.
 DANGER_SUM = np.array([sum((j + 1) for j in range(6) if (m >> j) & 1) / 6.0 for m in range(64)])
-SKY_BITS = 0x1FFFE  # rows 1-16
+SKY_BITS = (1 << (SKY_ROWS + 1)) - 2  # rows 1-16
 
 
 @inline_kernel
@@ -157,13 +158,14 @@ def move_value(s, b, w, ib, col, k, jets_ready):
     on the bit masks of the column's ship rows and sky cells.
 
     A ship brought onto an explosion that an already loaded jets room reaches
-    (``jets_ready``) counts as shot.
+    (``jets_ready``) counts as shot. Equal to a ship-by-ship reading up to float rounding
+    (tests/test_ufs_bots.py); the danger is summed per mask, not per ship.
     """
     if k <= 0 or ib[I_COLN + col] == 0:
         return 0.0
     start = ib[I_ROWS + col] | (ib[I_SITE + col] << s[MS])
     moved = start << k
-    hits = popcount(moved >> 17)
+    hits = popcount(moved >> (SKY_ROWS + 1))  # moved past the sky
     inside = moved & SKY_BITS
     # Ships that hit take their danger with them; the others carry it to their new row.
     score = w[W_DANGER] * (DANGER_SUM[(start >> 11) & 63] - DANGER_SUM[(inside >> 11) & 63])

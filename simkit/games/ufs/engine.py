@@ -220,7 +220,8 @@ def robot_at(s, cell):
 
 @inline_kernel
 def robot_count(s):
-    return (s[ROBOT_VAL] > 0) + (s[ROBOT_VAL + 1] > 0)
+    # int(): numpy adds two booleans as a logical or, so plain Python would count 1.
+    return int(s[ROBOT_VAL] > 0) + int(s[ROBOT_VAL + 1] > 0)
 
 
 @inline_kernel
@@ -455,7 +456,8 @@ def _move_column(s, b, col, k):
             return
     if moved == 0:
         return
-    if moved & (moved - 1) == 0:  # one ship moved (most placements): no ordering needed
+    if moved & (moved - 1) == 0:  # one ship moved (most placements): the loop below would
+        # do the same, but without its searches
         _trigger(s, b, last)
         return
     while moved != 0:  # top-down: the highest ship still in this column next
