@@ -54,7 +54,6 @@ from simkit.games.ufs.engine import (
     CELL_DIE,
     COL_USED,
     DAMAGE,
-    DIE_CELL,
     DIE_VAL,
     ENERGY,
     EXCAV,
@@ -74,9 +73,6 @@ from simkit.games.ufs.engine import (
     RCOST,
     RESEARCH,
     RLEN,
-    ROBOT_CELL,
-    ROBOT_EXH,
-    ROBOT_VAL,
     SHIP_COL,
     SHIP_ROW,
     SKULL,
@@ -84,6 +80,7 @@ from simkit.games.ufs.engine import (
     SKY_NUM,
     SKY_ROWS,
     can_excavate,
+    loaded_cell,
     research_after,
     room_affordable,
     room_ready,
@@ -268,16 +265,9 @@ def rooms(s, b):
     best_v = -1
     energy = s[ENERGY]
     for k in range(7):
-        if k < 5:
-            cell = s[DIE_CELL + k]
-            if cell < 5 or s[CELL_DIE + cell] == 0:
-                continue
-        else:
-            if s[ROBOT_VAL + k - 5] == 0 or s[ROBOT_EXH + k - 5] != 0:
-                continue
-            cell = s[ROBOT_CELL + k - 5]
-            if cell < 5:
-                continue
+        cell = loaded_cell(s, k)
+        if cell < 0:
+            continue
         r = b[B_CELL_ROOM + cell]
         if r < 0 or not room_affordable(s, b, r):
             continue

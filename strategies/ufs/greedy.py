@@ -81,6 +81,7 @@ from simkit.games.ufs.engine import (
     SKY_MASK,
     robot_cell_ok,
     can_excavate,
+    loaded_cell,
     research_after,
     robot_count,
     room_affordable,
@@ -253,17 +254,10 @@ def loaded_rooms(s, b, ib):
         ib[I_EMPTY + r] = b[B_ROOM_NCELLS + r]
     n = 0
     for k in range(7):
-        if k < 5:
-            cell = s[DIE_CELL + k]
-            if cell < 5 or s[CELL_DIE + cell] == 0:
-                continue
-            v = s[CELL_DIE + cell]
-        else:
-            slot = k - 5
-            cell = s[ROBOT_CELL + slot]
-            if s[ROBOT_VAL + slot] == 0 or s[ROBOT_EXH + slot] != 0 or cell < 5:
-                continue
-            v = s[ROBOT_VAL + slot]
+        cell = loaded_cell(s, k)
+        if cell < 0:
+            continue
+        v = s[CELL_DIE + cell] if k < 5 else s[ROBOT_VAL + k - 5]
         r = b[B_CELL_ROOM + cell]
         if r < 0:
             continue

@@ -553,24 +553,25 @@ def _use_room(s, b, r):
         s[PHASE] = P_ROBOT
 
 
+@inline_kernel
+def loaded_cell(s, k):
+    """The base cell that worker die ``k`` (0-4) or fresh robot ``k - 5`` (5-6) loads for
+    the rooms phase, or -1 (unplaced, used, on the AA guns, exhausted)."""
+    if k < 5:
+        cell = s[DIE_CELL + k]
+        return cell if cell >= 5 and s[CELL_DIE + cell] != 0 else -1
+    cell = s[ROBOT_CELL + k - 5]
+    return cell if cell >= 5 and s[ROBOT_VAL + k - 5] != 0 and s[ROBOT_EXH + k - 5] == 0 else -1
+
+
 @kernel
 def rooms_choice_left(s, b):
     """Whether the rooms phase still offers anything but its end."""
     if can_excavate(s):
         return True
     for k in range(7):
-        if k < 5:
-            cell = s[DIE_CELL + k]
-            if cell < 5 or s[CELL_DIE + cell] == 0:
-                continue
-        else:
-            if s[ROBOT_VAL + k - 5] == 0 or s[ROBOT_EXH + k - 5] != 0:
-                continue
-            cell = s[ROBOT_CELL + k - 5]
-            if cell < 5:
-                continue
-        r = b[B_CELL_ROOM + cell]
-        if r >= 0 and room_usable(s, b, r):
+        cell = loaded_cell(s, k)
+        if cell >= 0 and b[B_CELL_ROOM + cell] >= 0 and room_usable(s, b, b[B_CELL_ROOM + cell]):
             return True
     return False
 
