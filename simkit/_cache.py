@@ -15,9 +15,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent  # the folder holding simkit/ and strategies/
 
 
+# The core files compiled game code imports: random streams, seeding, compilation helpers.
+CORE = [ROOT / "simkit" / name for name in ("rng.py", "seeding.py", "jit.py")]
+
+
 def compiled_sources() -> list[Path]:
     """Every file that compiled code comes from (the rest of simkit never is)."""
-    files = [ROOT / "simkit" / name for name in ("rng.py", "seeding.py", "jit.py", "_cache.py")]
+    files = CORE + [ROOT / "simkit" / "_cache.py"]
     files += sorted((ROOT / "simkit" / "games").rglob("*.py")) + sorted((ROOT / "strategies").rglob("*.py"))
     return files
 
@@ -39,8 +43,7 @@ def outcome_hash(game_name: str) -> str:
     """Hash of the code that decides a game's outcomes: its rules and bots, the random
     streams and the seeding (reports, traces and the command line are left out, so
     editing them keeps finished runs valid)."""
-    files = [ROOT / "simkit" / "rng.py", ROOT / "simkit" / "seeding.py", ROOT / "simkit" / "jit.py"]
-    files += sorted(p for p in (ROOT / "simkit" / "games" / game_name).rglob("*.py") if p.name not in ("report.py", "trace.py", "api.py"))
+    files = CORE + sorted(p for p in (ROOT / "simkit" / "games" / game_name).rglob("*.py") if p.name not in ("report.py", "trace.py", "api.py"))
     files += sorted((ROOT / "strategies" / game_name).rglob("*.py"))
     return _digest(files)
 

@@ -69,7 +69,6 @@ from simkit.games.ufs.engine import (
     RCOST,
     RESEARCH,
     RLEN,
-    ROBOT_CELL,
     ROBOT_EXH,
     ROBOT_VAL,
     SHIP_COL,
@@ -79,6 +78,7 @@ from simkit.games.ufs.engine import (
     SKY_NUM,
     SKY_ROWS,
     SKY_MASK,
+    robot_at,
     robot_cell_ok,
     can_excavate,
     loaded_cell,
@@ -113,13 +113,11 @@ DEFAULT_WEIGHTS = np.array([2.092, 4.538, 1.488, 1.478, 0.93, 2.233, 3.563, 0.70
 I_ROOMS = 0  # rooms loaded this round
 I_FILL = 16  # per room: value of its filled cells
 I_EMPTY = 48  # per room: cells still empty
-# The ships as one decision sees them (``survey``): per column, how many ships stand
-# on its landing site or in its sky; a bit mask of the sky rows holding its ships;
-# whether a ship stands on its landing site; a bit mask of the rows its white ships move
+# The ships as one decision sees them (``survey``): per column, a bit mask of the sky
+# rows holding its ships; whether a ship stands on its landing site; a bit mask of the rows its white ships move
 # from (a white ship on the site moves from the mothership's row). Then the ships
 # standing on explosions, in ship order, with their numbers (and their value if shot,
 # at F_EXPL in the float scratch).
-I_COLN = 90
 I_ROWS = 100
 I_WHITE = 110
 I_SITE = 120
@@ -129,12 +127,15 @@ I_READY = I_EXPL + NSHIPS  # per loaded room (as listed at I_ROOMS): its value i
 F_EXPL = 100
 
 
+DANGER_ROW = SKY_ROWS - 5  # the highest row from which one die (a 6) takes a ship past the sky
+
+
 @inline_kernel
 def danger(row):
     """Expected hits next round from a ship left on ``row`` (one die, 1-6)."""
-    if row < 11:
+    if row < DANGER_ROW:
         return 0.0
-    return (row - 10) / 6.0
+    return (row - DANGER_ROW + 1) / 6.0
 
 
 @inline_kernel
@@ -148,8 +149,9 @@ def climbed(s, frm, to):
     return spent
 
 
-# Danger of the ships in a sky-row mask, by its rows 11-16 (bits 11-16): sum of (row - 10) / 6.
-DANGER_SUM = np.array([sum((j + 1) for j in range(6) if (m >> j) & 1) / 6.0 for m in range(64)])
+# ``danger`` summed over the ships of a sky-row mask, indexed by its bits DANGER_ROW-16:
+# the row DANGER_ROW + j adds (j + 1) / 6 (summed as integers, then divided once).
+DANGER_SUM = np.array([sum(j + 1 for j in range(6) if (m >> j) & 1) / 6.0 for m in range(64)])
 SKY_BITS = (1 << (SKY_ROWS + 1)) - 2  # rows 1-16
 
 
@@ -162,14 +164,14 @@ def move_value(s, b, w, ib, col, k, jets_ready):
     (``jets_ready``) counts as shot. Equal to a ship-by-ship reading up to float rounding
     (tests/test_ufs_bots.py); the danger is summed per mask, not per ship.
     """
-    if k <= 0 or ib[I_COLN + col] == 0:
-        return 0.0
     start = ib[I_ROWS + col] | (ib[I_SITE + col] << s[MS])
+    if k <= 0 or start == 0:
+        return 0.0
     moved = start << k
     hits = popcount(moved >> (SKY_ROWS + 1))  # moved past the sky
     inside = moved & SKY_BITS
     # Ships that hit take their danger with them; the others carry it to their new row.
-    score = w[W_DANGER] * (DANGER_SUM[(start >> 11) & 63] - DANGER_SUM[(inside >> 11) & 63])
+    score = w[W_DANGER] * (DANGER_SUM[(start >> DANGER_ROW) & 63] - DANGER_SUM[(inside >> DANGER_ROW) & 63])
     icons = popcount(inside & s[SKY_MASK + MSHIP * 5 + col])
     if icons > 0:
         if s[MS] + 1 >= s[SKULL]:
@@ -206,7 +208,6 @@ def move_value(s, b, w, ib, col, k, jets_ready):
 def survey(s, w, ib, fb):
     """Where the ships are, in the forms ``move_value`` and ``shot_value`` read."""
     for c in range(5):
-        ib[I_COLN + c] = 0
         ib[I_ROWS + c] = 0
         ib[I_SITE + c] = 0
         ib[I_WHITE + c] = 0
@@ -216,7 +217,6 @@ def survey(s, w, ib, fb):
         if row < 0:
             continue
         col = s[SHIP_COL + i]
-        ib[I_COLN + col] += 1
         if row == 0:
             ib[I_SITE + col] = 1
             if i >= 5:
@@ -373,10 +373,10 @@ def column_best(s, b, w, ib, fb, v, col, energy, research, jets):
             if r >= 0:
                 total = v + b[B_ROOM_MOD + r] + ib[I_FILL + r]
                 missing = ib[I_EMPTY + r] - 1
-                for k in range(2):  # the die displaces a robot standing here
-                    if s[ROBOT_CELL + k] == cell and s[ROBOT_VAL + k] > 0 and s[ROBOT_EXH + k] == 0:
-                        total -= s[ROBOT_VAL + k]
-                        missing += 1
+                k = robot_at(s, cell)
+                if k >= 0 and s[ROBOT_EXH + k] == 0:  # the die displaces a fresh robot standing here
+                    total -= s[ROBOT_VAL + k]
+                    missing += 1
                 if missing > 0:  # the room needs more dice: credit a share of it
                     score += w[W_PARTIAL] * room_gain(s, b, w, ib, fb, r, total + 4 * missing, energy, research, jets) / (missing + 1)
                 else:

@@ -3,6 +3,8 @@ suite): a state object over the compiled entry points, plus the game's invariant
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...rules import State, StepRules
 from . import board as board_mod
 from . import engine as E
@@ -62,12 +64,13 @@ class Rules(StepRules):
                 bad.append("damage reached the limit but the game goes on")
             if s[E.RESEARCH] >= s[E.RLEN]:
                 bad.append("research reached the top but the game goes on")
-        kinds = s[E.SKY_KIND + 5:E.SKY_KIND + 85].reshape(16, 5)  # sky rows 1-16
-        for kind in range(5):
-            for c in range(5):
-                mask = sum(1 << (r + 1) for r in range(16) if kinds[r, c] == kind)
-                if s[E.SKY_MASK + kind * 5 + c] != mask:
-                    bad.append(f"the sky masks differ from the sky (kind {kind}, column {c + 1})")
+        kinds = s[E.SKY_KIND + 5:E.SKY_KIND + 85].reshape(E.SKY_ROWS, 5)  # sky rows 1-16
+        row_bits = 1 << np.arange(1, E.SKY_ROWS + 1)
+        masks = np.array([row_bits @ (kinds == kind) for kind in range(5)]).ravel()  # [kind * 5 + col]
+        wrong = np.flatnonzero(masks != s[E.SKY_MASK:E.SKY_MASK + 25])
+        if wrong.size:
+            kind, c = divmod(int(wrong[0]), 5)
+            bad.append(f"the sky masks differ from the sky (kind {kind}, column {c + 1})")
         if (s[E.DIE_VAL:E.DIE_VAL + 5] < 1).any() or (s[E.DIE_VAL:E.DIE_VAL + 5] > 6).any():
             bad.append("a die shows an impossible value")
         return bad
