@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench install report check clean
+.PHONY: run test bench install report check clean goldens
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/simkit bench ufs --json benchmarks/ufs.json
 	$(BIN)/simkit bench aau --json benchmarks/aau.json
+
+# Rewrites tests/golden/*.json after an intended change of outcomes (review the diff).
+goldens: $(STAMP)
+	$(BIN)/python -m simkit.golden --update
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache
