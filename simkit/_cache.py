@@ -1,29 +1,36 @@
-"""Where compiled game code is cached.
+"""Where compiled game code is cached, and the hashes that say which runs are still valid.
 
 Numba invalidates a cached function only when its own file changes, not when a
-function it calls changes, so a stale cache could silently play old rules. The cache
-therefore lives in a folder named after a hash of every source file of simkit and
-strategies: any change to the code starts a fresh cache.
+function it calls changes, so a stale cache could silently play old rules. simkit
+therefore gives numba a cache locator of its own: a compiled function of game ``g``
+(a file under ``simkit/games/g/`` or ``strategies/g/``) is cached in a folder named
+after a hash of that game's files and of the core files compiled code comes from.
+Editing one game starts a fresh cache for that game only; the others stay warm.
+
+The *outcome hash* of a game is the hash of the files that decide its outcomes (its
+rules and bots, the random streams and the seeding; not its report, its text
+descriptions or the command line). A run's identity includes it, so a finished run
+of older rules is never resumed.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent  # the folder holding simkit/ and strategies/
+GAMES = ROOT / "simkit" / "games"
+STRATEGIES = ROOT / "strategies"
 
+# The core files compiled game code imports: random streams, seeding, compilation
+# helpers, the game loop and layouts, and this file (it decides the cache folders).
+CORE = [ROOT / "simkit" / name for name in ("rng.py", "seeding.py", "jit.py", "loop.py", "layout.py", "_cache.py")]
 
-# The core files compiled game code imports: random streams, seeding, compilation helpers.
-CORE = [ROOT / "simkit" / name for name in ("rng.py", "seeding.py", "jit.py")]
-
-
-def compiled_sources() -> list[Path]:
-    """Every file that compiled code comes from (the rest of simkit never is)."""
-    files = CORE + [ROOT / "simkit" / "_cache.py"]
-    files += sorted((ROOT / "simkit" / "games").rglob("*.py")) + sorted((ROOT / "strategies").rglob("*.py"))
-    return files
+# Files of a game package that never change outcomes.
+NOT_OUTCOMES = {"report.py", "describe.py"}
 
 
 def _digest(files: list[Path]) -> str:
@@ -35,30 +42,128 @@ def _digest(files: list[Path]) -> str:
     return h.hexdigest()[:16]
 
 
-def source_hash() -> str:
-    return _digest(compiled_sources())
+def _py_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts) if folder.is_dir() else []
 
 
-def outcome_hash(game_name: str) -> str:
-    """Hash of the code that decides a game's outcomes: its rules and bots, the random
-    streams and the seeding (reports, traces and the command line are left out, so
-    editing them keeps finished runs valid)."""
-    files = CORE + sorted(p for p in (ROOT / "simkit" / "games" / game_name).rglob("*.py") if p.name not in ("report.py", "trace.py", "api.py"))
-    files += sorted((ROOT / "strategies" / game_name).rglob("*.py"))
+def game_folders(name: str) -> tuple[Path, Path]:
+    """The rules package and the bots package of game ``name`` (its folder name)."""
+    return GAMES / name, STRATEGIES / name
+
+
+@functools.lru_cache(maxsize=None)
+def compiled_hash(component: str) -> str:
+    """Hash of every file compiled code of ``component`` (a game's folder name, or
+    "core") comes from."""
+    files = list(CORE)
+    if component != "core":
+        rules, bots = game_folders(component)
+        files += _py_files(rules) + _py_files(bots)
     return _digest(files)
 
 
-def configure_numba_cache() -> None:
-    if os.environ.get("SIMKIT_NUMBA_CACHE_SET"):
-        return
+def outcome_hash(rules_folder: Path, bots_folder: Path) -> str:
+    """Hash of the code that decides a game's outcomes (see the module docstring)."""
+    files = CORE + [p for p in _py_files(rules_folder) if p.name not in NOT_OUTCOMES] + _py_files(bots_folder)
+    return _digest(files)
+
+
+def component_of(path: str | os.PathLike) -> str | None:
+    """The game folder name (or "core") a source file belongs to, or None when it is
+    not simkit's (a user's own code keeps numba's usual cache)."""
+    try:
+        p = Path(path).resolve()
+    except OSError:
+        return None
+    for top in (GAMES, STRATEGIES):
+        try:
+            rel = p.relative_to(top)
+        except ValueError:
+            continue
+        return rel.parts[0] if len(rel.parts) > 1 else "core"
+    if p.parent == ROOT / "simkit":
+        return "core"
+    return None
+
+
+def cache_root() -> Path:
     base = os.environ.get("SIMKIT_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "simkit"
     )
-    os.environ["NUMBA_CACHE_DIR"] = os.path.join(base, "numba", source_hash())
-    os.environ["SIMKIT_NUMBA_CACHE_SET"] = "1"  # worker processes inherit the same folder
-    try:
+    return Path(base) / "numba"
+
+
+def cache_folder(component: str) -> Path:
+    return cache_root() / f"{component}-{compiled_hash(component)}"
+
+
+def _make_locator():
+    from numba.core.caching import _CacheLocator
+
+    class SimkitCacheLocator(_CacheLocator):
+        """Caches simkit's compiled functions per game (see the module docstring)."""
+
+        def __init__(self, py_func, py_file, component):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._component = component
+            folder = Path(py_file).resolve().parent
+            sub = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()[:8]}"
+            self._cache_path = str(cache_folder(component) / sub)
+
+        def get_cache_path(self):
+            return self._cache_path
+
+        def get_source_stamp(self):
+            return compiled_hash(self._component)
+
+        def get_disambiguator(self):
+            return str(self._lineno)
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            component = component_of(py_file)
+            if component is None or not os.path.exists(py_file):
+                return None
+            self = cls(py_func, py_file, component)
+            try:
+                self.ensure_cache_path()
+            except OSError:
+                return None  # an unwritable cache: numba falls back to its own locators
+            return self
+
+    return SimkitCacheLocator
+
+
+_LOCATORS = "simkit._cache.SimkitCacheLocator,UserProvidedCacheLocator,InTreeCacheLocator,UserWideCacheLocator,IPythonCacheLocator,ZipCacheLocator"
+
+
+def __getattr__(name: str):
+    # numba imports the locator by name (NUMBA_CACHE_LOCATOR_CLASSES); it is built on
+    # first use so that importing simkit does not import numba.
+    if name == "SimkitCacheLocator":
+        global SimkitCacheLocator
+        SimkitCacheLocator = _make_locator()
+        return SimkitCacheLocator
+    raise AttributeError(name)
+
+
+def configure_numba_cache() -> None:
+    """Puts simkit's locator first in numba's list (numba asks each in turn); worker
+    processes inherit it through the environment."""
+    os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = _LOCATORS
+    if "numba" in sys.modules:
         import numba.core.config as config
 
-        config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
-    except ImportError:
-        pass
+        config.CACHE_LOCATOR_CLASSES = _LOCATORS
+
+
+def is_compiled(component: str) -> bool:
+    """Whether ``component``'s compiled loop is in the cache (set by ``mark_compiled``)."""
+    return (cache_folder(component) / ".compiled").exists()
+
+
+def mark_compiled(component: str) -> None:
+    folder = cache_folder(component)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / ".compiled").touch()

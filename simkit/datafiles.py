@@ -49,3 +49,27 @@ def version(path_str: str, what: str, hint: str = "") -> str:
     """The file's declared ``version`` and a hash of its bytes, for run manifests."""
     doc, digest = read(path_str, what, hint)
     return f"{doc.get('version', 'unversioned')}+{digest}"
+
+
+def validated(model, doc: dict, path: Path | str, hint: str = ""):
+    """``doc`` checked against a pydantic model: the model instance, or a one-line
+    UserError naming the file, the entry and what is wrong (the first problem found)."""
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(doc)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in err["loc"]).replace(".[", "[") or "top level"
+        kind = err["type"]
+        if kind == "extra_forbidden":
+            what = "unknown key"
+        elif kind == "missing":
+            what = "missing"
+        else:
+            got = err.get("input")
+            shown = repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
+            if len(shown) > 40:
+                shown = shown[:37] + "..."
+            what = f"{err['msg'].rstrip('.')} (got {shown})"
+        raise UserError(f"{path}: {where}: {what}" + (f"; {hint}" if hint else "")) from None

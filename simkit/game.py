@@ -1,16 +1,35 @@
-"""The contract every game fulfils, and how bots are named.
+"""The contract every game fulfils, its output table, and how bots are named.
 
-A game is a package under ``simkit/games/<name>/`` that exposes ``SPEC``, a
-:class:`GameSpec`: its parameters (a frozen dataclass), its built-in bots, and a
-``simulate`` function that plays a batch of seeded games and returns one row per
-game and seat as NumPy arrays. The rules themselves live in the package's compiled
-``engine`` module as "array state + action -> array state" functions.
+A game is a package ``simkit/games/<name>/`` (rules) plus ``strategies/<name>/``
+(bots), registered by one line in ``simkit/games/__init__.py``. The package's
+``SPEC`` (a :class:`GameSpec`) only *declares*: its parameters, its compiled engine
+module, its board builder, its bots, its output table and its text descriptions.
+Loops, traces, recording and output tables are the core's (``simkit.loop``,
+``simkit.play``, ``simkit.trace``, ``simkit.rules``).
+
+The engine module provides, compiled with numba (``docs/adding-a-game.md``):
+
+* ``init_state(seed, b) -> (s, rng)``, ``legal_actions(s, b, out) -> n``,
+  ``apply_action(s, rng, b, a)``, ``to_move(s) -> seat``, ``is_over(s) -> bool``,
+  ``observe(s, b, seat, out)`` (what that seat may see, ``OBS_SIZE`` ints);
+* ``STATE`` (a :class:`simkit.layout.Layout`), ``ACTIONS`` (a
+  :class:`simkit.layout.ActionSpace`), ``MAX_ACTIONS = ACTIONS.size``, ``OBS_SIZE`` and
+  ``PERFECT_INFORMATION`` (True when the observation is the whole state).
+
+The bots module provides ``choose(code, flags, obs, rng, b, mem, ib, fb) -> action``,
+``BOTS`` (name -> :class:`BotInfo`), ``SCRATCH`` and ``MEMORY`` (sizes of the scratch
+arrays and of each seat's memory).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
+import inspect
+import sys
+from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable
 
 import numpy as np
@@ -34,8 +53,11 @@ class Bot:
 
     Built-in bots run inside the compiled game loop (``code`` >= 0, ``flags`` from
     their options). A user bot (``--bot package.module:name``) is a Python callable
-    ``fn(state, legal_actions, rng) -> action``; games with a user bot at the table run
-    in the slower Python loop over the same compiled rules.
+    ``fn(observation, legal, rng) -> action``: ``observation`` is what its seat may see
+    (the whole state in games without hidden information), ``legal`` the legal
+    actions, ``rng`` a numpy Generator seeded from the game's bot stream. It gets
+    copies, so nothing it writes reaches the game. Games with a user bot at the table
+    run in the Python loop over the same compiled rules, every action checked.
     """
 
     name: str
@@ -44,40 +66,191 @@ class Bot:
     fn: Callable | None = None
 
 
-def compiled_table(bots: list[Bot], table: np.ndarray, checked: bool = False):
-    """The bot codes and option flags of every game and seat, for a compiled game loop,
-    or None when the Python loop must run (a user bot, or ``checked`` play)."""
-    if checked or any(b.fn is not None for b in bots):
-        return None
-    codes = np.array([b.code for b in bots], np.int64)[table]
-    flags = np.array([b.flags for b in bots], np.int64)[table]
-    return codes, flags
+# ---- output table -----------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Column:
+    """One output column: per game or per seat, read from a state field at the end of
+    the game (``field``: an offset in the state, or inside a seat's record) and turned
+    into values by ``convert``, or derived from other columns by ``derive(cols, params)``."""
+
+    name: str
+    per: str  # "game" or "seat"
+    meaning: str
+    field: int | None = None
+    dtype: Any = np.int32
+    convert: Callable[[np.ndarray], np.ndarray] | None = None
+    derive: Callable[[dict[str, np.ndarray], Any], np.ndarray] | None = None
+
+    def __post_init__(self):
+        if self.per not in ("game", "seat"):
+            raise ValueError(f"column {self.name}: per must be 'game' or 'seat'")
+        if (self.field is None) == (self.derive is None):
+            raise ValueError(f"column {self.name}: give exactly one of field or derive")
 
 
+def game_column(name: str, field: int, meaning: str, dtype: Any = np.int32, convert=None) -> Column:
+    return Column(name, "game", meaning, field=field, dtype=dtype, convert=convert)
+
+
+def seat_column(name: str, field: int, meaning: str, dtype: Any = np.int32, convert=None) -> Column:
+    return Column(name, "seat", meaning, field=field, dtype=dtype, convert=convert)
+
+
+def derived_column(name: str, per: str, derive, meaning: str, dtype: Any = None) -> Column:
+    return Column(name, per, meaning, derive=derive, dtype=dtype)
+
+
+class OutputTable:
+    """A game's outputs: the columns of ``games.parquet`` beyond the core's
+    ``game_index``, ``seed``, ``seat`` and ``bot``. ``won`` (per seat, or per game in a
+    one-seat game) is required. ``seat_block`` is the state's per-seat record that
+    seat columns read (a :class:`simkit.layout.SeatBlock`), if any."""
+
+    def __init__(self, columns: list[Column], seat_block=None):
+        self.columns = list(columns)
+        names = [c.name for c in self.columns]
+        if len(set(names)) != len(names):
+            raise ValueError("duplicate output column names")
+        if "won" not in names:
+            raise ValueError("an output table needs a 'won' column")
+        self.seat_block = seat_block
+        self.game_fields = np.array([c.field for c in self.columns if c.per == "game" and c.field is not None], np.int64)
+        self.seat_fields = np.array([c.field for c in self.columns if c.per == "seat" and c.field is not None], np.int64)
+        if len(self.seat_fields) and seat_block is None:
+            raise ValueError("seat columns need the state's seat_block")
+
+    @property
+    def seat_base(self) -> int:
+        return 0 if self.seat_block is None else int(self.seat_block.base)
+
+    @property
+    def seat_stride(self) -> int:
+        return 0 if self.seat_block is None else int(self.seat_block.stride)
+
+    @property
+    def meanings(self) -> dict[str, str]:
+        return {c.name: c.meaning for c in self.columns}
+
+    @property
+    def game_columns(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.columns if c.per == "game")
+
+    def columns_from(self, game_raw: np.ndarray, seat_raw: np.ndarray, params: Any) -> dict[str, np.ndarray]:
+        """The output columns from the raw fields the loops recorded (``game_raw[g, j]``,
+        ``seat_raw[g, p, j]``): per-game columns 1-d, per-seat columns ``(games, seats)``."""
+        out: dict[str, np.ndarray] = {}
+        gj = sj = 0
+        for c in self.columns:
+            if c.derive is not None:
+                continue
+            if c.per == "game":
+                raw = game_raw[:, gj]
+                gj += 1
+            else:
+                raw = seat_raw[:, :, sj]
+                sj += 1
+            values = c.convert(raw) if c.convert is not None else raw
+            out[c.name] = values if c.dtype is object else np.asarray(values).astype(c.dtype)
+        for c in self.columns:
+            if c.derive is not None:
+                values = c.derive(out, params)
+                out[c.name] = values if c.dtype is None else np.asarray(values).astype(c.dtype)
+        return {c.name: out[c.name] for c in self.columns}
+
+
+# ---- the game spec ----------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class GameSpec:
-    name: str  # short name used on the command line, e.g. "ufs"
+    name: str  # short name used on the command line, e.g. "ufs" (also the folder name)
     slug: str  # long name used for reports and docs, e.g. "under-falling-skies"
     title: str
-    params: type
-    bots: dict[str, BotInfo]
+    params: type  # frozen dataclass of settings (simkit.params.setting)
+    engine: ModuleType  # the compiled protocol (see the module docstring)
+    strategies: ModuleType  # BOTS, choose, SCRATCH, MEMORY
+    board: Callable[[Any], np.ndarray]  # params -> board vector; reads and checks data files (UserError)
+    data_version: Callable[[Any], str]  # params -> version of the data files read (content hash)
+    outputs: OutputTable
     default_bot: str
     seats: Callable[[Any], int]
     seat_range: tuple[int, int]
-    simulate: Callable[..., dict[str, np.ndarray]]
-    columns: dict[str, str]
-    data_version: Callable[[Any], str]
+    # Text for traces and notebooks; each gets the parameters first.
+    describe_action: Callable[..., str]  # (params, s, b, a) -> text, before the step
+    describe_state: Callable[..., str]  # (params, s, b) -> text
+    invariants: Callable[[np.ndarray, np.ndarray], list[str]]  # broken invariants of (s, b)
+    describe_step: Callable[..., str | None] | None = None  # (params, before, after, b, a) -> text, or None to omit the step
+    trace_mark: Callable[[np.ndarray], int] | None = None  # traces print the state when this changes (e.g. the round)
+    describe_setup: Callable[..., str] | None = None  # (params, s, b) -> what was dealt, for a trace's first line
+    describe_result: Callable[..., str] | None = None  # (params, s, b) -> the end of a traced game
     summary_means: tuple[str, ...] = ()  # numeric columns whose means the run summary shows
     compare_metrics: tuple[str, ...] = ()  # further columns `simkit compare` reports
-    game_columns: tuple[str, ...] = ()  # output columns that describe the whole game, not a seat
     summarize: Callable[[Any], list[str]] | None = None  # extra summary lines from a frame
-    trace: Callable[..., Any] | None = None  # (params, bots, seed, index) -> lines of one game
-    validate: Callable[[Any], None] | None = None  # reads data files; raises UserError if bad
-    rules: Callable[[Any], Any] | None = None  # params -> step-by-step Rules object (see games/ufs/api.py)
     max_steps: int = 10_000  # a game taking more steps than this is a bug (conformance suite)
     test_variants: tuple[dict, ...] = ({},)  # parameter overrides the conformance suite covers
     report: str | None = None  # "module:function" building the balance report
     experiment: str | None = None  # the experiment file behind the committed report
+    template: bool = False  # the contributors' template game (not a shipped game)
+
+    # -- what the core derives from the declaration --
+    @property
+    def bots(self) -> dict[str, BotInfo]:
+        return self.strategies.BOTS
+
+    @property
+    def columns(self) -> dict[str, str]:
+        return self.outputs.meanings
+
+    @property
+    def game_columns(self) -> tuple[str, ...]:
+        return self.outputs.game_columns
+
+    @property
+    def folders(self) -> tuple[Path, Path]:
+        """The folders of the rules package and of the bots package."""
+        return Path(inspect.getfile(self.engine)).parent, Path(inspect.getfile(self.strategies)).parent
+
+    @property
+    def outcome_hash(self) -> str:
+        from ._cache import outcome_hash
+
+        return outcome_hash(*self.folders)
+
+    @property
+    def component(self) -> str:
+        """The name of the game's compile-cache folder (its folder name)."""
+        return self.folders[0].name
+
+    @functools.cached_property
+    def loop(self) -> ModuleType:
+        """The game's cached compiled loop (``loop.py`` beside the engine)."""
+        return importlib.import_module(self.engine.__name__.rsplit(".", 1)[0] + ".loop")
+
+    @functools.cached_property
+    def entries(self) -> SimpleEntries:
+        return SimpleEntries(self)
+
+    def rules(self, params: Any = None, **settings) -> Any:
+        """The step-by-step rules (:class:`simkit.rules.Rules`) for a parameters object,
+        or for settings given as keywords and validated like ``--set``."""
+        from .rules import Rules
+
+        return Rules(self, params, **settings)
+
+    def simulate(self, params: Any, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], checked: bool = False,
+                 first_index: int = 0) -> dict[str, np.ndarray]:
+        """Plays one game per seed; ``table[g, seat]`` indexes ``bots``. ``checked``
+        forces the Python loop, which checks every action (slower)."""
+        from .play import simulate
+
+        return simulate(self, params, seeds, table, bots, checked, first_index)
+
+    def trace(self, params: Any, bots: list[Bot], seed: int, index: int):
+        from .trace import trace_game
+
+        return trace_game(self, params, bots, seed, index)
+
+    def validate(self, params: Any) -> None:
+        """Reads the data files the parameters name (UserError if they are bad)."""
+        self.board(params)
 
     def resolve_bot(self, text: str) -> Bot:
         """A bot from its command-line name.
@@ -96,14 +269,9 @@ class GameSpec:
                 flags |= info.options[opt]
             return Bot(name=text, code=info.code, flags=flags)
         if opts and name.replace(".", "").replace("_", "").isalnum():
-            try:
-                module = importlib.import_module(name)
-            except ImportError as exc:
-                raise UserError(f"cannot import bot module {name!r} ({exc}); check the module path and PYTHONPATH") from None
-            fn = getattr(module, opts, None)
-            if not callable(fn):
-                raise UserError(f"{text!r}: module {name} has no callable {opts!r}")
-            return Bot(name=text, fn=fn)
+            from .userbots import load_user_bot
+
+            return Bot(name=text, fn=load_user_bot(name, opts, text))
         known = ", ".join(self.bots)
         raise UserError(f"unknown bot {text!r} for {self.name}; built-in bots: {known}, or give package.module:function")
 
@@ -116,3 +284,58 @@ class GameSpec:
         if len(texts) != seats:
             raise UserError(f"{self.name} with these parameters has {seats} seats but {len(texts)} bots were given; give one --bot, or one per seat")
         return [self.resolve_bot(t) for t in texts]
+
+
+class SimpleEntries:
+    """Cached compiled copies of a game's protocol functions, for calls from Python
+    (compiled code calls the plain functions, which numba can inline)."""
+
+    def __init__(self, game: GameSpec):
+        from .jit import entry
+
+        E = game.engine
+        self.init_state = entry(E.init_state)
+        self.legal_actions = entry(E.legal_actions)
+        self.apply_action = entry(E.apply_action)
+        self.to_move = entry(E.to_move)
+        self.is_over = entry(E.is_over)
+        self.observe = entry(E.observe)
+        self.choose = entry(game.strategies.choose)
+
+
+def check_contract(game: GameSpec) -> list[str]:
+    """What a game's declaration lacks or gets wrong (empty when it fulfils the contract)."""
+    problems = []
+    E = game.engine
+    for fn in ("init_state", "legal_actions", "apply_action", "to_move", "is_over", "observe"):
+        if not callable(getattr(E, fn, None)):
+            problems.append(f"engine has no {fn}()")
+    for const in ("STATE", "ACTIONS", "MAX_ACTIONS", "OBS_SIZE", "PERFECT_INFORMATION"):
+        if not hasattr(E, const):
+            problems.append(f"engine has no {const}")
+    if hasattr(E, "ACTIONS") and getattr(E, "MAX_ACTIONS", None) != E.ACTIONS.size:
+        problems.append("MAX_ACTIONS differs from ACTIONS.size")
+    if getattr(E, "PERFECT_INFORMATION", False) and hasattr(E, "STATE") and E.OBS_SIZE != E.STATE.size:
+        problems.append("a perfect-information game's observation is the state: OBS_SIZE must equal STATE.size")
+    S = game.strategies
+    for const in ("BOTS", "choose", "SCRATCH", "MEMORY"):
+        if not hasattr(S, const):
+            problems.append(f"strategies module has no {const}")
+    if game.default_bot not in getattr(S, "BOTS", {}):
+        problems.append(f"default bot {game.default_bot!r} is not a built-in bot")
+    rules_folder, bots_folder = game.folders
+    if rules_folder.name != game.name or bots_folder.name != game.name:
+        problems.append(f"folders {rules_folder.name!r} / {bots_folder.name!r} differ from the name {game.name!r}")
+    codes = [b.code for b in getattr(S, "BOTS", {}).values()]
+    if sorted(codes) != list(range(len(codes))):
+        problems.append("bot codes must be 0 .. n-1")
+    if hasattr(E, "STATE"):
+        consts = {k: v for k, v in vars(E).items() if k.isupper() and isinstance(v, int) and not isinstance(v, bool)}
+        for cname, off in E.STATE.offsets().items():
+            if cname in consts and consts[cname] != off:
+                problems.append(f"engine constant {cname} = {consts[cname]} but the layout puts {cname.lower()} at {off}")
+    return problems
+
+
+def module_of(obj: Any) -> ModuleType:
+    return sys.modules[obj.__module__]

@@ -55,7 +55,7 @@ class RunSpec:
             "bots": [b.name for b in self.bots],
             "seed": self.seed,
             "rotate_seats": self.rotate_seats,
-            "code": _outcome_hash(self.game.name),
+            "code": self.game.outcome_hash,
         }
 
 
@@ -64,12 +64,6 @@ class RunResult:
     frame: pl.DataFrame
     manifest: dict[str, Any]
     path: Path | None
-
-
-def _outcome_hash(game_name: str) -> str:
-    from ._cache import outcome_hash
-
-    return outcome_hash(game_name)
 
 
 def bot_table(n_seats: int, start: int, stop: int, rotate: bool) -> np.ndarray:
@@ -86,7 +80,7 @@ def play_range(spec: RunSpec, start: int, stop: int) -> pl.DataFrame:
     seats = spec.game.seats(spec.params)
     seeds = game_seeds(spec.seed, start, stop)
     table = bot_table(seats, start, stop, spec.rotate_seats)
-    cols = spec.game.simulate(spec.params, seeds, table, list(spec.bots))
+    cols = spec.game.simulate(spec.params, seeds, table, list(spec.bots), first_index=start)
     n = stop - start
     names = np.array([b.name for b in spec.bots], dtype=object)
     data: dict[str, Any] = {

@@ -65,17 +65,29 @@ def test_run_prints_a_summary_and_writes_results(tmp_path, simkit_cmd):
     assert m["n_games"] == 300 and m["params"]["threat"] == 0
 
 
-def test_user_bot_from_a_module(tmp_path, simkit_cmd):
+def test_user_bot_from_a_module_in_the_current_folder(tmp_path, simkit_cmd):
+    """fn(observation, legal, rng): found in the current folder without PYTHONPATH."""
     (tmp_path / "mybot.py").write_text(
-        "def first(state, legal, board, rng):\n"
-        "    return int(legal[0])\n"
+        "def first(observation, legal, rng):\n"
+        "    legal[:] = -1  # a copy: this cannot change what the game accepts\n"
+        "    observation[:] = 0\n"
+        "    return 0\n"
+        "def last(observation, legal, rng):\n"
+        "    return int(legal[-1])\n"
     )
+    env = {k: v for k, v in __import__("os").environ.items() if k != "PYTHONPATH"}
     proc = subprocess.run(
-        simkit_cmd + ["run", "ufs", "-n", "20", "--bot", "mybot:first", "--out", str(tmp_path / "o"), "--no-progress"],
-        capture_output=True, text=True, cwd=tmp_path, env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)}, timeout=300,
+        simkit_cmd + ["run", "aau", "--set", "players=2", "-n", "6", "--bot", "mybot:last", "--bot", "random", "--out", str(tmp_path / "o"), "--no-progress"],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "mybot:first" in proc.stdout
+    assert "mybot:last" in proc.stdout
+    proc = subprocess.run(
+        simkit_cmd + ["run", "ufs", "-n", "5", "--bot", "mybot:first", "--out", str(tmp_path / "o2"), "--no-progress"],
+        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300,
+    )
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "mybot:first" in proc.stderr and "game 0" in proc.stderr and "not legal" in proc.stderr
 
 
 def test_games_lists_parameters_and_bots(tmp_path, simkit_cmd):

@@ -1,7 +1,8 @@
 """The conformance suite every registered game must pass (like OpenSpiel's random
-simulation tests): random games end, invariants hold after every step, seeds
-reproduce, built-in bots play legal moves, and the compiled rules equal the same
-rules run as plain Python."""
+simulation tests): the declaration fulfils the contract, random games end and keep
+their invariants, seeds reproduce, built-in bots play legal moves in both loops, the
+compiled rules equal the same rules run as plain Python, and observations leak nothing
+a seat may not see."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import sys
 import numpy as np
 import pytest
 
+from simkit.game import check_contract
 from simkit.games import REGISTRY, get
 from simkit.params import build
 from simkit.runner import bot_table
@@ -27,7 +29,7 @@ def _id(case):
     return g.name + ("-" + "-".join(f"{k}={x}" for k, x in v.items()) if v else "")
 
 
-def play_random(rules, seed, rng, max_steps):
+def play_random(rules, seed, rng, max_steps, check=True):
     st = rules.new(seed)
     steps = 0
     actions = []
@@ -35,14 +37,32 @@ def play_random(rules, seed, rng, max_steps):
         legal = rules.legal(st)
         assert len(legal) > 0, "a live game with no legal action"
         assert len(set(legal.tolist())) == len(legal), "duplicate legal actions"
+        assert all(0 <= a < rules.E.MAX_ACTIONS for a in legal.tolist()), "an action id outside the action space"
         a = int(rng.choice(legal))
         actions.append(a)
         rules.step(st, a)
-        broken = rules.invariants(st)
-        assert not broken, f"seed {seed}, step {steps}: {broken}"
+        if check:
+            broken = rules.invariants(st)
+            assert not broken, f"seed {seed}, step {steps}: {broken}"
         steps += 1
         assert steps < max_steps, f"seed {seed}: no end after {max_steps} steps"
     return st, actions
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+def test_declaration_fulfils_the_contract(game):
+    """Protocol functions and constants present, folder = registry key = name (for
+    the bots too), layout constants agree with the layout, action ranges disjoint."""
+    assert not check_contract(game)
+    key = next(k for k, m in REGISTRY.items() if get(k) is game)
+    assert key == game.name
+    ranges = sorted((r.start, r.start + r.size) for r in game.engine.ACTIONS.ranges.values())
+    assert all(a1 <= b0 for (_, a1), (b0, _) in zip(ranges, ranges[1:])) and ranges[-1][1] == game.engine.MAX_ACTIONS
+
+
+def test_games_have_distinct_outcome_hashes():
+    hashes = [g.outcome_hash for g in GAMES]
+    assert len(set(hashes)) == len(hashes)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
@@ -53,16 +73,33 @@ def test_random_games_end_and_keep_invariants(case):
     for seed in range(25):
         st, _ = play_random(rules, seed, rng, game.max_steps)
         assert not rules.invariants(st)
+        won = rules.won(st)
+        assert len(won) == rules.seats
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 def test_seed_and_actions_reproduce_the_game(game):
     rules = game.rules(build(game.params, {}, game.name))
-    st1, actions = play_random(rules, 123, np.random.default_rng(1), game.max_steps)
+    st1, actions = play_random(rules, 123, np.random.default_rng(1), game.max_steps, check=False)
     st2 = rules.new(123)
     for a in actions:
         rules.step(st2, a)
     assert np.array_equal(st1.s, st2.s)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+def test_steps_after_the_end_and_illegal_actions_are_refused(game):
+    from simkit.rules import IllegalAction
+
+    rules = game.rules(build(game.params, {}, game.name))
+    st = rules.new(4)
+    illegal = [a for a in range(game.engine.MAX_ACTIONS) if a not in set(rules.legal(st).tolist())]
+    if illegal:
+        with pytest.raises(IllegalAction):
+            rules.step(st, illegal[0])
+    st, _ = play_random(rules, 4, np.random.default_rng(2), game.max_steps, check=False)
+    with pytest.raises(IllegalAction):
+        rules.step(st, 0)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
@@ -77,6 +114,38 @@ def test_builtin_bots_play_only_legal_moves(case):
         fast = game.simulate(params, seeds, table, bots)
         for col, values in fast.items():
             assert np.array_equal(np.asarray(values), np.asarray(checked[col])), f"{name}: {col} differs between loops"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+def test_observations_hide_what_a_seat_may_not_see(game):
+    """On positions from real games: the observation depends on the state only through
+    what the seat may see. Perfect-information games show the state; others must give
+    the same observation for two states that differ only in what is hidden from that
+    seat (the game's ``hidden_variants`` makes such twins)."""
+    rules = game.rules(build(game.params, {}, game.name))
+    E = game.engine
+    twins = getattr(E, "hidden_variants", None)
+    if E.PERFECT_INFORMATION:
+        st = rules.new(9)
+        assert np.array_equal(rules.observe(st, 0), st.s)
+        return
+    assert E.OBS_SIZE > 0
+    rng = np.random.default_rng(11)
+    positions = 0
+    for seed in range(6):
+        st = rules.new(seed)
+        while not rules.over(st):
+            for seat in range(rules.seats):
+                obs = rules.observe(st, seat)
+                assert obs.shape == (E.OBS_SIZE,)
+                if twins is not None:
+                    for other in twins(st.s.copy(), st.b, seat, rng):
+                        twin = st.copy()
+                        twin.s[:] = other
+                        assert np.array_equal(rules.observe(twin, seat), obs), f"seed {seed}: seat {seat} sees a hidden change"
+                        positions += 1
+            rules.step(st, int(rng.choice(rules.legal(st))))
+    assert twins is None or positions > 0
 
 
 # Rule sets beyond the defaults where plain Python once parted from compiled code

@@ -10,7 +10,7 @@ import pytest
 from numba import njit
 
 from simkit.games.ufs import engine as E
-from simkit.games.ufs.api import Rules
+from simkit.games.ufs import Rules
 from simkit.games.ufs.board import B_DMAX, EXPLOSION, LEFT, MSHIP, RIGHT
 from simkit.games.ufs.params import UFSParams
 from simkit.jit import popcount

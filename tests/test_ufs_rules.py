@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from simkit.games.ufs import engine as E
-from simkit.games.ufs.api import Rules
+from simkit.games.ufs import Rules
 from simkit.games.ufs.board import B_CELL_ROOM, B_DMAX
 from simkit.games.ufs.params import UFSParams
 from simkit.rng import die as roll_die

@@ -1,5 +1,6 @@
 """The game registry: one line per game. Adding a game means copying
-``simkit/games/_template`` and adding its line here."""
+``simkit/games/template`` and ``strategies/template`` (see docs/adding-a-game.md) and
+adding its line here."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ from ..game import GameSpec
 REGISTRY = {
     "ufs": "simkit.games.ufs",
     "aau": "simkit.games.aau",
+    "template": "simkit.games.template",  # the contributors' template game (Pig)
 }
 
 
 def get(name: str) -> GameSpec:
     """A game by short name (``ufs``) or long name (``under-falling-skies``)."""
-    key = name.strip().lower()
+    key = str(name).strip().lower()
     for short, module in REGISTRY.items():
         spec = importlib.import_module(module).SPEC
         if key in (short, spec.slug):

@@ -1,8 +1,8 @@
 """Bots for Alien Attack USA.
 
 A bot sees the whole state vector (the game has no hidden information: missions are
-face up and the markers still in the bag are known, only their order is not) and
-returns one legal action; see simkit/games/aau/engine.py for the actions.
+face up and the markers still in the bag are known, only their order is not), reads it
+through the engine's named fields, and returns one legal action; see simkit/games/aau/engine.py for the actions.
 Options switch a power off, e.g. ``strategic:no-extra`` never takes an Extra Turn.
 """
 
@@ -22,11 +22,14 @@ BOTS = {
     "team": BotInfo("team", 3, "strategic, and in semi-cooperative games also values destroying bases when the invasion threatens", POWER_OPTIONS),
 }
 
-SCRATCH = 256
+SCRATCH = 256  # size of each scratch array the game loop hands to the bots
+MEMORY = 0  # no memory kept between decisions
 
 
 @kernel
-def choose(code, flags, s, rng, b, ib, fb):
+def choose(code, flags, s, legal, rng, b, mem, ib, fb):
+    """The action of built-in bot ``code``: ``s`` is the state (nothing is hidden;
+    ``legal`` is empty, bots list what they need), ``mem`` unused."""
     if code == 0:
         return random_bot.choose(s, rng, b, ib, fb, flags)
     if code == 1:

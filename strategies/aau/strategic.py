@@ -30,7 +30,6 @@ from simkit.games.aau.board import (
     B_THRESH,
     B_TYPE,
     HERD,
-    MAX_CITIES,
     PARK,
 )
 from simkit.games.aau.engine import (
@@ -41,7 +40,6 @@ from simkit.games.aau.engine import (
     A_NO_PROTECT,
     A_PASS,
     A_PROTECT,
-    CITY_CNT,
     DESTROYED,
     MARK,
     NDESTROYED,
@@ -52,6 +50,9 @@ from simkit.games.aau.engine import (
     NTRAPPED,
     P_BASES,
     P_BORDER_CARD,
+    P_CITY_CNT,
+    PLAYER,
+    P_STRIDE,
     P_CITY_CARD,
     P_COVER,
     P_PARKS,
@@ -129,7 +130,7 @@ def value(s, b, p, x, fb):
     card_value = 2 + pget(s, p, P_CITY_CARD)
     for k in range(b[B_SP_NCITY + x]):
         c = b[B_SP_CITY + x * 3 + k]
-        if s[CITY_CNT + p * MAX_CITIES + c] == 0:
+        if s[PLAYER + p * P_STRIDE + P_CITY_CNT + c] == 0:
             cv = b[B_CITY_VAL + c]
             if cv == card_value:
                 v += fb[F_CITY]
@@ -195,7 +196,7 @@ def disc_worth(s, b, p, x):
     w = 1.0
     for k in range(b[B_SP_NCITY + x]):
         c = b[B_SP_CITY + x * 3 + k]
-        if s[CITY_CNT + p * MAX_CITIES + c] == 1:
+        if s[PLAYER + p * P_STRIDE + P_CITY_CNT + c] == 1:
             w += 3.0 if b[B_CITY_VAL + c] == 2 + pget(s, p, P_CITY_CARD) else 1.0
     if b[B_BORDER + x] & (1 << pget(s, p, P_BORDER_CARD)):
         w += 2.0

@@ -1,8 +1,8 @@
 """Bots for Under Falling Skies.
 
 A bot sees the whole state vector (the game has no hidden information besides the
-dice still to be rolled) and returns one legal action; see simkit/games/ufs/engine.py
-for the actions of each decision point.
+dice still to be rolled), reads it through the engine's named fields, and returns one
+legal action; see simkit/games/ufs/engine.py for the actions of each decision point.
 """
 
 from numba import njit
@@ -19,8 +19,10 @@ BOTS = {
 
 
 @njit
-def choose(code, flags, s, rng, b, ib, fb):
-    """The action of built-in bot ``code`` (``ib``/``fb``: int and float scratch arrays)."""
+def choose(code, flags, s, legal, rng, b, mem, ib, fb):
+    """The action of built-in bot ``code``: ``s`` is the state (the game hides nothing;
+    ``legal`` is empty, bots list what they need), ``mem`` unused, ``ib``/``fb`` int
+    and float scratch arrays."""
     if code == 0:
         return random_bot.choose(s, rng, b, ib, fb, flags)
     if code == 1:
@@ -29,3 +31,4 @@ def choose(code, flags, s, rng, b, ib, fb):
 
 
 SCRATCH = 1024  # size of each scratch array the game loop hands to the bots
+MEMORY = 0  # no memory kept between decisions

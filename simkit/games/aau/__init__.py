@@ -9,68 +9,48 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategies.aau import BOTS
+import strategies.aau as bots
 
-from ...game import GameSpec, compiled_table
+from ...game import GameSpec, OutputTable, derived_column, game_column, seat_column
 from . import board as board_mod
-from .api import Rules
+from . import describe
+from . import engine as E
 from .params import AAUParams
-from .trace import trace_game
 
 BORDER_NAMES = np.array(["Pacific", "Mexico", "Gulf", "Atlantic"], dtype=object)
 
-COLUMNS = {
-    "players": "number of players",
-    "rounds": "rounds played (30, 24 or 20)",
-    "bases_destroyed": "alien bases destroyed by the whole table",
-    "earth_won": "whether the table destroyed at least semi_coop_threshold bases (decides the semi-cooperative mode; reported in both modes)",
-    "score": "final score of the seat",
-    "win_share": "1/k when k players share the win, else 0 (sums to 1 per decided game)",
-    "city_mission": "value of the seat's city mission card (2-5)",
-    "border_mission": "the seat's border mission card",
-    "mission_points": "points from the seat's city and border missions",
-    "city_mission_points": "points from the city mission",
-    "border_mission_points": "points from the border mission",
-    "bases_taken": "base tokens the seat holds",
-    "parks": "park tokens the seat holds",
-    "parks_points": "points from the global national-parks mission",
-    "bases_points": "points from the global alien-bases mission",
-    "expansion_points": "points from the territorial-expansion mission",
-    "protection_points": "points from the global-protection mission (0 or 20)",
-    "largest_group": "discs in the seat's largest connected group",
-    "immediate_points": "points scored during play (cities and herds)",
-    "discs_lost": "discs captured between bases",
-    "powers_used": "powers used, bit mask: 1 Protection, 2 Cover, 4 Neighbourhood, 8 Extra Turn",
-    "top_city": "value of the best city the seat defends (the tie-break)",
-}
+
+def _win_share(cols, params):
+    won = cols["won"]
+    return np.where(won, 1.0 / np.maximum(won.sum(axis=1, keepdims=True), 1), 0.0)
 
 
-def simulate(params: AAUParams, seeds: np.ndarray, table: np.ndarray, bots: list, checked: bool = False) -> dict[str, np.ndarray]:
-    from .play import FIELDS, SEAT_FIELDS, play_chunk, play_python
-
-    b = board_mod.build(params)
-    fast = compiled_table(bots, table, checked)
-    if fast is not None:
-        seat_out, game_out = play_chunk(seeds, b, *fast, FIELDS)
-    else:
-        seat_out, game_out = play_python(seeds, b, bots, table)
-    cols = {name: seat_out[:, :, j] for j, (name, _) in enumerate(SEAT_FIELDS)}
-    won = cols.pop("won_raw").astype(bool)
-    winners = won.sum(axis=1, keepdims=True)
-    out = {
-        "players": np.full(len(seeds), params.players, np.int8),
-        "rounds": game_out[:, 0].astype(np.int16),
-        "bases_destroyed": game_out[:, 1].astype(np.int16),
-        "earth_won": game_out[:, 2].astype(bool),
-        "won": won,
-        "win_share": np.where(won, 1.0 / np.maximum(winners, 1), 0.0),
-        "score": cols.pop("score"),
-        "city_mission": (cols.pop("city_card") + 2).astype(np.int8),
-        "border_mission": BORDER_NAMES[cols.pop("border_card")],
-    }
-    out["mission_points"] = cols["city_mission_points"] + cols["border_mission_points"]
-    out.update(cols)
-    return out
+OUTPUTS = OutputTable([
+    derived_column("players", "game", lambda cols, p: np.full(len(cols["rounds"]), p.players, np.int8), "number of players"),
+    game_column("rounds", E.ROUND, "rounds played (30, 24 or 20)", np.int16),
+    game_column("bases_destroyed", E.TOTAL_DESTROYED, "alien bases destroyed by the whole table", np.int16),
+    game_column("earth_won", E.EARTH_WON, "whether the table destroyed at least semi_coop_threshold bases (decides the semi-cooperative mode; reported in both modes)", bool),
+    seat_column("won", E.P_WON, "whether this seat won (shared wins count for every winner)", bool),
+    derived_column("win_share", "seat", _win_share, "1/k when k players share the win, else 0 (sums to 1 per decided game)"),
+    seat_column("score", E.P_SCORE, "final score of the seat"),
+    seat_column("city_mission", E.P_CITY_CARD, "value of the seat's city mission card (2-5)", np.int8, lambda c: c + 2),
+    seat_column("border_mission", E.P_BORDER_CARD, "the seat's border mission card", object, lambda c: BORDER_NAMES[c]),
+    derived_column("mission_points", "seat", lambda cols, p: cols["city_mission_points"] + cols["border_mission_points"],
+                   "points from the seat's city and border missions"),
+    seat_column("city_mission_points", E.P_CITY_PTS, "points from the city mission"),
+    seat_column("border_mission_points", E.P_BORDER_PTS, "points from the border mission"),
+    seat_column("parks", E.P_PARKS, "park tokens the seat holds"),
+    seat_column("bases_taken", E.P_BASES, "base tokens the seat holds"),
+    seat_column("parks_points", E.P_PARKS_PTS, "points from the global national-parks mission"),
+    seat_column("bases_points", E.P_BASES_PTS, "points from the global alien-bases mission"),
+    seat_column("expansion_points", E.P_EXPANSION_PTS, "points from the territorial-expansion mission"),
+    seat_column("protection_points", E.P_PROTECTION_PTS, "points from the global-protection mission (0 or 20)"),
+    seat_column("largest_group", E.P_LARGEST, "discs in the seat's largest connected group"),
+    seat_column("immediate_points", E.P_IMMEDIATE, "points scored during play (cities and herds)"),
+    seat_column("discs_lost", E.P_CAPTURED, "discs captured between bases"),
+    seat_column("powers_used", E.P_POWERS, "powers used, bit mask: 1 Protection, 2 Cover, 4 Neighbourhood, 8 Extra Turn"),
+    seat_column("top_city", E.P_TIEBREAK, "value of the best city the seat defends (the tie-break)"),
+], seat_block=E.PLAYER_BLOCK)
 
 
 def summary_lines(frame) -> list[str]:
@@ -88,22 +68,32 @@ SPEC = GameSpec(
     slug="alien-attack-usa",
     title="Alien Attack USA",
     params=AAUParams,
-    bots=BOTS,
+    engine=E,
+    strategies=bots,
+    board=board_mod.build,
+    data_version=board_mod.data_version,
+    outputs=OUTPUTS,
     default_bot="strategic",
     seats=lambda p: p.players,
     seat_range=(2, 4),
-    simulate=simulate,
-    columns=COLUMNS,
-    data_version=board_mod.data_version,
-    validate=board_mod.build,
+    describe_action=describe.describe_action,
+    describe_step=describe.describe_step,
+    describe_state=describe.describe_state,
+    describe_setup=describe.describe_setup,
+    describe_result=describe.describe_result,
+    invariants=describe.invariants,
+    trace_mark=lambda s: int(s[E.ROUND]),
     summary_means=("score", "mission_points", "bases_taken", "parks"),
     summarize=summary_lines,
     compare_metrics=("earth_won", "bases_destroyed"),
-    game_columns=("players", "rounds", "bases_destroyed", "earth_won"),
-    rules=Rules,
-    trace=trace_game,
     max_steps=2_000,
     test_variants=tuple({"players": n, "semi_coop": semi} for n in (2, 3, 4) for semi in (False, True)),
     report="simkit.games.aau.report:build",
     experiment="experiments/aau-balance.toml",
 )
+
+
+def Rules(params: AAUParams | None = None, **settings):
+    """Alien Attack USA step by step, e.g. ``Rules(players=3, semi_coop=True)`` (see
+    :class:`simkit.rules.Rules`)."""
+    return SPEC.rules(params, **settings)

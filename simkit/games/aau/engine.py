@@ -16,7 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...jit import entry, inline_kernel, kernel
+from ...jit import inline_kernel, kernel
+from ...layout import ActionSpace, Layout
+from ...loop import observe_state as observe  # noqa: F401 (the protocol's observe)
 from ...rng import CHANCE, new_streams, randint, restart
 from .board import (
     B_BORDER,
@@ -52,38 +54,62 @@ from .board import (
 )
 
 # ---- state layout -----------------------------------------------------------------
+MAX_PLAYERS = 4
+MAX_MARKERS = MAX_PLAYERS + 2  # markers drawn in a round (R2.1)
+MAX_DESTROYED = 6  # bases one disc can destroy: one per direction (R4.4)
+MAX_TRAPPED = 64  # discs captured at the end of a round, at most
+N_MISSION_CARDS = 4  # city cards 2-5, border cards Pacific, Mexico, Gulf, Atlantic
+T_BORDER, T_OTHER, T_HERDS, T_REGIONS = range(4)  # a player's final-scoring tallies
+
+STATE = Layout("aau state")
 (PHASE, ROUND, NROUNDS, PLAYERS, START, TURN, ACTED, EXTRA_USERS, BAG_N, NMARK, NDESTROYED,
- NTRAPPED, PROTECTING, TOTAL_DESTROYED, EXTRA_TURN, NSP, EARTH_WON, LAST_SPACE, NBASES, STAMP) = range(20)
-SP = 24  # state of each space, see S_*
-FLIP = SP + MAX_SPACES  # round in which a base appeared there
-BAG = FLIP + MAX_SPACES  # markers still in the bag (drawn from the end)
-MARK = BAG + MAX_SPACES  # this round's attack markers (space ids)
-DESTROYED = MARK + 8  # bases destroyed by the last placement (for Cover)
-TRAPPED = DESTROYED + 8  # discs about to be captured, -1 once saved
-PLAYER = TRAPPED + 64  # per-player block, see P_*
-P_STRIDE = 20  # P_ADJ_BASES: (base, own disc) adjacent pairs, so that Neighbourhood is cheap to offer
+ NTRAPPED, PROTECTING, TOTAL_DESTROYED, EXTRA_TURN, NSP, EARTH_WON, LAST_SPACE, NBASES, STAMP) = STATE.scalars(
+    "phase", "round", "nrounds", "players", "start", "turn", "acted", "extra_users", "bag_n", "nmark", "ndestroyed",
+    "ntrapped", "protecting", "total_destroyed", "extra_turn", "nsp", "earth_won", "last_space", "nbases", "stamp")
+SP = STATE.array("sp", MAX_SPACES)  # state of each space, see S_*
+FLIP = STATE.array("flip", MAX_SPACES)  # round in which a base appeared there
+BAG = STATE.array("bag", MAX_SPACES)  # markers still in the bag (drawn from the end)
+MARK = STATE.array("mark", MAX_MARKERS)  # this round's attack markers (space ids)
+DESTROYED = STATE.array("destroyed", MAX_DESTROYED)  # bases destroyed by the last placement (for Cover)
+TRAPPED = STATE.array("trapped", MAX_TRAPPED)  # discs about to be captured, -1 once saved
+PLAYER_BLOCK = STATE.seats(
+    "player", MAX_PLAYERS,
+    "score", "parks", "bases", "powers", "city_card", "border_card", "discs", "immediate", "city_pts",
+    "border_pts", "parks_pts", "bases_pts", "expansion_pts", "protection_pts", "largest", "won", "tiebreak",
+    "captured",
+    "adj_bases",  # (base, own disc) adjacent pairs, so that Neighbourhood is cheap to offer
+    ("city_cnt", MAX_CITIES),  # the player's discs around each city
+    ("tally", 4),  # final scoring: border, other border, herd spaces, herd regions (T_*)
+)
+PLAYER, P_STRIDE = PLAYER_BLOCK.base, PLAYER_BLOCK.stride
 (P_SCORE, P_PARKS, P_BASES, P_POWERS, P_CITY_CARD, P_BORDER_CARD, P_DISCS, P_IMMEDIATE, P_CITY_PTS,
  P_BORDER_PTS, P_PARKS_PTS, P_BASES_PTS, P_EXPANSION_PTS, P_PROTECTION_PTS, P_LARGEST, P_WON, P_TIEBREAK,
- P_CAPTURED, P_ADJ_BASES) = range(19)
-CITY_CNT = PLAYER + 4 * P_STRIDE  # discs of player p around city c at CITY_CNT + p * MAX_CITIES + c
-BASES = CITY_CNT + 4 * MAX_CITIES  # spaces holding a base, in no particular order
-WORK = BASES + MAX_SPACES  # scratch for searches
-TALLY = WORK + 2 * MAX_SPACES  # final scoring: border, other border, herd spaces, herd regions per player
-HITS = TALLY + 4 * 4  # bases a disc on each space would destroy now (R4.4), kept up to date
-SIZE = HITS + MAX_SPACES
+ P_CAPTURED, P_ADJ_BASES, P_CITY_CNT, P_TALLY) = PLAYER_BLOCK.fields.values()
+BASES = STATE.array("bases", MAX_SPACES)  # spaces holding a base, in no particular order
+WORK = STATE.array("work", 2 * MAX_SPACES)  # scratch for searches
+HITS = STATE.array("hits", MAX_SPACES)  # bases a disc on each space would destroy now (R4.4), kept up to date
+SIZE = STATE.size
 
 S_BAG, S_MARKER, S_BASE, S_EMPTY, S_DISC = 0, 1, 2, 3, 10  # S_DISC + p: a disc of player p
 POW_PROTECTION, POW_COVER, POW_NEIGHBOURHOOD, POW_EXTRA = 1, 2, 4, 8
 
 P_COVER, P_POWER, P_PROTECT, P_OVER = range(4)
-A_COVER = 0
-A_PASS = 10
-A_EXTRA = 11
-A_COVERP = 20
-A_NEIGH = 100
-A_NO_PROTECT = 299
-A_PROTECT = 300
-MAX_ACTIONS = 200
+
+# ---- actions ------------------------------------------------------------------------
+ACTIONS = ActionSpace("aau actions")
+A_COVER = ACTIONS.range("cover", MAX_MARKERS)  # cover the k-th marker of the round
+A_PASS = ACTIONS.single("pass")
+A_EXTRA = ACTIONS.single("extra_turn")
+A_COVERP = ACTIONS.range("cover_power", MAX_DESTROYED)  # Cover: the i-th base just destroyed
+A_NEIGH = ACTIONS.range("neighbourhood", MAX_SPACES)  # Neighbourhood on a space
+A_NO_PROTECT = ACTIONS.single("no_protection")
+A_PROTECT = ACTIONS.range("protection", MAX_TRAPPED)  # save the i-th trapped disc
+MAX_ACTIONS = ACTIONS.size
+
+# Missions are face up and the bag's contents known (only its order is not): a bot
+# sees the whole state.
+PERFECT_INFORMATION = True
+OBS_SIZE = SIZE
 
 
 @inline_kernel
@@ -126,16 +152,16 @@ def init_state(seed, b):
     # R1.3: city and border mission cards are shuffled separately, one of each per player
     for deck in range(2):
         cards = WORK  # scratch for the shuffle
-        for i in range(4):
+        for i in range(N_MISSION_CARDS):
             s[cards + i] = i
-        for i in range(3, 0, -1):
+        for i in range(N_MISSION_CARDS - 1, 0, -1):
             j = randint(rng, CHANCE, i + 1)
             t = s[cards + i]
             s[cards + i] = s[cards + j]
             s[cards + j] = t
         for p in range(players):
             s[PLAYER + p * P_STRIDE + (P_CITY_CARD if deck == 0 else P_BORDER_CARD)] = s[cards + p]
-    for i in range(4):
+    for i in range(N_MISSION_CARDS):
         s[WORK + i] = 0
     s[START] = 0
     _start_round(s, b)
@@ -305,7 +331,7 @@ def placement_points(s, b, p, x):
     pts = 0
     for k in range(b[B_SP_NCITY + x]):
         c = b[B_SP_CITY + x * 3 + k]
-        cnt = s[CITY_CNT + p * MAX_CITIES + c]
+        cnt = s[PLAYER + p * P_STRIDE + P_CITY_CNT + c]
         if cnt == 1 or cnt == 2:  # R4.1: the 2nd and 3rd disc around a city score it...
             if b[B_CITY_CLIQUE + c] != 0:  # (its spaces all touch: any earlier disc is adjacent)
                 pts += b[B_CITY_VAL + c]
@@ -332,7 +358,7 @@ def _place(s, b, p, x):
     padd(s, p, P_SCORE, pts)
     padd(s, p, P_IMMEDIATE, pts)
     for k in range(b[B_SP_NCITY + x]):
-        s[CITY_CNT + p * MAX_CITIES + b[B_SP_CITY + x * 3 + k]] += 1
+        s[PLAYER + p * P_STRIDE + P_CITY_CNT + b[B_SP_CITY + x * 3 + k]] += 1
     if b[B_TYPE + x] == PARK:
         padd(s, p, P_PARKS, 1)
     s[NDESTROYED] = 0
@@ -512,7 +538,7 @@ def _captures(s, b):
         s[SP + x] = S_EMPTY
         padd(s, p, P_CAPTURED, 1)
         for k in range(b[B_SP_NCITY + x]):
-            s[CITY_CNT + p * MAX_CITIES + b[B_SP_CITY + x * 3 + k]] -= 1
+            s[PLAYER + p * P_STRIDE + P_CITY_CNT + b[B_SP_CITY + x * 3 + k]] -= 1
     s[NTRAPPED] = 0
     s[START] = (s[START] + 1) % s[PLAYERS]  # R2.6: the bag passes to the left
     if s[ROUND] >= s[NROUNDS]:
@@ -574,7 +600,7 @@ def city_counts(s, b, p):
     ones = 0
     top_city = 0
     for c in range(b[B_NCITY]):
-        if s[CITY_CNT + p * MAX_CITIES + c] > 0:
+        if s[PLAYER + p * P_STRIDE + P_CITY_CNT + c] > 0:
             v = b[B_CITY_VAL + c]
             if v == card_value:
                 cities += 1
@@ -637,7 +663,7 @@ def _tally_discs(s, b):
     for q in range(s[PLAYERS]):
         s[PLAYER + q * P_STRIDE + P_LARGEST] = 0
         for i in range(4):
-            s[TALLY + q * 4 + i] = 0
+            s[PLAYER + q * P_STRIDE + P_TALLY + i] = 0
     s[STAMP] += 1
     stamp = s[STAMP]
     for x in range(s[NSP]):
@@ -647,13 +673,13 @@ def _tally_discs(s, b):
         q = v - S_DISC
         size = _group(s, b, x, stamp)
         border_bit = 1 << pget(s, q, P_BORDER_CARD)
-        t = TALLY + q * 4
+        t = PLAYER + q * P_STRIDE + P_TALLY
         for i in range(size):
             on_border, on_other, herd, region = space_counts(b, s[WORK + MAX_SPACES + i], border_bit)
-            s[t] += on_border
-            s[t + 1] += on_other
-            s[t + 2] += herd
-            s[t + 3] |= region
+            s[t + T_BORDER] += on_border
+            s[t + T_OTHER] += on_other
+            s[t + T_HERDS] += herd
+            s[t + T_REGIONS] |= region
         if size > pget(s, q, P_LARGEST):
             s[PLAYER + q * P_STRIDE + P_LARGEST] = size
 
@@ -665,9 +691,10 @@ def _final_scoring(s, b):
     _tally_discs(s, b)
     for p in range(players):
         cities, ones, top_city = city_counts(s, b, p)
-        border = s[TALLY + p * 4]
-        other = s[TALLY + p * 4 + 1]
-        herds = herd_count(b, s[TALLY + p * 4 + 2], s[TALLY + p * 4 + 3])
+        t = PLAYER + p * P_STRIDE + P_TALLY
+        border = s[t + T_BORDER]
+        other = s[t + T_OTHER]
+        herds = herd_count(b, s[t + T_HERDS], s[t + T_REGIONS])
         city_pts = tier_points(b, B_MIS_CITY + pget(s, p, P_CITY_CARD) * 6, cities)
         border_pts = tier_points(b, B_MIS_BORDER + pget(s, p, P_BORDER_CARD) * 6, border)
         parks_pts = tier_points(b, B_MIS_PARKS, pget(s, p, P_PARKS))
@@ -721,7 +748,7 @@ def apply_action(s, rng, b, a):
             s[EXTRA_TURN] = 1
             s[NDESTROYED] = 0
             s[PHASE] = P_COVER
-        elif a < A_NEIGH:  # R5.2: Cover the space of a base just destroyed
+        elif a < A_COVERP + MAX_DESTROYED:  # R5.2: Cover the space of a base just destroyed
             padd(s, p, P_POWERS, POW_COVER)
             _place(s, b, p, s[DESTROYED + a - A_COVERP])
             _after_placement(s, b)
@@ -738,8 +765,12 @@ def apply_action(s, rng, b, a):
         _next_protection(s, b)
 
 
-# ---- entry points for Python callers ---------------------------------------------------------
-new_game = entry(init_state)
-legal = entry(legal_actions)
-step = entry(apply_action)
-player_of = entry(current_player)
+# ---- the rest of the protocol ----------------------------------------------------------
+@inline_kernel
+def to_move(s):
+    return current_player(s)
+
+
+@inline_kernel
+def is_over(s):
+    return s[PHASE] == P_OVER

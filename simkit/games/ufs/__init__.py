@@ -8,53 +8,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategies.ufs import BOTS
+import strategies.ufs as bots
 
-from ...game import GameSpec, compiled_table
+from ...game import GameSpec, OutputTable, game_column
 from . import board as board_mod
-from .api import Rules
+from . import describe
+from . import engine as E
 from .params import UFSParams
-from .trace import trace_game
 
-LOSS_CAUSES = {1: None, 2: "damage", 3: "mothership"}
+LOSS_CAUSES = {E.R_WON: None, E.R_DAMAGE: "damage", E.R_MOTHERSHIP: "mothership"}
 
-COLUMNS = {
-    "rounds": "round in which the game ended",
-    "loss_cause": "damage, mothership, or null when won",
-    "research_reached": "research track space reached (the top is research_len)",
-    "research_len": "spaces on this game's research track",
-    "damage_taken": "damage suffered (ships hitting the city and mothership actions)",
-    "city_hits": "ships that passed below the sky",
-    "ships_shot": "ships shot down by jets",
-    "mothership_icons": "extra mothership descents caused by ships landing on its icon",
-    "flipped": "threatening tiles, as a bit mask: 1 top tile (4), 2 tile 3, 4 tile 2, 8 bottom tile (1)",
-}
-
-
-def simulate(params: UFSParams, seeds: np.ndarray, table: np.ndarray, bots: list, checked: bool = False) -> dict[str, np.ndarray]:
-    """Plays one game per seed. ``checked`` runs the Python loop, which verifies that
-    every action a bot takes is legal (slower; used by the conformance suite)."""
-    from .play import play_chunk, play_python
-
-    board = board_mod.build(params)
-    fast = compiled_table(bots, table, checked)
-    if fast is not None:
-        res = play_chunk(seeds, board, np.ascontiguousarray(fast[0][:, 0]), np.ascontiguousarray(fast[1][:, 0]))
-    else:
-        res = play_python(seeds, board, bots, table[:, 0])
-    won, rounds, cause, research, rlen, damage, hits, shot, icons, flipped = res
-    return {
-        "won": won,
-        "rounds": rounds,
-        "loss_cause": np.array([LOSS_CAUSES.get(int(c)) for c in cause], dtype=object),
-        "research_reached": research,
-        "research_len": rlen,
-        "damage_taken": damage,
-        "city_hits": hits,
-        "ships_shot": shot,
-        "mothership_icons": icons,
-        "flipped": flipped,
-    }
+OUTPUTS = OutputTable([
+    game_column("won", E.RESULT, "whether the game was won", bool, lambda r: r == E.R_WON),
+    game_column("rounds", E.ROUND, "round in which the game ended", np.int16),
+    game_column("loss_cause", E.RESULT, "damage, mothership, or null when won", object,
+                lambda r: np.array([LOSS_CAUSES.get(int(c)) for c in r], dtype=object)),
+    game_column("research_reached", E.RESEARCH, "research track space reached (the top is research_len)", np.int16),
+    game_column("research_len", E.RLEN, "spaces on this game's research track", np.int16),
+    game_column("damage_taken", E.DAMAGE, "damage suffered (ships hitting the city and mothership actions)", np.int16),
+    game_column("city_hits", E.HITS, "ships that passed below the sky", np.int16),
+    game_column("ships_shot", E.SHOT, "ships shot down by jets", np.int16),
+    game_column("mothership_icons", E.MS_ICONS, "extra mothership descents caused by ships landing on its icon", np.int16),
+    game_column("flipped", E.FLIPS, "threatening tiles, as a bit mask: 1 top tile (4), 2 tile 3, 4 tile 2, 8 bottom tile (1)", np.int8),
+])
 
 
 def summary_lines(frame) -> list[str]:
@@ -70,18 +46,21 @@ SPEC = GameSpec(
     slug="under-falling-skies",
     title="Under Falling Skies",
     params=UFSParams,
-    bots=BOTS,
+    engine=E,
+    strategies=bots,
+    board=board_mod.build,
+    data_version=board_mod.data_version,
+    outputs=OUTPUTS,
     default_bot="greedy",
     seats=lambda p: 1,
     seat_range=(1, 1),
-    simulate=simulate,
-    columns=COLUMNS,
-    data_version=board_mod.data_version,
-    validate=board_mod.build,
+    describe_action=describe.describe_action,
+    describe_state=describe.describe_state,
+    describe_result=describe.describe_result,
+    invariants=describe.invariants,
+    trace_mark=lambda s: int(s[E.ROUND]),
     summary_means=("rounds", "research_reached", "damage_taken", "ships_shot"),
     summarize=summary_lines,
-    trace=trace_game,
-    rules=Rules,
     max_steps=2_000,
     test_variants=tuple(
         {"city": city, "city_side": side, "threat": threat, "robots": robots}
@@ -92,3 +71,9 @@ SPEC = GameSpec(
     report="simkit.games.ufs.report:build",
     experiment="experiments/ufs-threat.toml",
 )
+
+
+def Rules(params: UFSParams | None = None, **settings):
+    """Under Falling Skies step by step, e.g. ``Rules(threat=3, city="new_york")``
+    (see :class:`simkit.rules.Rules`)."""
+    return SPEC.rules(params, **settings)

@@ -22,7 +22,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...jit import entry, inline_kernel, kernel
+from ...jit import inline_kernel, kernel
+from ...layout import ActionSpace, Layout
+from ...loop import observe_state as observe  # noqa: F401 (the protocol's observe)
 
 from ...rng import CHANCE, die, new_streams, randint, restart
 from .board import (
@@ -65,6 +67,7 @@ from .board import (
     B_WHITES_RETURN,
     EXPLOSION,
     LEFT,
+    MAX_ROOMS,
     MSHIP,
     RIGHT,
     ROOM_ENERGY,
@@ -74,47 +77,57 @@ from .board import (
 )
 
 # ---- state layout -----------------------------------------------------------
-PHASE, ROUND, MS, SKULL, DAMAGE, ENERGY, RESEARCH, RLEN, EXCAV, RESULT = range(10)
-AHEAD, AHEAD_VAL, WHITE_RESERVE, SHOT, NPLACED, PENDING_ROBOT, FLIPS, FIRST_DAMAGE_DONE, HITS, MS_ICONS = range(10, 20)
+SKY_ROWS = 16
 NSHIPS = 9  # ships 0-4 purple, 5-8 white
-SHIP_ROW = 20
-SHIP_COL = SHIP_ROW + NSHIPS
-DIE_VAL = SHIP_COL + NSHIPS  # dice 0-2 grey, 3-4 white
-DIE_WHITE = DIE_VAL + 5
-DIE_CELL = DIE_WHITE + 5
-COL_USED = DIE_CELL + 5
-CELL_DIE = COL_USED + 5  # worker die value on each excavated cell, 0 if none
-ROBOT_VAL = CELL_DIE + 30  # 0 = no robot in this slot
-ROBOT_CELL = ROBOT_VAL + 2
-ROBOT_EXH = ROBOT_CELL + 2
-SKY_KIND = ROBOT_EXH + 2  # this game's sky, rows 1-16 at [row * 5 + col]
-SKY_NUM = SKY_KIND + 85
-MS_KIND = SKY_NUM + 85  # mothership action of each row 1-16
-MS_AMT = MS_KIND + 17
-RCOST = MS_AMT + 17  # research track: cost of space i at RCOST + i, i = 1 .. RLEN
-MAX_TRACK = 32
+MAX_TRACK = 32  # research spaces (the city's prefix and one per sky row), 1-based
+
+STATE = Layout("ufs state")
+(PHASE, ROUND, MS, SKULL, DAMAGE, ENERGY, RESEARCH, RLEN, EXCAV, RESULT,
+ AHEAD, AHEAD_VAL, WHITE_RESERVE, SHOT, NPLACED, PENDING_ROBOT, FLIPS, FIRST_DAMAGE_DONE, HITS, MS_ICONS) = STATE.scalars(
+    "phase", "round", "ms", "skull", "damage", "energy", "research", "rlen", "excav", "result",
+    "ahead", "ahead_val", "white_reserve", "shot", "nplaced", "pending_robot", "flips", "first_damage_done", "hits", "ms_icons")
+SHIP_ROW = STATE.array("ship_row", NSHIPS)
+SHIP_COL = STATE.array("ship_col", NSHIPS)
+DIE_VAL = STATE.array("die_val", 5)  # dice 0-2 grey, 3-4 white
+DIE_WHITE = STATE.array("die_white", 5)
+DIE_CELL = STATE.array("die_cell", 5)
+COL_USED = STATE.array("col_used", 5)
+CELL_DIE = STATE.array("cell_die", 30)  # worker die value on each excavated cell, 0 if none
+ROBOT_VAL = STATE.array("robot_val", 2)  # 0 = no robot in this slot
+ROBOT_CELL = STATE.array("robot_cell", 2)
+ROBOT_EXH = STATE.array("robot_exh", 2)
+SKY_KIND = STATE.array("sky_kind", (SKY_ROWS + 1) * 5)  # this game's sky, rows 1-16 at [row * 5 + col]
+SKY_NUM = STATE.array("sky_num", (SKY_ROWS + 1) * 5)
+MS_KIND = STATE.array("ms_kind", SKY_ROWS + 1)  # mothership action of each row 1-16
+MS_AMT = STATE.array("ms_amt", SKY_ROWS + 1)
+RCOST = STATE.array("rcost", MAX_TRACK)  # research track: cost of space i at RCOST + i, i = 1 .. RLEN
 # The sky once more, as bit masks: rows (bit = row) of each kind of cell per column, at
 # [kind * 5 + col]. Fixed for the game; a bot evaluates a column's move in a few word operations.
-SKY_MASK = RCOST + MAX_TRACK
-SIZE = SKY_MASK + 25
+SKY_MASK = STATE.array("sky_mask", 5 * 5)
+SIZE = STATE.size
 
-SKY_ROWS = 16
 # Ship rows: in the sky 1-16; special values below.
 ROW_SITE, ROW_WAITING, ROW_RESERVE, ROW_GONE = 0, -1, -2, -3
 
 P_PLACE, P_SIX, P_ROOMS, P_ROBOT, P_SPAWN, P_OVER = range(6)
 R_RUNNING, R_WON, R_DAMAGE, R_MOTHERSHIP = range(4)
 
-A_PLACE = 0
-A_SIX = 150
-A_SIX_SKIP = 155
-A_EXCAVATE = 190
-A_END = 191
-A_ROOM = 200
-A_ROBOT_DECLINE = 299
-A_ROBOT = 300
-A_SPAWN = 400
-MAX_ACTIONS = 160
+# ---- actions --------------------------------------------------------------------
+ACTIONS = ActionSpace("ufs actions")
+A_PLACE = ACTIONS.range("place", 5 * 30)  # die * 30 + base cell
+A_SIX = ACTIONS.range("six", 5)  # turn die d to 6
+A_SIX_SKIP = ACTIONS.single("six_skip")
+A_EXCAVATE = ACTIONS.single("excavate")
+A_END = ACTIONS.single("end_rooms")
+A_ROOM = ACTIONS.range("room", MAX_ROOMS)
+A_ROBOT_DECLINE = ACTIONS.single("robot_decline")
+A_ROBOT = ACTIONS.range("robot", 30 * 3)  # cell * 3 + drop (0 none, 1/2 remove robot slot 0/1)
+A_SPAWN = ACTIONS.range("spawn", 5)
+MAX_ACTIONS = ACTIONS.size
+
+# Nothing is hidden but future chance: a bot sees the whole state.
+PERFECT_INFORMATION = True
+OBS_SIZE = SIZE
 
 
 # ---- setup --------------------------------------------------------------------
@@ -361,16 +374,6 @@ def legal_actions(s, b, out):
                 out[n] = A_SPAWN + c
                 n += 1
     return n
-
-
-@njit
-def is_legal(s, b, a):
-    buf = np.empty(MAX_ACTIONS, np.int32)
-    n = legal_actions(s, b, buf)
-    for i in range(n):
-        if buf[i] == a:
-            return True
-    return False
 
 
 # ---- effects -------------------------------------------------------------------
@@ -726,9 +729,13 @@ def apply_action(s, rng, b, a):
     _rooms_continue(s, rng, b)  # whichever way the rooms phase was reached
 
 
-# ---- entry points for Python callers (tests, the Python game loop) ----------------
-# Compiled code calls the plain functions above so that the compiler can inline them;
-# these cached copies are only for calls from Python.
-new_game = entry(init_state)
-legal = entry(legal_actions)
-step = entry(apply_action)
+# ---- the rest of the protocol ----------------------------------------------------------
+@inline_kernel
+def to_move(s):
+    return 0  # one seat
+
+
+@inline_kernel
+def is_over(s):
+    return s[PHASE] == P_OVER
+

@@ -1,0 +1,124 @@
+"""Readable text of an Alien Attack USA game (for ``simkit trace`` and notebooks), and
+the invariants the conformance suite checks after every step."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from . import board as board_mod
+from . import engine as E
+
+BORDERS = ("Pacific", "Mexico", "Gulf", "Atlantic")
+
+
+def _field(s: np.ndarray, p: int, f: int) -> int:
+    return int(s[E.PLAYER + p * E.P_STRIDE + f])
+
+
+def describe_action(params, s: np.ndarray, b: np.ndarray, a: int) -> str:
+    ids = board_mod.space_ids(params)
+    kind, k = E.ACTIONS.decode(a)
+    if kind == "cover":
+        return f"covers {ids[s[E.MARK + k]]}"
+    if kind == "cover_power":
+        return f"Cover: disc on {ids[s[E.DESTROYED + k]]}"
+    if kind == "neighbourhood":
+        return f"Neighbourhood: destroys the base on {ids[k]}"
+    if kind == "protection":
+        return "Protection saves a disc"
+    return {"pass": "passes", "extra_turn": "takes an Extra Turn", "no_protection": "no Protection"}[kind]
+
+
+def describe_step(params, before: np.ndarray, after: np.ndarray, b: np.ndarray, a: int) -> str | None:
+    if a == E.A_PASS:
+        return None
+    p = int(E.current_player(before))
+    gained = _field(after, p, E.P_SCORE) - _field(before, p, E.P_SCORE)
+    return describe_action(params, before, b, a) + (f", +{gained}" if gained else "")
+
+
+def describe_state(params, s: np.ndarray, b: np.ndarray) -> str:
+    ids = board_mod.space_ids(params)
+    players = int(s[E.PLAYERS])
+    scores = " ".join(str(_field(s, p, E.P_SCORE)) for p in range(players))
+    if s[E.PHASE] == E.P_OVER:
+        return f"end of the game: scores {scores}; bases destroyed {s[E.TOTAL_DESTROYED]}"
+    marks = [ids[s[E.MARK + k]] for k in range(s[E.NMARK])]
+    return (f"round {s[E.ROUND]}: start player seat {s[E.START] + 1}, markers {marks}; "
+            f"scores {scores}; bases destroyed {s[E.TOTAL_DESTROYED]}")
+
+
+def describe_setup(params, s: np.ndarray, b: np.ndarray) -> str:
+    players = int(s[E.PLAYERS])
+    return "; ".join(f"seat {p + 1}: city {2 + _field(s, p, E.P_CITY_CARD)}, border {BORDERS[_field(s, p, E.P_BORDER_CARD)]}"
+                     for p in range(players))
+
+
+def describe_result(params, s: np.ndarray, b: np.ndarray) -> str:
+    players = int(s[E.PLAYERS])
+    final = ", ".join(f"seat {p + 1}: {_field(s, p, E.P_SCORE)}" + (" (won)" if _field(s, p, E.P_WON) else "") for p in range(players))
+    return f"final scores: {final}; bases destroyed {s[E.TOTAL_DESTROYED]}" + ("; Earth wins" if s[E.EARTH_WON] else "")
+
+
+@functools.lru_cache(maxsize=8)
+def _city_spaces(board_bytes: bytes) -> tuple[tuple[int, ...], ...]:
+    b = np.frombuffer(board_bytes, np.int32)
+    n = int(b[board_mod.B_NSP])
+    return tuple(
+        tuple(x for x in range(n) for k in range(b[board_mod.B_SP_NCITY + x]) if b[board_mod.B_SP_CITY + x * 3 + k] == c)
+        for c in range(int(b[board_mod.B_NCITY]))
+    )
+
+
+def invariants(s: np.ndarray, b: np.ndarray) -> list[str]:
+    """Markers conserved (bag + markers + bases + discs + emptied = the spaces),
+    scores consistent, discs counted."""
+    n = int(b[board_mod.B_NSP])
+    bad = []
+    sp = s[E.SP:E.SP + n]
+    if int((sp == E.S_BAG).sum()) != s[E.BAG_N]:
+        bad.append("spaces not attacked yet differ from the markers left in the bag")
+    bag = sorted(int(x) for x in s[E.BAG:E.BAG + s[E.BAG_N]])
+    if bag != sorted(int(x) for x in np.flatnonzero(sp == E.S_BAG)):
+        bad.append("the bag holds markers of spaces already attacked")
+    players = int(s[E.PLAYERS])
+    taken = sum(_field(s, p, E.P_BASES) for p in range(players))
+    if taken != s[E.TOTAL_DESTROYED]:
+        bad.append("base tokens held differ from bases destroyed")
+    flipped = int((s[E.FLIP:E.FLIP + n] > 0).sum())
+    if flipped != int((sp == E.S_BASE).sum()) + taken:
+        bad.append("bases flipped differ from bases standing plus bases destroyed")
+    city_spaces = _city_spaces(np.ascontiguousarray(b, np.int32).tobytes())
+    for p in range(players):
+        on_board = int((sp == E.S_DISC + p).sum())
+        if on_board != _field(s, p, E.P_DISCS) - _field(s, p, E.P_CAPTURED):
+            bad.append(f"player {p}: discs on the board differ from discs placed minus discs lost")
+        if on_board > 33:
+            bad.append(f"player {p} has more than 33 discs")
+        pairs = sum(1 for x in range(n) if sp[x] == E.S_DISC + p for d in range(6)
+                    if b[board_mod.B_NB + x * 6 + d] >= 0 and sp[b[board_mod.B_NB + x * 6 + d]] == E.S_BASE)
+        if pairs != _field(s, p, E.P_ADJ_BASES):
+            bad.append(f"player {p}: base/disc pair count is off")
+        if _field(s, p, E.P_SCORE) < _field(s, p, E.P_IMMEDIATE):
+            bad.append(f"player {p}: score below the points scored in play")
+        for c, around in enumerate(city_spaces):
+            count = sum(1 for x in around if sp[x] == E.S_DISC + p)
+            if count != _field(s, p, E.P_CITY_CNT + c):
+                bad.append(f"player {p}: city {c} count is off")
+                break
+    for x in range(n):
+        hits = 0
+        for d in range(6):
+            y = b[board_mod.B_NB + x * 6 + d]
+            if y < 0 or sp[y] != E.S_BASE:
+                continue
+            z = b[board_mod.B_NB + y * 6 + d]
+            hits += (b[board_mod.B_CANADA + y] >> d) & 1 if z < 0 else sp[z] >= E.S_DISC
+        if hits != s[E.HITS + x]:
+            bad.append(f"space {x}: count of bases a disc there would destroy is off")
+            break
+    if s[E.PHASE] != E.P_OVER and s[E.ROUND] > s[E.NROUNDS]:
+        bad.append("more rounds than the bag allows")
+    return bad

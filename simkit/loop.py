@@ -1,0 +1,86 @@
+"""The game loops, written once for every game: a compiled one for built-in bots and a
+Python one for user bots and checked play. Both drive a game only through its declared
+protocol (``init_state``, ``legal_actions``, ``apply_action``, ``to_move``, ``is_over``,
+``observe``) and record what its output table names.
+
+The compiled loop is a plain ``njit`` function taking the game's functions as
+arguments. numba compiles it into each game's own cached entry point (the few lines
+of ``simkit/games/<game>/loop.py``), so a game's cache depends only on its own files.
+
+Bots never see the game's chance stream: a built-in bot gets a copy of the bot stream
+(``rng[BOT]``) of its own and per-seat memory kept for the whole game; in a game with
+hidden information it is shown its seat's observation only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .jit import kernel
+from .rng import BOT
+
+
+@njit
+def bot_streams(rng):
+    """The bots' random streams for a game: the game's bot stream alone (the chance
+    stream and the seed stay out of the bots' reach)."""
+    brng = np.zeros(3, np.uint64)
+    brng[BOT] = rng[BOT]
+    return brng
+
+
+@njit
+def play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride,
+               init_state, legal_actions, apply_action, to_move, is_over, observe, choose,
+               perfect, max_actions, obs_size, mem_size, scratch_size):
+    """Plays one game per seed; ``codes``/``flags`` give the built-in bot of each game
+    and seat. Returns the raw recorded fields: ``game_raw[g, j]`` is state field
+    ``game_fields[j]`` at the end of game ``g``, ``seat_raw[g, p, j]`` field
+    ``seat_fields[j]`` of seat ``p``'s record (base ``seat_base``, ``seat_stride`` apart).
+    ``perfect``: the game has no hidden information, so a bot reads the state itself
+    instead of a copy (bots must then leave it unchanged) and is given no list of
+    legal actions (it computes what it needs from the state: listing them all would
+    cost the fast bots up to half their time). Otherwise a bot sees its seat's
+    observation and the legal actions."""
+    n = seeds.shape[0]
+    seats = codes.shape[1]
+    game_raw = np.zeros((n, game_fields.shape[0]), np.int32)
+    seat_raw = np.zeros((n, seats, seat_fields.shape[0]), np.int32)
+    ib = np.empty(scratch_size, np.int32)
+    fb = np.empty(scratch_size, np.float64)
+    obs = np.zeros(max(obs_size, 1), np.int32)
+    mem = np.zeros((seats, max(mem_size, 1)), np.int32)
+    legal = np.empty(max_actions, np.int32)
+    for g in range(n):
+        s, rng = init_state(seeds[g], b)
+        brng = bot_streams(rng)
+        mem[:, :] = 0
+        while not is_over(s):
+            p = to_move(s)
+            k = 0
+            seen = s
+            if not perfect:
+                k = legal_actions(s, b, legal)
+                observe(s, b, p, obs)
+                seen = obs
+            a = choose(codes[g, p], flags[g, p], seen, legal[:k], brng, b, mem[p], ib, fb)
+            apply_action(s, rng, b, a)
+        record(s, g, game_fields, seat_fields, seat_base, seat_stride, game_raw, seat_raw)
+    return game_raw, seat_raw
+
+
+@kernel
+def observe_state(s, b, seat, out):
+    """``observe`` of a game without hidden information: the whole state."""
+    for i in range(s.shape[0]):
+        out[i] = s[i]
+
+
+@njit
+def record(s, g, game_fields, seat_fields, seat_base, seat_stride, game_raw, seat_raw):
+    for j in range(game_fields.shape[0]):
+        game_raw[g, j] = s[game_fields[j]]
+    for p in range(seat_raw.shape[1]):
+        for j in range(seat_fields.shape[0]):
+            seat_raw[g, p, j] = s[seat_base + p * seat_stride + seat_fields[j]]

@@ -1,0 +1,110 @@
+"""Playing a batch of games: the game's cached compiled loop when every seat has a
+built-in bot, else (user bots, or checked play) the Python loop below, which drives
+the same compiled rules through the game's protocol and checks every action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .errors import UserError
+from .game import Bot, GameSpec
+from .layout import MAX_SEATS
+from .rng import BOT
+from .userbots import call_user_bot
+
+
+def simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], checked: bool = False,
+             first_index: int = 0) -> dict[str, np.ndarray]:
+    """Plays one game per seed; ``table[g, seat]`` indexes ``bots``. Returns the output
+    columns (per game 1-d, per seat ``(games, seats)``). ``first_index``: the run's
+    index of the first game (for messages about a user bot)."""
+    b = game.board(params)
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    table = np.ascontiguousarray(table)
+    if checked or any(bot.fn is not None for bot in bots):
+        game_raw, seat_raw = play_python(game, b, seeds, table, bots, first_index)
+    else:
+        codes = np.ascontiguousarray(np.array([bot.code for bot in bots], np.int64)[table])
+        flags = np.ascontiguousarray(np.array([bot.flags for bot in bots], np.int64)[table])
+        out = game.outputs
+        game_raw, seat_raw = game.loop.play_chunk(seeds, b, codes, flags, out.game_fields, out.seat_fields, out.seat_base, out.seat_stride)
+    return game.outputs.columns_from(game_raw, seat_raw, params)
+
+
+class Table:
+    """One game being played from Python: the state, the streams, the bots' memory."""
+
+    def __init__(self, game: GameSpec, b: np.ndarray, seed: int):
+        self.game = game
+        self.E = game.engine
+        self.fns = game.entries
+        self.b = b
+        self.seed = int(seed)
+        self.s, self.rng = self.fns.init_state(np.uint64(seed), b)
+        self.brng = np.zeros(3, np.uint64)
+        self.brng[BOT] = self.rng[BOT]
+        self.mem = np.zeros((MAX_SEATS, max(int(game.strategies.MEMORY), 1)), np.int32)
+        self.user_rng = np.random.default_rng(int(self.rng[BOT]))
+        self.ib = np.empty(game.strategies.SCRATCH, np.int32)
+        self.fb = np.empty(game.strategies.SCRATCH, np.float64)
+        self.buf = np.empty(self.E.MAX_ACTIONS, np.int32)
+        self.obs = np.zeros(max(int(self.E.OBS_SIZE), 1), np.int32)
+
+    def over(self) -> bool:
+        return bool(self.fns.is_over(self.s))
+
+    def to_move(self) -> int:
+        return int(self.fns.to_move(self.s))
+
+    def legal(self) -> np.ndarray:
+        n = self.fns.legal_actions(self.s, self.b, self.buf)
+        return self.buf[:n].copy()
+
+    def observation(self, seat: int) -> np.ndarray:
+        if self.E.PERFECT_INFORMATION:
+            return self.s
+        self.fns.observe(self.s, self.b, seat, self.obs)
+        return self.obs
+
+    def decide(self, bot: Bot, game_index: int) -> tuple[int, np.ndarray]:
+        """The bot's action for the seat to move, and the legal actions it was checked against."""
+        p = self.to_move()
+        legal = self.legal()
+        if len(legal) == 0:
+            raise RuntimeError(f"{self.game.name}: a live game with no legal action (game {game_index})")
+        obs = self.observation(p)
+        if bot.fn is None:
+            shown = legal[:0] if self.E.PERFECT_INFORMATION else legal.copy()
+            a = int(self.fns.choose(bot.code, bot.flags, obs, shown, self.brng, self.b, self.mem[p], self.ib, self.fb))
+            if not np.any(legal == a):
+                raise RuntimeError(f"built-in bot {bot.name!r} chose {a}, which is not legal (game {game_index}, seed {self.seed}): a bug")
+        else:
+            a = call_user_bot(bot.name, bot.fn, obs, legal, self.user_rng, game_index, self.seed)
+        return a, legal
+
+    def step(self, a: int) -> None:
+        self.fns.apply_action(self.s, self.rng, self.b, int(a))
+
+
+def play_python(game: GameSpec, b: np.ndarray, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], first_index: int = 0):
+    """The compiled loop's games, played from Python: same rules, same streams, same
+    outcomes, every action checked against the legal ones."""
+    out = game.outputs
+    n, seats = table.shape
+    game_raw = np.zeros((n, len(out.game_fields)), np.int32)
+    seat_raw = np.zeros((n, seats, len(out.seat_fields)), np.int32)
+    for g in range(n):
+        t = Table(game, b, seeds[g])
+        steps = 0
+        while not t.over():
+            a, _ = t.decide(bots[table[g, t.to_move()]], first_index + g)
+            t.step(a)
+            steps += 1
+            if steps > game.max_steps:
+                raise UserError(f"{game.name}: game {first_index + g} did not end after {game.max_steps:,} steps")
+        game_raw[g] = t.s[out.game_fields]
+        for p in range(seats):
+            seat_raw[g, p] = t.s[out.seat_base + p * out.seat_stride + out.seat_fields]
+    return game_raw, seat_raw

@@ -1,0 +1,75 @@
+"""Users' own bots: ``--bot package.module:function``.
+
+A user bot is ``fn(observation, legal, rng) -> action``. It is given copies, so
+nothing it writes reaches the game; what it returns must be one of ``legal`` (an
+integer). Anything else it does — raise, return ``None`` or text, call ``sys.exit``
+— stops the run with one line naming the bot, the game and what happened.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import sys
+from typing import Callable
+
+import numpy as np
+
+from .errors import UserError
+
+
+def load_user_bot(module_name: str, attr: str, text: str) -> Callable:
+    """Imports ``module_name`` (the current folder is searched too) and returns its
+    callable ``attr``; a module that fails to import is one line, not a traceback."""
+    cwd = os.getcwd()
+    if cwd not in sys.path:
+        sys.path.append(cwd)  # a bot file in the current folder works without PYTHONPATH
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise UserError(f"bot {text!r}: cannot import {module_name!r} ({exc}); check the module path, or run from the folder that holds it") from None
+    except SyntaxError as exc:
+        raise UserError(f"bot {text!r}: {exc.filename}:{exc.lineno}: syntax error ({exc.msg})") from None
+    except BaseException as exc:  # noqa: BLE001 - the user's module ran and failed
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise UserError(f"bot {text!r}: importing {module_name} failed: {type(exc).__name__}: {_one_line(exc)}") from None
+    fn = getattr(module, attr, None)
+    if not callable(fn):
+        raise UserError(f"bot {text!r}: module {module_name} has no callable {attr!r}")
+    try:
+        sig = inspect.signature(fn)
+        sig.bind(None, None, None)
+    except TypeError:
+        raise UserError(f"bot {text!r}: {attr} must take three arguments (observation, legal, rng)") from None
+    except ValueError:
+        pass  # no signature to inspect (a builtin): let the call decide
+    return fn
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return (text[0] if text else "")[:200]
+
+
+def call_user_bot(name: str, fn: Callable, obs: np.ndarray, legal: np.ndarray, rng: np.random.Generator,
+                  game_index: int, seed: int) -> int:
+    """The bot's action, checked: an integer among ``legal``, or a one-line UserError."""
+    where = f"bot {name!r} in game {game_index} (seed {seed})"
+    try:
+        a = fn(obs.copy(), legal.copy(), rng)
+    except BaseException as exc:  # noqa: BLE001 - a user bot may raise anything, sys.exit included
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise UserError(f"{where} raised {type(exc).__name__}: {_one_line(exc)}") from None
+    if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+        shown = repr(a)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        raise UserError(f"{where} returned {shown} ({type(a).__name__}); return one of the legal actions, an int")
+    a = int(a)
+    if not np.any(legal == a):
+        shown = legal.tolist() if len(legal) <= 12 else legal[:12].tolist() + ["..."]
+        raise UserError(f"{where} chose {a}, which is not legal here (legal: {shown})")
+    return a
