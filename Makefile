@@ -11,6 +11,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip==26.3
 	$(BIN)/python -m pip install --quiet -e '.[dev,dask,ray]'
+	$(BIN)/simkit compile
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -51,15 +51,19 @@ def game_folders(name: str) -> tuple[Path, Path]:
     return GAMES / name, STRATEGIES / name
 
 
-@functools.lru_cache(maxsize=None)
-def compiled_hash(component: str) -> str:
-    """Hash of every file compiled code of ``component`` (a game's folder name, or
-    "core") comes from."""
+def compiled_files(component: str) -> list[Path]:
+    """Every file compiled code of ``component`` (a game's folder name, or "core")
+    comes from: the core's compiled files, and the game's rules and bots."""
     files = list(CORE)
     if component != "core":
         rules, bots = game_folders(component)
         files += _py_files(rules) + _py_files(bots)
-    return _digest(files)
+    return files
+
+
+@functools.lru_cache(maxsize=None)
+def compiled_hash(component: str) -> str:
+    return _digest(compiled_files(component))
 
 
 def outcome_hash(rules_folder: Path, bots_folder: Path) -> str:

@@ -21,8 +21,8 @@ app = typer.Typer(
     help="Monte Carlo balance analysis for tabletop games: seeded batch simulation, bots, statistics and reports.\n\n"
     "Start with [bold]simkit games[/] to see the games, their parameters and bots.",
 )
-out = Console()
-err = Console(stderr=True)
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
 
 SET_HELP = "Override a game parameter, e.g. --set threat=2 (repeatable; see 'simkit games')."
 BOT_HELP = "Bot name (see 'simkit games'), NAME:OPTION+OPTION, or package.module:function for your own bot. One --bot fills every seat; otherwise give one per seat in seat order."
@@ -54,7 +54,8 @@ def games_cmd() -> None:
     from .games import all_games
     from .params import describe
 
-    for game in all_games():
+    games = all_games()
+    for game in [g for g in games if not g.template]:
         lo, hi = game.seat_range
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
         out.rule(f"[bold]{game.name}[/]  {game.title}  ({players} player{'s' if hi > 1 else ''})")
@@ -75,6 +76,8 @@ def games_cmd() -> None:
             mark = " (default)" if name == game.default_bot else ""
             bt.add_row(name + mark, ", ".join(info.options) or "-", info.help)
         out.print(bt)
+    for game in [g for g in games if g.template]:
+        out.print(f"\n[bold]{game.name}[/]: {game.title}, for contributors: copy it to add a game (docs/adding-a-game.md).")
 
 
 def _summary_table(frame, game, title: str) -> Table:
@@ -280,6 +283,25 @@ def sweep_cmd(
     out.print(f"{len(res.experiment.cells)} cells, {res.frame.height:,} rows in {res.manifest['wall_time_s']:.1f} s: {res.out / 'all.parquet'}")
     if report and res.experiment.report:
         out.print(f"report: {res.experiment.report / 'README.md'} and {res.experiment.report / 'index.html'}")
+
+
+@app.command("compile")
+def compile_cmd(
+    game: List[str] = typer.Argument(None, help="Games to compile (default: every game)."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Processes (0 = all cores)."),
+) -> None:
+    """Compile games' rules and bots ahead of their first run (make install does this).
+
+    The compiled code is cached per game; a game is compiled again only after its own
+    code changes.
+
+    Example: simkit compile ufs aau
+    """
+    from .compiled import compile_games
+    from .games import REGISTRY, get
+
+    names = [get(g).name for g in game] if game else list(REGISTRY)
+    compile_games(names, jobs, say=lambda text: out.print(text, highlight=False, markup=False))
 
 
 @app.command("report")

@@ -27,7 +27,6 @@ import dataclasses
 import functools
 import importlib
 import inspect
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
@@ -190,6 +189,10 @@ class GameSpec:
     experiment: str | None = None  # the experiment file behind the committed report
     template: bool = False  # the contributors' template game (not a shipped game)
 
+    def __reduce__(self):
+        # Worker processes look the game up by name instead of unpickling modules.
+        return (_registered_game, (self.name,))
+
     # -- what the core derives from the declaration --
     @property
     def bots(self) -> dict[str, BotInfo]:
@@ -337,5 +340,7 @@ def check_contract(game: GameSpec) -> list[str]:
     return problems
 
 
-def module_of(obj: Any) -> ModuleType:
-    return sys.modules[obj.__module__]
+def _registered_game(name: str) -> GameSpec:
+    from .games import get
+
+    return get(name)

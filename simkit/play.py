@@ -77,7 +77,7 @@ class Table:
         obs = self.observation(p)
         if bot.fn is None:
             shown = legal[:0] if self.E.PERFECT_INFORMATION else legal.copy()
-            a = int(self.fns.choose(bot.code, bot.flags, obs, shown, self.brng, self.b, self.mem[p], self.ib, self.fb))
+            a = int(self.fns.choose(bot.code, bot.flags, obs, shown, self.brng, self.b, self.mem[p, :self.game.strategies.MEMORY], self.ib, self.fb))
             if not np.any(legal == a):
                 raise RuntimeError(f"built-in bot {bot.name!r} chose {a}, which is not legal (game {game_index}, seed {self.seed}): a bug")
         else:

@@ -25,3 +25,28 @@ def bar(label: str, total: int, completed: int = 0, enabled: bool = True) -> Ite
                   TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn()) as progress:
         task = progress.add_task("games", total=total, completed=completed)
         yield lambda n: progress.advance(task, n)
+
+
+@contextmanager
+def status(enabled: bool = True) -> Iterator[Callable[[str], None]]:
+    """Yields ``say(text)``: a spinner line on stderr showing what is being done (e.g.
+    compiling) until the block ends; nothing is shown unless ``say`` is called."""
+    if not enabled:
+        yield lambda text: None
+        return
+    from rich.console import Console
+
+    shown = []
+
+    def say(text: str) -> None:
+        if not shown:
+            shown.append(Console(stderr=True).status(text))
+            shown[0].start()
+        else:
+            shown[0].update(text)
+
+    try:
+        yield say
+    finally:
+        if shown:
+            shown[0].stop()

@@ -26,6 +26,7 @@ import numpy as np
 import polars as pl
 
 from . import __version__
+from .compiled import ensure_compiled
 from .errors import UserError
 from .game import Bot, GameSpec
 from .params import as_dict
@@ -398,12 +399,16 @@ def run_many(
     total = sum(p.spec.n_games for p in pending)
     resumed = sum(p.resumed for p in pending)
     t0 = time.perf_counter()
+    games = list({id(p.spec.game): p.spec.game for p in pending if p.todo}.values())
     if callable(progress):
+        ensure_compiled(games)
         progress(resumed)
         execute(pending, jobs, backend, scheduler, progress)
     else:
-        from .progress import bar
+        from .progress import bar, status
 
+        with status(enabled=bool(progress)) as say:
+            ensure_compiled(games, say)
         with bar(label or pending[0].spec.game.name, total, resumed, enabled=bool(progress)) as advance:
             execute(pending, jobs, backend, scheduler, advance)
     wall = time.perf_counter() - t0

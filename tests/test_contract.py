@@ -1,0 +1,116 @@
+"""The pieces of the game contract: named layouts and action spaces, the per-game
+compile cache, the notebook Rules, and what user bots may and may not do."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit import _cache
+from simkit.errors import UserError
+from simkit.games import REGISTRY, get
+from simkit.layout import ActionSpace, Layout
+from simkit.rules import IllegalAction
+
+
+def test_layout_hands_out_named_offsets_and_derives_seat_strides():
+    L = Layout("t")
+    a, b = L.scalars("a", "b")
+    arr = L.array("arr", 5)
+    blk = L.seats("player", 3, "score", ("hand", 4), "won")
+    assert (a, b, arr) == (0, 1, 2)
+    assert blk.base == 7 and blk.stride == 6 and (blk.score, blk.hand, blk.won) == (0, 1, 5)
+    assert L.size == 7 + 3 * 6
+    v = np.arange(L.size, dtype=np.int32)
+    view = L.view(v, seats=2)
+    assert view["b"] == 1 and list(view["arr"]) == [2, 3, 4, 5, 6]
+    assert view["player"][1]["won"] == 7 + 6 + 5 and list(view["player"][0]["hand"]) == [8, 9, 10, 11]
+    assert len(view["player"]) == 2
+    with pytest.raises(ValueError):
+        L.scalar("a")
+    with pytest.raises(ValueError):
+        L.seats("too_many", 9, "x")
+
+
+def test_action_space_ranges_are_disjoint_and_decode():
+    A = ActionSpace()
+    move = A.range("move", 10)
+    stop = A.single("stop")
+    assert (move, stop, A.size) == (0, 10, 11)
+    assert A.decode(7) == ("move", 7) and A.decode(10) == ("stop", 0)
+    with pytest.raises(ValueError):
+        A.decode(11)
+    with pytest.raises(ValueError):
+        A.range("move", 3)
+
+
+def test_each_game_compiles_from_its_own_files_only():
+    """Editing one game changes only its own compile-cache folder."""
+    names = list(REGISTRY)
+    for name in names:
+        files = {str(p) for p in _cache.compiled_files(name)}
+        for other in names:
+            if other != name:
+                assert not any(f"/games/{other}/" in f or f"/strategies/{other}/" in f for f in files)
+    assert len({_cache.compiled_hash(n) for n in names}) == len(names)
+
+
+def test_rules_take_settings_validated_like_set():
+    from simkit.games.ufs import Rules
+
+    rules = Rules(threat=3, city="new_york")
+    assert rules.params.threat == 3 and rules.params.city == "new_york"
+    with pytest.raises(UserError, match="threat"):
+        Rules(threat=9)
+    with pytest.raises(UserError, match="no parameter"):
+        Rules(colour="red")
+    st = rules.new(1)
+    a = int(rules.legal(st)[0])
+    assert rules.describe_action(st, a).startswith("place")
+    assert rules.view(st)["round"] == 1 and len(rules.view(st)["die_val"]) == 5
+    with pytest.raises(IllegalAction):
+        rules.step(st, 10**6)
+    with pytest.raises(UserError):
+        rules.new(-1)
+
+
+def _user_run(tmp_path, monkeypatch, source, game="template", n=3):
+    from simkit.runner import RunSpec, run
+
+    (tmp_path / "ubot.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    g = get(game)
+    params = g.params()
+    bots = tuple(g.resolve_bots(["ubot:fn", "hold20"], params))
+    return run(RunSpec(g, params, bots, n, 1), None, progress=False)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("return None", "returned None"),
+    ("return 'roll'", "returned 'roll'"),
+    ("return 1.0", "returned 1.0"),
+    ("return True", "returned True"),
+    ("return legal", "returned array"),
+    ("raise RuntimeError('boom')", "raised RuntimeError: boom"),
+    ("import sys; sys.exit(3)", "raised SystemExit"),
+    ("return 2_000_000_000", "not legal"),
+])
+def test_a_misbehaving_user_bot_is_one_line_naming_it(tmp_path, monkeypatch, body, message):
+    import sys
+
+    sys.modules.pop("ubot", None)
+    with pytest.raises(UserError) as exc:
+        _user_run(tmp_path, monkeypatch, f"def fn(observation, legal, rng):\n    {body}\n")
+    text = str(exc.value)
+    assert "\n" not in text and "ubot:fn" in text and "game 0" in text and message in text
+
+
+def test_a_user_bot_gets_copies(tmp_path, monkeypatch):
+    """Writing into its arguments changes nothing: same games as a bot that does not."""
+    import sys
+
+    sys.modules.pop("ubot", None)
+    clean = _user_run(tmp_path, monkeypatch, "def fn(observation, legal, rng):\n    return int(legal[-1])\n", n=20)
+    sys.modules.pop("ubot", None)
+    dirty = _user_run(tmp_path, monkeypatch, "def fn(observation, legal, rng):\n    a = int(legal[-1])\n    legal[:] = 0\n    observation[:] = 99\n    return a\n", n=20)
+    assert clean.frame.drop("bot").equals(dirty.frame.drop("bot"))
