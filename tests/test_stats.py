@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 
 from simkit.stats import (
+    BandTest,
+    e_boundary,
+    mixture_log_e,
     SPRT,
     Difference,
     Interval,
     Paired,
-    band_sprt,
     chi2_uniform,
     clopper_pearson,
     diff_independent,
@@ -337,36 +339,81 @@ def test_sprt_error_rates(truth, correct):
     assert wrong / len(verdicts) < 0.09
 
 
-def _run_band(
-    draws: np.ndarray, lo: float, hi: float, margin: float
-) -> tuple[str, int]:
-    successes = np.cumsum(draws)
-    for i in range(draws.size):
-        verdict = band_sprt(int(successes[i]), i + 1, lo, hi, margin, 0.05, 0.05)
-        if verdict != "continue":
-            return verdict, i + 1
-    return "continue", draws.size
+# ---------------------------------------------------------------- anytime-valid band tests
 
 
-def test_band_sprt_far_band_rejected_quickly():
-    rng = np.random.default_rng(1)
-    results = [_run_band(row, 0.6, 0.7, 0.02) for row in rng.random((200, 2000)) < 0.2]
-    assert all(v == "outside-low" for v, _ in results)
-    assert np.mean([k for _, k in results]) < 200
+def test_mixture_e_value_hand_computed():
+    # c = 2, p0 = 1/2: the prior is Beta(1, 1), truncated to one side, density 2 there.
+    # One failure, evidence below 1/2: integral_0^1/2 (1 - q) / (1/2) * 2 dq = 1.5
+    assert mixture_log_e(0, 1, 0.5, "below", 2.0) == pytest.approx(math.log(1.5))
+    # two failures: integral_0^1/2 (1 - q)^2 / (1/4) * 2 dq = 7/3
+    assert mixture_log_e(0, 2, 0.5, "below", 2.0) == pytest.approx(math.log(7 / 3))
+    # one success, evidence above 1/2: integral_1/2^1 q / (1/2) * 2 dq = 1.5
+    assert mixture_log_e(1, 1, 0.5, "above", 2.0) == pytest.approx(math.log(1.5))
 
 
-def test_band_sprt_band_around_truth_accepted():
-    rng = np.random.default_rng(2)
-    results = [_run_band(row, 0.4, 0.6, 0.02) for row in rng.random((200, 3000)) < 0.5]
-    inside = sum(v == "inside" for v, _ in results)
-    assert inside / len(results) > 0.95
+@pytest.mark.parametrize(("s", "n", "p0", "side", "c"), [
+    (30, 200, 0.25, "below", 150.0), (70, 200, 0.25, "above", 150.0),
+    (2, 5000, 0.003, "below", 400.0), (40, 5000, 0.003, "above", 400.0),
+])
+def test_mixture_e_value_matches_the_integral(s, n, p0, side, c):
+    from scipy import integrate
+    from scipy import stats as sps
+
+    prior = sps.beta(c * p0, c * (1 - p0))
+    lo, hi = (0.0, p0) if side == "below" else (p0, 1.0)
+    mass = prior.cdf(hi) - prior.cdf(lo)
+    lr = lambda q: np.exp(s * np.log(q / p0) + (n - s) * np.log((1 - q) / (1 - p0)))  # noqa: E731
+    value, _ = integrate.quad(lambda q: lr(q) * prior.pdf(q) / mass, lo, hi, points=[s / n], limit=200)
+    assert mixture_log_e(s, n, p0, side, c) == pytest.approx(math.log(value), rel=1e-6, abs=1e-6)
 
 
-def test_band_sprt_high_side_and_open_edges():
-    # 90 of 100 is far above [0.4, 0.6].
-    assert band_sprt(90, 100, 0.4, 0.6, 0.02, 0.05, 0.05) == "outside-high"
-    # A band with lo = 0 only has an upper edge: 10 of 300 is clearly below 0.3.
-    assert band_sprt(10, 300, 0.0, 0.3, 0.02, 0.05, 0.05) == "inside"
-    # ... and a band with hi = 1 only has a lower edge.
-    assert band_sprt(290, 300, 0.7, 1.0, 0.02, 0.05, 0.05) == "inside"
-    assert band_sprt(5, 10, 0.4, 0.6, 0.02, 0.05, 0.05) == "continue"
+def test_e_boundary_is_the_last_count_that_rejects():
+    n = np.array([1000, 20000])
+    for side in ("below", "above"):
+        b = e_boundary(n, 0.3, side, 300.0, 0.001)
+        step = -1 if side == "below" else 1
+        assert (np.asarray(mixture_log_e(b, n, 0.3, side, 300.0)) >= math.log(1000)).all()
+        assert (np.asarray(mixture_log_e(b - step, n, 0.3, side, 300.0)) < math.log(1000)).all()
+    # 100 games cannot show a rate below 0.3 at level 0.001 with this prior: no count rejects
+    assert e_boundary([100], 0.3, "below", 300.0, 0.001)[0] == -1
+    assert mixture_log_e(0, 100, 0.3, "below", 300.0) < math.log(1000)
+
+
+def test_band_test_verdicts_and_interval_agree():
+    t = BandTest(0.28, 0.31, 0.295, 0.02, 0.001, 0.01)
+    assert t.decide(1000, 10000) == "fails low"
+    assert t.decide(4000, 10000) == "fails high"
+    assert t.decide(2950, 10000) == "holds"
+    assert t.decide(29, 100) == "continue"
+    # the printed interval lies below lo exactly when the band fails low (above hi: fails high)
+    for n in (500, 5000, 40000):
+        for s in range(0, n + 1, max(1, n // 400)):
+            ci, v = t.interval(s, n), t.decide(s, n)
+            assert (ci.hi < t.lo) == (v == "fails low"), (s, n)
+            assert (ci.lo > t.hi) == (v == "fails high"), (s, n)
+            assert ci.lo <= s / n <= ci.hi
+
+
+def test_band_test_one_sided_rare_rate():
+    # only an upper edge: 0.1% is inside, the band must catch 0.5%
+    t = BandTest(0.0, 0.003, 0.001, 0.004, 0.001, 0.01)
+    assert t.edges == 1
+    assert t.decide(0, 20000) == "holds"
+    assert t.decide(150, 20000) == "fails high"
+    assert t.interval(0, 20000).lo == 0.0
+
+
+def test_band_test_rejects_inconsistent_designs():
+    with pytest.raises(ValueError, match="detect"):
+        BandTest(0.2, 0.4, 0.3, 0.05, 0.001, 0.01)  # a change of 5 points stays inside
+    with pytest.raises(ValueError):
+        BandTest(0.3, 0.2, 0.25, 0.1, 0.001, 0.01)
+
+
+def test_required_cap_meets_its_bounds_and_is_the_smallest():
+    t = BandTest(0.29, 0.30, 0.295, 0.02, 0.01 / 13, 0.01)
+    cap = t.required_cap()
+    assert t.cap_ok(cap)[0] and not t.cap_ok(cap - 500)[0]
+    b = t.cap_bounds(cap)
+    assert b["miss_low"][0] <= 0.005 and b["miss_high"][0] <= 0.005 and b["undecided"][0] <= 0.1 * t.alpha
