@@ -26,7 +26,6 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize
 from scipy import stats as sps
-from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import (
     confint_proportions_2indep,
@@ -45,6 +44,11 @@ __all__ = [
     "diff_independent",
     "paired_binary",
     "tango_interval",
+    "tango_test",
+    "design_effect",
+    "clustered_rate",
+    "equivalence_bound",
+    "tost",
     "paired_numeric",
     "independent_numeric",
     "chi2_uniform",
@@ -305,17 +309,30 @@ def tango_interval(
     return (float(lo), float(hi))
 
 
+def tango_test(only_a: int, only_b: int, n: int) -> float:
+    """Two-sided p-value of the score test of "no paired difference" that Tango's
+    interval inverts (Tango 1998): ``T(0) = (only_a - only_b) / sqrt(only_a + only_b)``,
+    which is McNemar's test without continuity correction. ``p < 1 - level`` exactly
+    when :func:`tango_interval` at ``level`` excludes 0; 1 with no discordant pairs."""
+    if only_a < 0 or only_b < 0 or only_a + only_b > n:
+        raise ValueError("need 0 <= only_a, only_b and only_a + only_b <= n")
+    if only_a + only_b == 0:
+        return 1.0
+    t = _tango_stat(0.0, only_a, only_b, n)
+    return float(min(1.0, 2.0 * sps.norm.sf(abs(t))))
+
+
 def paired_binary(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> Paired:
     """Compare two variants' binary outcomes (e.g. wins) played on the same seeds.
 
     ``a[i]`` and ``b[i]`` are the outcomes of variant A and B on seed ``i``.
 
     * estimate: ``mean(a) - mean(b)``;
-    * p-value: McNemar's test (statsmodels ``contingency_tables.mcnemar``),
-      exact binomial version when there are fewer than 25 discordant pairs,
-      otherwise the chi-square version with continuity correction; p = 1 when
-      there are no discordant pairs;
-    * interval: Tango's score interval (:func:`tango_interval`).
+    * interval: Tango's score interval (:func:`tango_interval`);
+    * p-value: the score test that interval inverts (:func:`tango_test`, McNemar's
+      test without continuity correction), so that the test is significant exactly
+      when the interval excludes 0. (McNemar's exact or corrected test and Tango's
+      interval disagreed on about 3% of tables tried.)
     """
     alpha = _check_level(level)
     av = np.asarray(a).astype(bool).ravel()
@@ -332,13 +349,7 @@ def paired_binary(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> Paired:
     if n == 0:
         return Paired(_NAN, -1.0, 1.0, _NAN, False, 0, 0, 0, 0, 0, _NAN)
     est = (only_a - only_b) / n
-    discordant = only_a + only_b
-    if discordant == 0:
-        p_value = 1.0
-    else:
-        table = [[both, only_a], [only_b, neither]]
-        res = mcnemar(table, exact=discordant < 25, correction=True)
-        p_value = min(1.0, float(res.pvalue))
+    p_value = tango_test(only_a, only_b, n)
     lo, hi = tango_interval(only_a, only_b, n, level)
     return Paired(
         estimate=float(est),
@@ -406,6 +417,88 @@ def independent_numeric(
     res = sps.ttest_ind(x, y, equal_var=False)
     ci = res.confidence_interval(confidence_level=level)
     return _difference(diff, ci.low, ci.high, res.pvalue, alpha)
+
+
+# --------------------------------------------------------------------------
+# observations that share seeds (hand-written)
+# --------------------------------------------------------------------------
+
+
+def _wilson_float(successes: float, n: float, level: float) -> tuple[float, float]:
+    """Wilson's score interval, for a possibly fractional (effective) sample size."""
+    z = _z(level)
+    p = successes / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def design_effect(values: np.ndarray, clusters: np.ndarray) -> float:
+    """Kish's design effect of a mean over clustered observations: the cluster-robust
+    variance of the mean (linearisation, with the G / (G - 1) small-sample factor)
+    over the variance the same number of independent observations would give.
+    ``nan`` when the values do not vary (nothing to estimate it from)."""
+    x = _as_1d(values, "values")
+    groups = np.unique(np.asarray(clusters).ravel(), return_inverse=True)[1]
+    if groups.size != x.size:
+        raise ValueError("values and clusters must have the same length")
+    n = x.size
+    mean = x.mean() if n else _NAN
+    var_iid = float(x.var()) / n if n else _NAN
+    if not n or not var_iid > 0:
+        return _NAN
+    totals = np.bincount(groups, weights=x - mean)
+    g = totals.size
+    if g < 2:
+        return _NAN
+    var_cluster = g / (g - 1) * float(np.sum(totals**2)) / n**2
+    return var_cluster / var_iid
+
+
+def clustered_rate(values: np.ndarray, clusters: np.ndarray, level: float = 0.95) -> Interval:
+    """Rate of a yes/no outcome whose observations come in correlated clusters (the
+    cells of a sweep play game *i* on the same seed: cluster by seed).
+
+    Wilson's interval at the effective sample size ``n / deff`` (:func:`design_effect`,
+    never below 1; Kish 1965, Korn and Graubard 1998 for intervals at an effective
+    sample size). With no success (or no failure) the design effect cannot be
+    estimated, and each cluster counts once (``n_eff`` = number of clusters): the
+    most a perfect correlation within clusters allows. ``Interval.n`` is the number
+    of observations."""
+    _check_level(level)
+    x = _as_1d(values, "values")
+    n = int(x.size)
+    if n == 0:
+        return Interval(_NAN, 0.0, 1.0, 0)
+    k = float(x.sum())
+    deff = design_effect(x, clusters)
+    if math.isnan(deff):
+        n_eff = float(np.unique(np.asarray(clusters).ravel()).size)
+    else:
+        n_eff = n / max(deff, 1.0)
+    lo, hi = _wilson_float(k / n * n_eff, n_eff, level)
+    return Interval(k / n, lo, hi, n)
+
+
+def equivalence_bound(values: np.ndarray, reference: float, alpha: float = 0.05) -> float:
+    """The smallest margin ``X`` for which two one-sided t-tests (TOST; Schuirmann
+    1987) at level ``alpha`` show ``|mean - reference| < X``: the farther end of the
+    ``1 - 2 alpha`` t-interval of the mean from ``reference``. A difference above
+    ``X`` is ruled out at level ``alpha``."""
+    if not 0.0 < alpha < 0.5:
+        raise ValueError(f"alpha must lie in (0, 0.5), got {alpha!r}")
+    ci = mean_interval(values, level=1.0 - 2.0 * alpha)
+    return float(max(abs(ci.lo - reference), abs(ci.hi - reference)))
+
+
+def tost(values: np.ndarray, reference: float, margin: float) -> float:
+    """p-value of TOST for ``|mean - reference| < margin``: the larger of the two
+    one-sided t-tests' p-values (scipy ``ttest_1samp``). Small means equivalence."""
+    x = _as_1d(values, "values")
+    lower = sps.ttest_1samp(x, reference - margin, alternative="greater").pvalue
+    upper = sps.ttest_1samp(x, reference + margin, alternative="less").pvalue
+    return float(max(lower, upper))
 
 
 # --------------------------------------------------------------------------

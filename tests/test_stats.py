@@ -27,6 +27,11 @@ from simkit.stats import (
     required_n_independent,
     required_n_paired,
     tango_interval,
+    tango_test,
+    clustered_rate,
+    design_effect,
+    equivalence_bound,
+    tost,
     wilson,
 )
 
@@ -140,28 +145,32 @@ def test_diff_independent_degenerate():
 # ---------------------------------------------------------------- paired binary
 
 
-def test_paired_binary_mcnemar_exact():
-    # only_a = 8, only_b = 2: exact McNemar = two-sided binomial test, p = 0.109375.
+def test_paired_binary_score_test_small():
+    # only_a = 8, only_b = 2: the score test Tango's interval inverts is McNemar's
+    # without correction, chi-square (8 - 2)^2 / 10 = 3.6, p = 0.05778.
     a, b = _pairs(both=20, only_a=8, only_b=2, neither=10)
     r = paired_binary(a, b)
     assert isinstance(r, Paired)
     assert (r.n, r.both, r.only_a, r.only_b, r.neither) == (40, 20, 8, 2, 10)
     assert r.agreement == pytest.approx(30 / 40)
     assert r.estimate == pytest.approx(6 / 40)
-    assert r.p_value == pytest.approx(0.109375, abs=1e-12)
-    assert not r.significant
+    assert r.p_value == pytest.approx(math.erfc(math.sqrt(3.6 / 2)), abs=1e-12)
+    assert r.p_value == pytest.approx(0.05778, abs=1e-5)
+    assert not r.significant and r.lo < 0 < r.hi
 
 
 def test_paired_binary_tango_published():
     # Cavo et al. (2012) table [[59, 6], [16, 80]] from Fagerland, Lydersen & Laake,
     # "Statistical Analysis of Contingency Tables": Tango score CI -0.0621 (-0.1240 to -0.0054),
-    # exact conditional McNemar P = 0.0525.
+    # asymptotic McNemar (the score test the interval inverts) P = 0.033; the exact
+    # conditional McNemar test (P = 0.0525) would contradict the interval, which excludes 0.
     a, b = _pairs(both=59, only_a=6, only_b=16, neither=80)
     r = paired_binary(a, b)
     assert r.estimate == pytest.approx(-0.0621, abs=5e-5)
     assert r.lo == pytest.approx(-0.1240, abs=5e-5)
     assert r.hi == pytest.approx(-0.0054, abs=5e-5)
-    assert r.p_value == pytest.approx(0.0525, abs=5e-5)
+    assert r.p_value == pytest.approx(0.0330, abs=5e-5)
+    assert r.significant
 
 
 def test_tango_second_published_example():
@@ -188,12 +197,25 @@ def test_paired_binary_no_discordant():
     assert r.lo < 0 < r.hi
 
 
-def test_paired_binary_large_uses_chi2_with_correction():
-    # 30 vs 10 discordant: corrected chi-square (|30-10|-1)^2 / 40 = 9.025 on 1 df.
+def test_paired_binary_large_score_test():
+    # 30 vs 10 discordant: chi-square (30 - 10)^2 / 40 = 10 on 1 df.
     a, b = _pairs(both=50, only_a=30, only_b=10, neither=60)
     r = paired_binary(a, b)
-    assert r.p_value == pytest.approx(math.erfc(math.sqrt(9.025 / 2)), rel=1e-9)
+    assert r.p_value == pytest.approx(math.erfc(math.sqrt(10 / 2)), rel=1e-9)
     assert r.significant
+
+
+def test_paired_test_and_interval_agree_on_every_table():
+    """The p-value is below 1 - level exactly when the interval excludes 0 (McNemar's
+    exact or corrected test and Tango's interval disagreed on 342 of 12,126 tables)."""
+    rng = np.random.default_rng(3)
+    tables = [(b, c, n) for n in (10, 25, 60) for b in range(0, n + 1, 3) for c in range(0, n - b + 1, 3)]
+    tables += [(int(b), int(c), 100_000) for b, c in rng.integers(0, 3000, (300, 2))]
+    for level in (0.95, 0.99):
+        for b, c, n in tables:
+            lo, hi = tango_interval(b, c, n, level)
+            p = tango_test(b, c, n)
+            assert (p < 1 - level) == (lo > 0 or hi < 0), (b, c, n, level, p, lo, hi)
 
 
 # ---------------------------------------------------------------- numeric
@@ -417,3 +439,51 @@ def test_required_cap_meets_its_bounds_and_is_the_smallest():
     assert t.cap_ok(cap)[0] and not t.cap_ok(cap - 500)[0]
     b = t.cap_bounds(cap)
     assert b["miss_low"][0] <= 0.005 and b["miss_high"][0] <= 0.005 and b["undecided"][0] <= 0.1 * t.alpha
+
+
+# ---------------------------------------------------------------- shared seeds, equivalence
+
+
+def test_clustered_rate_without_clustering_is_wilson():
+    x = np.array([1] * 30 + [0] * 70)
+    iv = clustered_rate(x, np.arange(100))
+    w = wilson(30, 100)
+    assert design_effect(x, np.arange(100)) == pytest.approx(100 / 99)  # only the G/(G-1) factor
+    assert iv.estimate == 0.3 and iv.n == 100
+    assert iv.lo == pytest.approx(w.lo, abs=2e-3) and iv.hi == pytest.approx(w.hi, abs=2e-3)
+
+
+def test_clustered_rate_of_copies_counts_each_cluster_once():
+    # six identical copies of 200 outcomes (six cells sharing every seed): the design
+    # effect is 6 * 200 / 199 and the interval is Wilson's on 199 observations.
+    base = np.array([1] * 50 + [0] * 150)
+    x, seeds = np.tile(base, 6), np.tile(np.arange(200), 6)
+    assert design_effect(x, seeds) == pytest.approx(6 * 200 / 199)
+    iv = clustered_rate(x, seeds)
+    z = 1.959963984540054
+    p, n = 0.25, 199.0
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert iv.lo == pytest.approx(centre - half) and iv.hi == pytest.approx(centre + half)
+
+
+def test_clustered_rate_with_no_success_counts_clusters():
+    # 30 cells x 10,000 seeds, no win: the bound is Wilson's for 0 of 10,000 (0.038%),
+    # not for 0 of 300,000 (0.0013%).
+    seeds = np.tile(np.arange(10_000), 30)
+    iv = clustered_rate(np.zeros(seeds.size), seeds)
+    assert iv.hi == pytest.approx(wilson(0, 10_000).hi)
+    assert iv.hi == pytest.approx(0.000384, abs=1e-6)
+
+
+def test_equivalence_bound_and_tost():
+    # mean 0.5, sample sd 0.5 (values 0 and 1), n = 400: the 90% t-interval is
+    # 0.5 -+ t(0.95, 399) * 0.5 / sqrt(400) = 0.5 -+ 0.04122
+    x = np.array([0.0, 1.0] * 200)
+    sd = float(np.std(x, ddof=1))
+    half = float(__import__("scipy").stats.t.ppf(0.95, 399)) * sd / 20
+    assert equivalence_bound(x, 0.5, 0.05) == pytest.approx(half)
+    assert equivalence_bound(x, 0.48, 0.05) == pytest.approx(half + 0.02)
+    # TOST at that margin is exactly at 5%
+    assert tost(x, 0.5, half) == pytest.approx(0.05)
+    assert tost(x, 0.5, 2 * half) < 0.001 and tost(x, 0.5, half / 2) > 0.1
