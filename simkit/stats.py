@@ -47,6 +47,7 @@ __all__ = [
     "tango_test",
     "design_effect",
     "clustered_rate",
+    "clustered_mean",
     "equivalence_bound",
     "tost",
     "paired_numeric",
@@ -479,6 +480,26 @@ def clustered_rate(values: np.ndarray, clusters: np.ndarray, level: float = 0.95
         n_eff = n / max(deff, 1.0)
     lo, hi = _wilson_float(k / n * n_eff, n_eff, level)
     return Interval(k / n, lo, hi, n)
+
+
+def clustered_mean(values: np.ndarray, clusters: np.ndarray, level: float = 0.95) -> Interval:
+    """Mean of observations that come in correlated clusters (the seats of one game),
+    with a normal interval on the cluster-robust standard error (the same variance as
+    :func:`design_effect`'s numerator)."""
+    z = _z(level)
+    x = _as_1d(values, "values")
+    if x.size == 0:
+        return Interval(_NAN, _NAN, _NAN, 0)
+    groups = np.unique(np.asarray(clusters).ravel(), return_inverse=True)[1]
+    if groups.size != x.size:
+        raise ValueError("values and clusters must have the same length")
+    mean = float(x.mean())
+    totals = np.bincount(groups, weights=x - mean)
+    g = totals.size
+    if g < 2:
+        return Interval(mean, mean, mean, int(x.size))
+    se = math.sqrt(g / (g - 1) * float(np.sum(totals**2))) / x.size
+    return Interval(mean, mean - z * se, mean + z * se, int(x.size))
 
 
 def equivalence_bound(values: np.ndarray, reference: float, alpha: float = 0.05) -> float:

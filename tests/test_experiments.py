@@ -211,3 +211,104 @@ def test_paired_comparison_needs_fewer_games_than_independent_runs():
 def test_compare_refuses_identical_variants(tmp_path, simkit_cmd):
     proc = subprocess.run(simkit_cmd + ["compare", "ufs", "--set", "threat=1"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and "both variants are the same" in proc.stderr
+
+
+UFS_REPORT = """
+name = "ufs-report"
+game = "ufs"
+seed = 5
+chunk_size = 300
+report = "{report}"
+[[grid]]
+games = 300
+threat = [0, 4]
+city = ["roswell", "new_york"]
+city_side = ["normal", "damaged"]
+bots = ["greedy"]
+[[grid]]
+games = 40
+threat = [0, 4]
+city = ["roswell", "new_york"]
+city_side = ["normal", "damaged"]
+bots = ["random"]
+[[grid]]
+games = 300
+threat = [0]
+city = ["roswell"]
+city_side = ["normal"]
+damage_rule = ["strict"]
+bots = ["greedy"]
+"""
+
+
+def test_ufs_report_is_honest_about_shared_seeds(tmp_path):
+    """Pooled rates are clustered by seed, small rates keep their digits, no p-value
+    prints as 0, the Method does not call the cells independent, and the paired
+    comparison's wording follows its numbers."""
+    import re
+
+    from simkit.stats import wilson
+
+    path = tmp_path / "ufs.toml"
+    path.write_text(UFS_REPORT.format(report=tmp_path / "r" / "under-falling-skies"))
+    sweep(path, out_root=tmp_path / "runs", progress=False)
+    text = (tmp_path / "r" / "under-falling-skies" / "README.md").read_text()
+    assert "independent batch" not in text and "clustered by seed" in text
+    assert "several times more precisely" not in text
+    # random never won: 8 cells x 40 games on the same 40 seeds, so the bound is 0 of 40
+    assert "never won in 320 games (8 cells played on the same 40 seeds)" in text
+    assert f"{100 * wilson(0, 40).hi:.3f}% per game" in text
+    assert "0.0% [0.0, 0.0]" not in text
+    assert not re.search(r"\| 0 \| (yes|no) \|", text)  # no p-value of the threat steps prints as 0
+    assert "score test p" in text and "McNemar" in text  # named as what it is
+    m = re.search(r"paired interval is ([\d.]+)x to ([\d.]+)x narrower.*need ([\d.]+)x to ([\d.]+)x the games", text)
+    assert m and abs(float(m[1]) ** 2 - float(m[3])) < 0.06 and abs(float(m[2]) ** 2 - float(m[4])) < 0.06
+
+
+def test_numbers_are_printed_with_their_digits():
+    from simkit.fmt import fmt_p, pct
+    from simkit.stats import wilson
+
+    assert fmt_p(0.0) == "<1e-300" and fmt_p(1.6e-49) == "1.6e-49"
+    assert pct(wilson(0, 10_000)) == "0.000% [0.000, 0.038]"
+    assert pct(wilson(268, 100_000)) == "0.27% [0.24, 0.30]"
+    assert pct(wilson(29_718, 100_000)) == "29.7% [29.4, 30.0]"
+
+
+AAU_REPORT = """
+name = "aau-report"
+game = "aau"
+seed = 5
+chunk_size = 200
+report = "{report}"
+[[grid]]
+games = 300
+players = [2, 3]
+semi_coop = [false]
+bots = ["strategic"]
+rotate_seats = true
+[[grid]]
+games = 100
+players = [3]
+semi_coop = [true, false]
+bots = ["team"]
+rotate_seats = true
+[[grid]]
+games = 200
+players = [2]
+semi_coop = [false]
+bots = [["strategic", "strategic:no-cover"]]
+rotate_seats = true
+"""
+
+
+def test_aau_report_states_games_per_cell_multiplicity_and_equivalence(tmp_path):
+    path = tmp_path / "aau.toml"
+    path.write_text(AAU_REPORT.format(report=tmp_path / "r" / "alien-attack-usa"))
+    sweep(path, out_root=tmp_path / "runs", progress=False)
+    text = (tmp_path / "r" / "alien-attack-usa" / "README.md").read_text()
+    assert "300 games per cell for seats and missions, 100 games per cell for the semi-cooperative comparison, " \
+           "200 games per cell for the powers" in text
+    assert "+ seeded games" not in text
+    assert "Holm-corrected over the 2 tables" in text and "is ruled out" in text
+    assert "McNemar p" not in text and "score test p" in text

@@ -28,6 +28,7 @@ from simkit.stats import (
     required_n_paired,
     tango_interval,
     tango_test,
+    clustered_mean,
     clustered_rate,
     design_effect,
     equivalence_bound,
@@ -487,3 +488,13 @@ def test_equivalence_bound_and_tost():
     # TOST at that margin is exactly at 5%
     assert tost(x, 0.5, half) == pytest.approx(0.05)
     assert tost(x, 0.5, 2 * half) < 0.001 and tost(x, 0.5, half / 2) > 0.1
+
+
+def test_clustered_mean_of_copies():
+    # each value twice (two seats of one game that always agree): the standard error is
+    # that of the 100 distinct values, sd / sqrt(100) with the G / (G - 1) factor
+    base = np.arange(100, dtype=float)
+    iv = clustered_mean(np.repeat(base, 2), np.repeat(np.arange(100), 2))
+    se = math.sqrt(100 / 99 * np.sum((base - base.mean()) ** 2)) / 100
+    assert iv.estimate == pytest.approx(49.5)
+    assert iv.hi - iv.estimate == pytest.approx(1.959963984540054 * se)
