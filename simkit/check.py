@@ -197,7 +197,10 @@ def load(path: Path) -> list[Band]:
         seat = raw.get("seat")
         if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats):
             raise _fail(path, where, f"seat must be an integer 0..{seats - 1}, got {seat!r}")
-        need = int(math.ceil(test.required_cap() / batch) * batch)
+        try:
+            need = int(math.ceil(test.required_cap() / batch) * batch)
+        except ValueError as exc:
+            raise _fail(path, where, str(exc)) from None
         if "max_games" in raw:
             cap = _integer(raw, "max_games", 1, where, path)
             if cap < need:

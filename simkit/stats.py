@@ -940,7 +940,8 @@ class BandTest:
         while not self.cap_ok(hi)[0]:
             hi *= 2
             if hi > limit:
-                raise ValueError("no cap up to {limit:,} games reaches these error rates")
+                raise ValueError(f"no cap up to {limit:,} games reaches these error rates; detect {self.detect:g} "
+                                 f"leaves too small a gap to the band's edges")
         grid = np.arange(step, hi + step, step)
         ok = self.cap_ok(grid)
         return int(grid[np.argmax(ok)])

@@ -126,6 +126,7 @@ GOOD = 'name = "a"\ngame = "ufs"\nmetric = "won"\ncentre = 0.3\nlo = 0.25\nhi = 
     (GOOD.replace("lo = 0.25", "lo = true"), "lo must be a number"),
     (GOOD + "max_games = 1000", "too small"),
     (GOOD.replace("detect = 0.1", "detect = 0.1\nbatch = 0"), "batch must be an integer"),
+    (GOOD.replace("detect = 0.1", "detect = 0.05001"), "no cap up to"),
 ])
 def test_bands_file_errors(tmp_path, band, message):
     path = tmp_path / "bands.toml"
