@@ -861,10 +861,12 @@ class BandTest:
                     if self.lo > 0.0 else np.full(n.shape, -1, np.int64))
         fail_high = (e_boundary(n, self.hi, "above", self.c_high, self.fail_level)
                      if self.hi < 1.0 else n + 1)
+        # a side without an edge (lo = 0, hi = 1) has nothing to hold: a one-sided band
+        # only has to show that its rate has not risen (or fallen) by detect
         hold_low = (e_boundary(n, self.down, "above", _prior_games(self.down, self.detect), self.hold_level)
-                    if self.down > 0.0 else np.zeros(n.shape, np.int64))
+                    if self.lo > 0.0 and self.down > 0.0 else np.zeros(n.shape, np.int64))
         hold_high = (e_boundary(n, self.up, "below", _prior_games(self.up, self.detect), self.hold_level)
-                     if self.up < 1.0 else n.copy())
+                     if self.hi < 1.0 and self.up < 1.0 else n.copy())
         return fail_low, fail_high, hold_low, hold_high
 
     def decide(self, successes: int, n: int) -> str:

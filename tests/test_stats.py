@@ -425,6 +425,10 @@ def test_band_test_one_sided_rare_rate():
     assert t.decide(0, 20000) == "holds"
     assert t.decide(150, 20000) == "fails high"
     assert t.interval(0, 20000).lo == 0.0
+    # a one-sided band with centre - detect above 0: a rate of 0 is inside and must hold
+    t = BandTest(0.0, 0.06, 0.05, 0.02, 0.001, 0.01)
+    assert t.decide(0, 2000) == "holds"
+    assert t.cap_bounds(t.required_cap())["undecided"][0] <= 0.1 * t.alpha
 
 
 def test_band_test_rejects_inconsistent_designs():
