@@ -115,7 +115,10 @@ def build(result, target) -> None:
         ax.set_ylabel("win rate (%, log scale)")
         _log_axis(ax)
     axes[0][0].legend(loc="lower left")
-    fig.suptitle("Win rate against threat level (95% intervals; dashed: damaged city side; v: no win, at the upper bound)")
+    zero = any(_rate(part).estimate == 0 for part in f.filter(pl.col("bot").is_in(plotted))
+               .partition_by("bot", "city", "city_side", "threat"))
+    fig.suptitle("Win rate against threat level (95% intervals; dashed: damaged city side"
+                 + ("; v: no win, drawn at the upper bound)" if zero else ")"))
     rep.figure(fig, "win-rate-by-threat", "Win rate against threat level, per bot, city and side, with 95% error bars, on a log scale "
                                           "so that rates of 0.01% and 50% can both be read")
     for bot in never:
