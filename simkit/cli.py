@@ -331,7 +331,9 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)
     except UserError as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        from rich.markup import escape
+
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)  # "[[band]]" is text
         sys.exit(2)
     except KeyboardInterrupt:
         err.print("interrupted: finished chunks are kept; rerun the same command to resume")

@@ -169,6 +169,9 @@ def test_check_command_exit_codes(tmp_path, simkit_cmd):
     assert failed.returncode == 1 and "band broken failed" in failed.stderr and "below its lower edge 80.00%" in failed.stderr
     proc = subprocess.run(simkit_cmd + ["check", str(malformed)], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    malformed.write_text("band = [1, 2]\n")
+    proc = subprocess.run(simkit_cmd + ["check", str(malformed)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 2 and "needs one or more [[band]] tables" in proc.stderr  # printed as written, not as markup
     nonbool = tmp_path / "nonbool.toml"
     nonbool.write_text(_band("x", 0.3, 0.25, 0.35, metric="rounds"))
     proc = subprocess.run(simkit_cmd + ["check", str(nonbool)], capture_output=True, text=True, timeout=600)
