@@ -1,67 +1,90 @@
-"""Regression checks of win-rate bands, decided sequentially like a chess engine's
-test server decides a patch.
+"""Regression checks of rate bands, decided sequentially with anytime-valid tests.
 
 A bands file (TOML) holds defaults and one ``[[band]]`` table per check::
 
-    alpha = 0.01        # optional defaults for every band
-    beta = 0.01
-    margin = 0.01       # indifference zone around each edge of a band
-    batch = 2000        # games per batch
-    max_games = 40000   # cap; then the fixed-sample verdict decides
+    alpha = 0.01   # false-alarm rate of the whole file: the chance that any band fails
+                   # or ends undecided while every rate is inside its band
+    beta = 0.01    # miss rate: the chance that a band whose rate has moved by its
+                   # `detect` does not fail within its cap
+    batch = 2000   # games between two looks at the data
     seed = 7
+    detect = 0.02  # size of change each band must catch (may be set per band)
 
     [[band]]
     name = "ufs-threat1"
     game = "ufs"
-    metric = "won"      # a boolean output column
-    lo = 0.40
-    hi = 0.55
-    set = { threat = 1 }        # optional parameter overrides
-    bots = ["greedy"]           # optional, by seat
-    seat = 0                    # optional: only this seat's rows
-    # alpha, beta, margin, batch, max_games, seed, rotate_seats may be overridden here
+    metric = "won"          # a yes/no output column
+    centre = 0.101          # the rate the band is built around (a large run)
+    lo = 0.0975             # optional (0 if absent): a band with lo = 0 or no hi is one-sided
+    hi = 0.1045             # optional (1 if absent)
+    set = { threat = 1 }    # optional parameter overrides
+    bots = ["greedy"]       # optional, by seat
+    seat = 0                # only this seat's rows (needed for a per-seat column of a multi-seat game)
+    max_games = 21000       # optional cap; the smallest cap that keeps the error rates if absent
+    # detect, batch, seed, rotate_seats and note may be set here too
 
-Each band plays seeded batches; after each, two one-sided SPRTs (one per edge, see
-:func:`simkit.stats.band_sprt`) say inside, outside or undecided. At the cap the
-Wilson interval decides. A band only *fails* when its evidence of lying outside
-survives Holm's correction over all bands of the file (p-value of the exact binomial
-test against the nearer edge), so a file of many bands does not fail by chance.
+After every batch the running count is read by the anytime-valid tests of
+:class:`simkit.stats.BandTest`: a band **fails low** (or **high**) when its rate is
+shown to lie below ``lo`` (above ``hi``), **holds** when it is shown not to have
+moved by ``detect`` from ``centre``, and is **undecided** if neither happens by its
+cap. Each band gets ``alpha / (number of bands)`` of the false-alarm rate
+(Bonferroni), so the file's guarantees hold together, for any batch size:
+
+* every rate inside its band: nothing fails or ends undecided, except with
+  probability at most ``alpha``;
+* a rate at ``centre - detect`` or below, or ``centre + detect`` or above: that band
+  fails within its cap with probability at least ``1 - beta``.
+
+The whole file is validated (types, keys, games, parameters, metrics against the
+game's output columns, caps against the error rates) before any game is played.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy.stats import binomtest
 
 from .datafiles import data_error as _fail
 from .datafiles import read
 from .errors import UserError
 from .games import get
 from .params import build
-from .runner import RunSpec, _jobs, _Pending, execute
-from .stats import Interval, band_sprt, holm, holm_adjusted, wilson
+from .runner import RunSpec, run
+from .stats import CONTINUE, FAIL_LOW, HOLDS, BandTest, Interval, verdict_at
 
-DEFAULTS = {"alpha": 0.01, "beta": 0.01, "margin": 0.01, "batch": 2000, "max_games": 40000, "seed": 0}
-BAND_KEYS = {"name", "game", "metric", "lo", "hi", "seat", "set", "bots", "rotate_seats", "command", "note", *DEFAULTS}
+UNDECIDED = "undecided"
+DEFAULTS = {"alpha": 0.01, "beta": 0.01, "detect": 0.02, "batch": 2000, "seed": 0}
+BAND_KEYS = {"name", "game", "metric", "centre", "lo", "hi", "max_games", "seat", "set", "bots", "rotate_seats", "note", *DEFAULTS}
 
 
 @dataclasses.dataclass(frozen=True)
 class Band:
     name: str
-    spec: RunSpec
+    spec: RunSpec  # its n_games is the cap
     metric: str
-    lo: float
-    hi: float
     seat: int | None
-    alpha: float
-    beta: float
-    margin: float
-    batch: int  # the cap on games is spec.n_games
+    test: BandTest
+    batch: int
+    family: int  # bands in the file (alpha is split over them)
+    note: str = ""
+
+    @property
+    def cap(self) -> int:
+        return self.spec.n_games
+
+    @property
+    def lo(self) -> float:
+        return self.test.lo
+
+    @property
+    def hi(self) -> float:
+        return self.test.hi
 
 
 @dataclasses.dataclass
@@ -69,22 +92,43 @@ class Verdict:
     band: Band
     games: int
     successes: int
-    sprt: str  # inside, outside-low, outside-high, or undecided (cap reached)
-    p_outside: float  # p-value of "the rate lies outside the band"
-    failed: bool = False
-    p_adjusted: float = 1.0  # Holm-adjusted over the bands of the file
+    verdict: str  # holds, fails low, fails high or undecided
+
+    @property
+    def failed(self) -> bool:
+        """A fail or an undecided band: either makes CI fail."""
+        return self.verdict != HOLDS
 
     @property
     def interval(self) -> Interval:
-        return wilson(self.successes, self.games)
+        """The anytime-valid interval the fail tests used (see BandTest.interval)."""
+        return self.band.test.interval(self.successes, self.games)
 
     @property
     def below(self) -> bool:
-        """Whether the observed rate lies below the band (else above it, when outside)."""
-        return self.interval.estimate < self.band.lo
+        return self.verdict == FAIL_LOW
+
+
+def _number(raw: dict, key: str, lo: float, hi: float, where: str, path: Path, default=None, open_ends: bool = False) -> float:
+    value = raw.get(key, default)
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if ok:
+        ok = lo < value < hi if open_ends else lo <= value <= hi
+    if not ok:
+        rng = f"strictly between {lo} and {hi}" if open_ends else f"between {lo} and {hi}"
+        raise _fail(path, where, f"{key} must be a number {rng}, got {value!r}")
+    return float(value)
+
+
+def _integer(raw: dict, key: str, least: int, where: str, path: Path) -> int:
+    value = raw.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        raise _fail(path, where, f"{key} must be an integer >= {least}, got {value!r}")
+    return value
 
 
 def load(path: Path) -> list[Band]:
+    """Reads and validates the whole bands file; raises UserError (one line) on the first problem."""
     path = Path(path)
     doc, _ = read(str(path), "bands file")
     top = {k: v for k, v in doc.items() if k != "band"}
@@ -92,32 +136,49 @@ def load(path: Path) -> list[Band]:
     if unknown:
         raise _fail(path, "top level", f"unknown key(s) {', '.join(sorted(unknown))}; known: band, {', '.join(DEFAULTS)}")
     bands_doc = doc.get("band")
-    if not isinstance(bands_doc, list) or not bands_doc:
-        raise _fail(path, "band", "needs at least one [[band]] table")
-    bands, names = [], set()
+    if not isinstance(bands_doc, list) or not bands_doc or not all(isinstance(b, dict) for b in bands_doc):
+        raise _fail(path, "band", "needs one or more [[band]] tables")
+    k = len(bands_doc)
+    bands, names, probes = [], set(), {}
     for i, raw in enumerate(bands_doc):
         where = f"band #{i + 1}" + (f" ({raw['name']})" if isinstance(raw.get("name"), str) else "")
         unknown = set(raw) - BAND_KEYS
         if unknown:
-            raise _fail(path, where, f"unknown key(s) {', '.join(sorted(unknown))}")
+            hint = "; margin is now detect, the size of change to catch" if "margin" in unknown else ""
+            raise _fail(path, where, f"unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(BAND_KEYS))}{hint}")
         for key in ("name", "game", "metric"):
-            if not isinstance(raw.get(key), str):
+            if not isinstance(raw.get(key), str) or not raw[key]:
                 raise _fail(path, where, f"needs {key} = \"...\"")
         if raw["name"] in names:
             raise _fail(path, where, "duplicate band name")
         names.add(raw["name"])
-        opts = {**DEFAULTS, **top, **{k: raw[k] for k in DEFAULTS if k in raw}}
-        for key in ("lo", "hi"):
-            if not isinstance(raw.get(key), (int, float)) or isinstance(raw.get(key), bool) or not 0 <= raw[key] <= 1:
-                raise _fail(path, where, f"needs {key} = a rate between 0 and 1")
-        if raw["lo"] > raw["hi"]:
+        opts = {**DEFAULTS, **top, **{key: raw[key] for key in DEFAULTS if key in raw}}
+        alpha = _number(opts, "alpha", 0.0, 0.5, where, path, open_ends=True)
+        beta = _number(opts, "beta", 0.0, 0.5, where, path, open_ends=True)
+        detect = _number(opts, "detect", 0.0, 1.0, where, path, open_ends=True)
+        batch = _integer(opts, "batch", 1, where, path)
+        seed = _integer(opts, "seed", 0, where, path)
+        if "centre" not in raw:
+            raise _fail(path, where, "needs centre = the rate the band is built around (e.g. a large run's)")
+        centre = _number(raw, "centre", 0.0, 1.0, where, path)
+        lo = _number(raw, "lo", 0.0, 1.0, where, path, default=0.0)
+        hi = _number(raw, "hi", 0.0, 1.0, where, path, default=1.0)
+        if "lo" not in raw and "hi" not in raw:
+            raise _fail(path, where, "needs lo, hi or both")
+        if lo > hi:
             raise _fail(path, where, "lo is above hi")
-        for key in ("alpha", "beta", "margin"):
-            if not isinstance(opts[key], (int, float)) or not 0 < opts[key] < 0.5:
-                raise _fail(path, where, f"{key} must be between 0 and 0.5")
-        for key in ("batch", "max_games", "seed"):
-            if not isinstance(opts[key], int) or opts[key] < (0 if key == "seed" else 1):
-                raise _fail(path, where, f"{key} must be a positive integer")
+        if not lo <= centre <= hi:
+            raise _fail(path, where, f"centre {centre} lies outside [lo, hi] = [{lo}, {hi}]")
+        try:
+            test = BandTest(lo, hi, centre, detect, alpha / k, beta)
+        except ValueError as exc:
+            raise _fail(path, where, str(exc)) from None
+        for key in ("rotate_seats",):
+            if key in raw and not isinstance(raw[key], bool):
+                raise _fail(path, where, f"{key} must be true or false, got {raw[key]!r}")
+        note = raw.get("note", "")
+        if not isinstance(note, str):
+            raise _fail(path, where, "note must be a string")
         try:
             game = get(raw["game"])
             sets = raw.get("set", {})
@@ -127,65 +188,86 @@ def load(path: Path) -> list[Band]:
             if game.validate is not None:
                 game.validate(params)
             bots = raw.get("bots", [])
-            if not isinstance(bots, list):
-                raise UserError("bots must be a list, e.g. bots = [\"greedy\"]")
+            if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
+                raise UserError("bots must be a list of bot names, e.g. bots = [\"greedy\"]")
             bots = tuple(game.resolve_bots(bots, params))
         except UserError as exc:
             raise _fail(path, where, str(exc)) from None
+        seats = game.seats(params)
         seat = raw.get("seat")
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.seats(params)):
-            raise _fail(path, where, f"seat must be 0..{game.seats(params) - 1}")
-        spec = RunSpec(game, params, bots, opts["max_games"], opts["seed"], bool(raw.get("rotate_seats", False)))
-        bands.append(Band(raw["name"], spec, raw["metric"], float(raw["lo"]), float(raw["hi"]), seat,
-                          float(opts["alpha"]), float(opts["beta"]), float(opts["margin"]), opts["batch"]))
+        if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats):
+            raise _fail(path, where, f"seat must be an integer 0..{seats - 1}, got {seat!r}")
+        try:
+            need = int(math.ceil(test.required_cap() / batch) * batch)
+        except ValueError as exc:
+            raise _fail(path, where, str(exc)) from None
+        if "max_games" in raw:
+            cap = _integer(raw, "max_games", 1, where, path)
+            if cap < need:
+                raise _fail(path, where, f"max_games {cap:,} is too small to keep alpha {alpha:g} over {k} bands and "
+                                         f"catch a change of {detect:g} with power {1 - beta:g}; it needs at least {need:,}")
+        else:
+            cap = need
+        spec = RunSpec(game, params, bots, cap, seed, bool(raw.get("rotate_seats", False)))
+        key = (game.name, repr(params), tuple(b.name for b in bots))
+        if key not in probes:
+            probes[key] = _output_columns(spec)
+        _check_metric(path, where, raw["metric"], probes[key], seat, seats)
+        bands.append(Band(raw["name"], spec, raw["metric"], seat, test, batch, k, note))
     return bands
+
+
+def _check_metric(path: Path, where: str, metric: str, columns: dict[str, tuple[bool, bool]], seat, seats: int) -> None:
+    if metric not in columns:
+        raise _fail(path, where, f"metric {metric!r} is not an output column; yes/no columns: "
+                                 f"{', '.join(c for c, (is_bool, _) in columns.items() if is_bool)}")
+    is_bool, per_seat = columns[metric]
+    if not is_bool:
+        raise _fail(path, where, f"metric {metric!r} is not a yes/no column")
+    if per_seat and seats > 1 and seat is None:
+        raise _fail(path, where, f"{metric!r} is a per-seat column of a {seats}-seat game; give seat = N")
+
+
+# -- the two places that touch the game contract and the runner ----------------------------
+
+def _output_columns(spec: RunSpec) -> dict[str, tuple[bool, bool]]:
+    """Each output column of the run: (yes/no?, per seat?), read from a batch of zero
+    games, so that a bad metric is found before any game is played."""
+    seats = spec.game.seats(spec.params)
+    cols = spec.game.simulate(spec.params, np.zeros(0, np.uint64), np.zeros((0, seats), np.int64), list(spec.bots))
+    return {name: (np.asarray(a).dtype == np.bool_, np.asarray(a).ndim == 2) for name, a in cols.items()}
+
+
+def _play(spec: RunSpec, stop: int, folder: Path, jobs: int, chunk: int) -> pl.DataFrame:
+    """Games ``0 .. stop - 1`` of the band's run. Those already in ``folder`` (earlier
+    batches) are read back, not replayed; game i has the same seed whatever the batch."""
+    return run(dataclasses.replace(spec, n_games=stop), folder, jobs=jobs, chunk_size=chunk, progress=False).frame
 
 
 def _values(band: Band, frame: pl.DataFrame) -> np.ndarray:
     """One observation per game: the band's seat, or seat 0 for a per-game column."""
-    game = band.spec.game
-    if band.metric not in frame.columns:
-        raise UserError(f"band {band.name}: {game.name} has no output column {band.metric!r}; columns: {', '.join(frame.columns)}")
-    if band.seat is None and game.seats(band.spec.params) > 1 and band.metric not in game.game_columns:
-        raise UserError(f"band {band.name}: {band.metric!r} is a per-seat column of a {game.seats(band.spec.params)}-seat game; give seat = N")
-    col = frame.filter(pl.col("seat") == (band.seat or 0))[band.metric]
-    if col.dtype != pl.Boolean:
-        raise UserError(f"band {band.name}: metric {band.metric!r} is not a yes/no column")
-    return col.to_numpy()
+    return frame.filter(pl.col("seat") == (band.seat or 0))[band.metric].to_numpy()
 
 
-def p_outside(successes: int, n: int, lo: float, hi: float) -> float:
-    """Exact binomial p-value against the nearer edge: small when the rate is clearly
-    below ``lo`` or above ``hi``; 1 when the observed rate is inside the band."""
-    rate = successes / n
-    if rate < lo:
-        return binomtest(successes, n, lo, alternative="less").pvalue
-    if rate > hi:
-        return binomtest(successes, n, hi, alternative="greater").pvalue
-    return 1.0
+def decide(band: Band, jobs: int = 1) -> Verdict:
+    """Plays batches of the band's seeded games until its tests decide or the cap is reached."""
+    looks = list(range(band.batch, band.cap, band.batch)) + [band.cap]
+    bounds = band.test.boundaries(looks)
+    chunk = max(1, -(-band.batch // max(jobs, 1)))
+    with tempfile.TemporaryDirectory(prefix="simkit-check-") as tmp:
+        for j, n in enumerate(looks):
+            values = _values(band, _play(band.spec, n, Path(tmp) / "run", jobs, chunk))
+            successes = int(values.sum())
+            verdict = verdict_at(successes, *(int(b[j]) for b in bounds))
+            if verdict != CONTINUE:
+                return Verdict(band, n, successes, verdict)
+    return Verdict(band, band.cap, successes, UNDECIDED)
 
 
-def decide(band: Band, jobs: int = 1, progress=None) -> Verdict:
-    """Plays seeded batches until the SPRT decides or the cap is reached."""
-    successes = 0
-    games = 0
-    outcome = "continue"
-    cap = band.spec.n_games
-    while games < cap and outcome == "continue":
-        stop = min(cap, games + band.batch)
-        chunk = max(1, -(-(stop - games) // max(jobs, 1)))
-        pending = _Pending(band.spec, None, {}, chunk, {}, [(a, min(stop, a + chunk)) for a in range(games, stop, chunk)])
-        execute([pending], jobs, "loky", None, progress or (lambda n: None))
-        values = _values(band, pl.concat([f for _, f in sorted(pending.frames.items())]))
-        successes += int(values.sum())
-        games = stop
-        outcome = band_sprt(successes, games, band.lo, band.hi, band.margin, band.alpha, band.beta)
-    sprt = outcome if outcome != "continue" else "undecided"
-    return Verdict(band, games, successes, sprt, p_outside(successes, games, band.lo, band.hi))
+def check(path: Path, jobs: int = 1, only: list[str] | None = None) -> list[Verdict]:
+    """Validates the whole file, then decides every band (or those named in ``only``)."""
+    from .runner import _jobs
 
-
-def check(path: Path, jobs: int = 1, only: list[str] | None = None, progress=None) -> list[Verdict]:
-    """Decides every band of the file; marks as failed those outside after Holm's correction."""
     bands = load(path)
     if only:
         unknown = set(only) - {b.name for b in bands}
@@ -193,26 +275,41 @@ def check(path: Path, jobs: int = 1, only: list[str] | None = None, progress=Non
             raise UserError(f"{path}: no band named {', '.join(sorted(unknown))}")
         bands = [b for b in bands if b.name in only]
     jobs = _jobs(jobs)
-    verdicts = [decide(b, jobs, progress) for b in bands]
-    alpha = min(b.alpha for b in bands)
-    pvals = [v.p_outside for v in verdicts]
-    rejected = holm(pvals, alpha)
-    for v, r, adj in zip(verdicts, rejected, holm_adjusted(pvals)):
-        v.failed = bool(r) and v.sprt != "inside"
-        v.p_adjusted = float(adj)
-    return verdicts
+    return [decide(b, jobs) for b in bands]
+
+
+def _pts(x: float) -> str:
+    """A rate in percent with enough digits for rare rates."""
+    return f"{100 * x:.2f}" if x >= 0.01 or x == 0 else f"{100 * x:.3f}"
 
 
 def describe(v: Verdict) -> dict[str, Any]:
-    ci = v.interval
+    """One row of the check's table."""
     b = v.band
-    if v.failed:
-        verdict = f"FAIL: below {b.lo:.3f}" if v.below else f"FAIL: above {b.hi:.3f}"
-    elif v.sprt == "inside":
-        verdict = "inside"
-    elif v.sprt == "undecided":
-        verdict = "holds (cap reached, consistent with the band)"
+    t = b.test
+    ci = v.interval
+    rng = f"<= {_pts(b.hi)}%" if b.lo == 0 else (f">= {_pts(b.lo)}%" if b.hi == 1 else f"{_pts(b.lo)}-{_pts(b.hi)}%")
+    if v.verdict == HOLDS:
+        verdict = "holds"
+    elif v.verdict == UNDECIDED:
+        verdict = "UNDECIDED at cap"
     else:
-        verdict = f"holds ({v.sprt} not significant after Holm)"
-    return {"band": b.name, "range": f"[{b.lo:.3f}, {b.hi:.3f}]", "games": f"{v.games:,}",
-            "rate [95% CI]": f"{ci.estimate:.4f} [{ci.lo:.4f}, {ci.hi:.4f}]", "verdict": verdict}
+        verdict = f"FAIL: {'below' if v.below else 'above'} band"
+    return {"band": b.name, "range": rng, f"catches (power {1 - t.beta:.0%})": t.describe_detect(),
+            "games": f"{v.games:,}/{b.cap:,}",
+            f"rate (anytime {100 * (1 - t.fail_level * t.edges):.3g}% interval)": f"{_pts(ci.estimate)}% [{_pts(ci.lo)}, {_pts(ci.hi)}]",
+            "verdict": verdict}
+
+
+def message(v: Verdict) -> str:
+    """The line CI prints for a band that did not hold."""
+    b, ci = v.band, v.interval
+    level = f"anytime-valid {100 * (1 - b.test.fail_level * b.test.edges):.3g}% interval"
+    if v.verdict == UNDECIDED:
+        return (f"band {b.name} undecided at its cap of {b.cap:,} games: rate {_pts(ci.estimate)}% ({level} "
+                f"[{_pts(ci.lo)}, {_pts(ci.hi)}]) neither left the band nor was shown within {100 * b.test.detect:.3g} "
+                f"pts of {_pts(b.test.centre)}%; treated as a failure (with every rate inside its band this happens "
+                f"with probability at most {0.1 * b.test.alpha:.2g})")
+    edge = f"below its lower edge {_pts(b.lo)}%" if v.below else f"above its upper edge {_pts(b.hi)}%"
+    return (f"band {b.name} failed: rate {_pts(ci.estimate)}% over {v.games:,} games, {level} "
+            f"[{_pts(ci.lo)}, {_pts(ci.hi)}], is {edge}")

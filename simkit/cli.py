@@ -233,30 +233,47 @@ def check_cmd(
     band: List[str] = typer.Option([], "--band", help="Only these bands (by name)."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the verdicts to this JSON file."),
 ) -> None:
-    """Check that rates stay inside their bands (sequential tests; exit 0 all hold, 1 a band fails, 2 bad file).
+    """Check that rates stay inside their bands, with anytime-valid sequential tests
+    (exit 0 all hold, 1 a band fails or is undecided at its cap, 2 bad file).
 
     Example: simkit check experiments/bands.toml --jobs 2
     """
-    from .check import check, describe
+    from .check import check, describe, message
 
-    verdicts = check(bands, jobs=jobs, only=band or None)
+    if json_out is not None:
+        _writable(json_out)
+    verdicts = check(bands, jobs=jobs, only=band or None)  # validates the whole file before playing
     rows = [describe(v) for v in verdicts]
-    t = Table(title=f"{bands}: {len(rows)} bands", header_style="bold")
+    first = verdicts[0].band
+    t_title = (f"{bands}: {len(rows)} of {first.family} bands. alpha = {first.family * first.test.alpha:.2g}: chance that any band "
+               f"fails or ends undecided while every rate is inside its band; beta = {first.test.beta:.2g}: chance that a band "
+               f"whose rate moved by its 'catches' size does not fail within its cap")
+    table = Table(title=t_title, header_style="bold")
     for col in rows[0]:
-        t.add_column(col, justify="left" if col in ("band", "verdict") else "right")
+        table.add_column(col, justify="left" if col in ("band", "verdict") else "right")
     for r in rows:
-        style = "red" if r["verdict"].startswith("FAIL") else None
-        t.add_row(*r.values(), style=style)
-    out.print(t)
+        style = "red" if not r["verdict"].startswith("holds") else None
+        table.add_row(*r.values(), style=style)
+    wide = out if out.is_terminal else Console(width=170)  # CI logs: one line per band
+    wide.print(table)
+    wide.print("holds: the rate was shown to be within the 'catches' distance of the band's centre; FAIL: its interval "
+               "left the band; UNDECIDED: neither by the cap (treated as a failure).")
     if json_out:
         json_out.write_text(json.dumps(rows, indent=2))
     failed = [v for v in verdicts if v.failed]
     for v in failed:
-        ci = v.interval
-        edge = f"below its lower edge {v.band.lo:.3f}" if v.below else f"above its upper edge {v.band.hi:.3f}"
-        err.print(f"band {v.band.name} failed: rate {ci.estimate:.4f} [{ci.lo:.4f}, {ci.hi:.4f}] over {v.games:,} games is {edge} (Holm-adjusted p = {v.p_adjusted:.2g} over {len(verdicts)} bands)", soft_wrap=True)
+        err.print(message(v), soft_wrap=True, highlight=False)
     if failed:
         raise typer.Exit(1)
+
+
+def _writable(path: Path) -> None:
+    """An output file must be writable before games are played for it."""
+    import os
+
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir() or not parent.is_dir() or not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UserError(f"cannot write {path}: choose a writable file in an existing folder")
 
 
 @app.command("sweep")
@@ -336,7 +353,9 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)
     except UserError as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        from rich.markup import escape
+
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)  # "[[band]]" is text
         sys.exit(2)
     except KeyboardInterrupt:
         err.print("interrupted: finished chunks are kept; rerun the same command to resume")

@@ -1,8 +1,9 @@
 """Comparing two rule variants or two bots on the same seeds (common random numbers).
 
 Game *i* of both runs gets the same seed, so the two runs see the same dice as far as
-their play allows, and each metric's difference is estimated from paired games: McNemar
-and Tango's interval for win/lose, a paired t for numbers. The same data analysed as
+their play allows, and each metric's difference is estimated from paired games: Tango's
+score interval and the score test it inverts (McNemar's, uncorrected) for win/lose, a
+paired t for numbers; each test is significant exactly when its interval excludes 0. The same data analysed as
 two independent samples show how many more games an unpaired design would need.
 """
 
@@ -18,6 +19,7 @@ import polars as pl
 from .errors import UserError
 from .game import GameSpec
 from .runner import RunSpec, run_many
+from .fmt import fmt_p
 from .stats import Difference, diff_independent, independent_numeric, paired_binary, paired_numeric
 
 
@@ -114,7 +116,7 @@ def rows(c: Comparison) -> list[dict[str, str]]:
             "A": fmt(m.a),
             "B": fmt(m.b),
             "B - A [95% CI, paired]": f"{dfmt(p.estimate)} [{dfmt(p.lo)}, {dfmt(p.hi)}]",
-            "p": f"{p.p_value:.3g}" + (" (McNemar)" if m.binary else " (paired t)"),
+            "p": fmt_p(p.p_value, 3) + (" (score)" if m.binary else " (paired t)"),
             "significant": "yes" if p.significant else "no",
             "same outcome": f"{100 * m.agreement:.1f}%" if m.agreement is not None else "",
             "independent CI": f"[{dfmt(m.independent.lo)}, {dfmt(m.independent.hi)}]",

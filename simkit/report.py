@@ -18,7 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from . import __version__  # noqa: E402
-from .stats import Interval  # noqa: E402
+from .fmt import fmt_p, pct  # noqa: E402,F401  (re-exported for the game reports)
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf", "#bcbd22"]
 
@@ -29,11 +29,6 @@ def style() -> None:
         "axes.spines.top": False, "axes.spines.right": False, "font.size": 10,
         "axes.titlesize": 11, "legend.fontsize": 9, "legend.frameon": False,
     })
-
-
-def pct(ci: Interval, digits: int = 1) -> str:
-    """``41.2% [40.9, 41.5]``"""
-    return f"{100 * ci.estimate:.{digits}f}% [{100 * ci.lo:.{digits}f}, {100 * ci.hi:.{digits}f}]"
 
 
 class Report:

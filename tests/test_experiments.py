@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 
@@ -68,33 +69,64 @@ def test_experiment_file_errors(tmp_path, text, message):
 
 BAND = """
 batch = 1000
-max_games = 6000
 seed = 4
 [[band]]
 name = "{name}"
 game = "ufs"
 metric = "{metric}"
+centre = {centre}
 lo = {lo}
 hi = {hi}
+detect = 0.1
 set = {{ threat = 0 }}
 """
 
 
+def _band(name, centre, lo, hi, metric="won"):
+    return BAND.format(name=name, metric=metric, centre=centre, lo=lo, hi=hi)
+
+
 def test_check_accepts_a_band_around_the_truth_and_rejects_one_far_away(tmp_path):
     path = tmp_path / "bands.toml"
-    path.write_text(BAND.format(name="around", metric="won", lo=0.2, hi=0.45) + BAND.split("[[band]]")[1].join(["\n[[band]]", ""]).format(name="far", metric="won", lo=0.8, hi=0.9))
+    path.write_text(_band("around", 0.3, 0.25, 0.35) + _band("far", 0.85, 0.8, 0.9).split("seed = 4")[1])
     verdicts = {v.band.name: v for v in check(path)}
-    assert not verdicts["around"].failed and verdicts["around"].sprt == "inside"
-    assert verdicts["far"].failed and verdicts["far"].games <= 2000  # decided in few games
+    assert verdicts["around"].verdict == "holds" and not verdicts["around"].failed
+    assert verdicts["far"].verdict == "fails low" and verdicts["far"].games == 1000  # decided at the first look
+    ci = verdicts["far"].interval
+    assert ci.hi < 0.8 and ci.lo <= verdicts["far"].successes / 1000 <= ci.hi
+
+
+def test_check_outcome_is_the_same_games_whatever_the_jobs(tmp_path):
+    path = tmp_path / "bands.toml"
+    path.write_text(_band("around", 0.3, 0.25, 0.35))
+    one, two = check(path, jobs=1)[0], check(path, jobs=2)[0]
+    assert (one.games, one.successes, one.verdict) == (two.games, two.successes, two.verdict)
+
+
+GOOD = 'name = "a"\ngame = "ufs"\nmetric = "won"\ncentre = 0.3\nlo = 0.25\nhi = 0.35\ndetect = 0.1\n'
 
 
 @pytest.mark.parametrize("band, message", [
-    ('name = "a"\ngame = "ufs"\nmetric = "won"\nlo = 0.5\nhi = 0.4', "lo is above hi"),
-    ('name = "a"\ngame = "ufs"\nmetric = "won"\nlo = 0.5', "needs hi"),
-    ('name = "a"\ngame = "nope"\nmetric = "won"\nlo = 0.1\nhi = 0.4', "unknown game"),
-    ('name = "a"\ngame = "ufs"\nmetric = "won"\nlo = 0.1\nhi = 0.4\nset = { threat = 7 }', "out of range"),
-    ('name = "a"\ngame = "ufs"\nmetric = "won"\nlo = 0.1\nhi = 0.4\nspeed = 3', "unknown key"),
-    ('name = "a"\ngame = "aau"\nmetric = "won"\nlo = 0.1\nhi = 0.4\nseat = 9', "seat must be"),
+    ('name = "a"\ngame = "ufs"\nmetric = "won"\ncentre = 0.45\nlo = 0.5\nhi = 0.4', "lo is above hi"),
+    ('name = "a"\ngame = "ufs"\nmetric = "won"\nlo = 0.2\nhi = 0.4', "needs centre"),
+    ('name = "a"\ngame = "ufs"\nmetric = "won"\ncentre = 0.3', "needs lo, hi or both"),
+    ('name = "a"\ngame = "ufs"\nmetric = "won"\ncentre = 0.5\nlo = 0.1\nhi = 0.4', "outside"),
+    ('name = "a"\ngame = "nope"\nmetric = "won"\ncentre = 0.3\nlo = 0.25\nhi = 0.35\ndetect = 0.1', "unknown game"),
+    (GOOD + 'set = { threat = 7 }', "out of range"),
+    (GOOD + 'speed = 3', "unknown key"),
+    (GOOD + 'margin = 0.01', "margin is now detect"),
+    (GOOD.replace("ufs", "aau") + 'seat = 9', "seat must be"),
+    (GOOD.replace("ufs", "aau") + 'seat = true', "seat must be"),
+    (GOOD.replace("ufs", "aau"), "give seat = N"),
+    (GOOD + 'bots = [1]', "bots must be a list of bot names"),
+    (GOOD + 'rotate_seats = "false"', "rotate_seats must be true or false"),
+    (GOOD.replace('"won"', '"nosuch"'), "not an output column"),
+    (GOOD.replace('"won"', '"rounds"'), "not a yes/no column"),
+    (GOOD.replace("detect = 0.1", "detect = 0.03"), "detect 0.03 must exceed"),
+    (GOOD.replace("lo = 0.25", "lo = true"), "lo must be a number"),
+    (GOOD + "max_games = 1000", "too small"),
+    (GOOD.replace("detect = 0.1", "detect = 0.1\nbatch = 0"), "batch must be an integer"),
+    (GOOD.replace("detect = 0.1", "detect = 0.05001"), "no cap up to"),
 ])
 def test_bands_file_errors(tmp_path, band, message):
     path = tmp_path / "bands.toml"
@@ -103,21 +135,66 @@ def test_bands_file_errors(tmp_path, band, message):
         load_bands(path)
 
 
+def test_bands_file_structure_errors(tmp_path):
+    path = tmp_path / "bands.toml"
+    for text, message in (("band = [1, 2]\n", "needs one or more"), ("alpha = 2\n[[band]]\n" + GOOD, "alpha must be"),
+                          ("colour = 1\n[[band]]\n" + GOOD, "unknown key")):
+        path.write_text(text)
+        with pytest.raises(UserError, match=message):
+            load_bands(path)
+
+
+def test_a_bad_later_band_stops_the_check_before_any_game(tmp_path, monkeypatch):
+    import simkit.check as check_mod
+
+    played = []
+    monkeypatch.setattr(check_mod, "_play", lambda *a, **k: played.append(a))
+    path = tmp_path / "bands.toml"
+    path.write_text("[[band]]\n" + GOOD + "\n[[band]]\n" + GOOD.replace('"a"', '"b"').replace('"won"', '"nosuch"'))
+    with pytest.raises(UserError, match="band #2"):
+        check(path)
+    assert not played
+
+
 def test_check_command_exit_codes(tmp_path, simkit_cmd):
     good = tmp_path / "good.toml"
-    good.write_text(BAND.format(name="ok", metric="won", lo=0.2, hi=0.45))
+    good.write_text(_band("ok", 0.3, 0.25, 0.35))
     bad = tmp_path / "bad.toml"
-    bad.write_text(BAND.format(name="broken", metric="won", lo=0.8, hi=0.9))
+    bad.write_text(_band("broken", 0.85, 0.8, 0.9))
     malformed = tmp_path / "malformed.toml"
     malformed.write_text("[[band]]\nname = 1\n")
-    assert subprocess.run(simkit_cmd + ["check", str(good), "--jobs", "1"], capture_output=True, timeout=600).returncode == 0
+    ok = subprocess.run(simkit_cmd + ["check", str(good), "--jobs", "1"], capture_output=True, text=True, timeout=600)
+    assert ok.returncode == 0 and "holds" in ok.stdout and "+-10 pts" in ok.stdout
     failed = subprocess.run(simkit_cmd + ["check", str(bad), "--jobs", "1"], capture_output=True, text=True, timeout=600)
-    assert failed.returncode == 1 and "band broken failed" in failed.stderr and "below its lower edge 0.800" in failed.stderr
-    assert subprocess.run(simkit_cmd + ["check", str(malformed)], capture_output=True, timeout=600).returncode == 2
+    assert failed.returncode == 1 and "band broken failed" in failed.stderr and "below its lower edge 80.00%" in failed.stderr
+    proc = subprocess.run(simkit_cmd + ["check", str(malformed)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    malformed.write_text("band = [1, 2]\n")
+    proc = subprocess.run(simkit_cmd + ["check", str(malformed)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 2 and "needs one or more [[band]] tables" in proc.stderr  # printed as written, not as markup
     nonbool = tmp_path / "nonbool.toml"
-    nonbool.write_text(BAND.format(name="x", metric="rounds", lo=0.2, hi=0.45))
+    nonbool.write_text(_band("x", 0.3, 0.25, 0.35, metric="rounds"))
     proc = subprocess.run(simkit_cmd + ["check", str(nonbool)], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 2 and "not a yes/no column" in proc.stderr
+    assert proc.returncode == 2 and "not a yes/no column" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    proc = subprocess.run(simkit_cmd + ["check", str(good), "--json", str(tmp_path / "no" / "such" / "x.json")], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 2 and "cannot write" in proc.stderr
+
+
+def test_undecided_is_its_own_verdict_and_fails_ci(tmp_path, monkeypatch):
+    """A band whose tests cannot decide by its cap is reported undecided (exit 1 in CI)."""
+    import simkit.check as check_mod
+    from simkit.check import message
+
+    path = tmp_path / "bands.toml"
+    path.write_text(_band("edge", 0.3, 0.25, 0.35))
+    band = load_bands(path)[0]
+    band = dataclasses.replace(band, spec=dataclasses.replace(band.spec, n_games=2000))  # a cap too short to decide
+    # a rate of 22%, between the band's edge (25%) and the rate it must catch (20%)
+    monkeypatch.setattr(check_mod, "_play", lambda spec, stop, *a: __import__("polars").DataFrame(
+        {"seat": [0] * stop, "won": [i % 100 < 22 for i in range(stop)]}))
+    v = check_mod.decide(band)
+    assert v.verdict == "undecided" and v.failed and v.games == band.cap
+    assert "undecided at its cap" in message(v)
 
 
 def test_paired_comparison_needs_fewer_games_than_independent_runs():
@@ -138,3 +215,104 @@ def test_paired_comparison_needs_fewer_games_than_independent_runs():
 def test_compare_refuses_identical_variants(tmp_path, simkit_cmd):
     proc = subprocess.run(simkit_cmd + ["compare", "ufs", "--set", "threat=1"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and "both variants are the same" in proc.stderr
+
+
+UFS_REPORT = """
+name = "ufs-report"
+game = "ufs"
+seed = 5
+chunk_size = 300
+report = "{report}"
+[[grid]]
+games = 300
+threat = [0, 4]
+city = ["roswell", "new_york"]
+city_side = ["normal", "damaged"]
+bots = ["greedy"]
+[[grid]]
+games = 40
+threat = [0, 4]
+city = ["roswell", "new_york"]
+city_side = ["normal", "damaged"]
+bots = ["random"]
+[[grid]]
+games = 300
+threat = [0]
+city = ["roswell"]
+city_side = ["normal"]
+damage_rule = ["strict"]
+bots = ["greedy"]
+"""
+
+
+def test_ufs_report_is_honest_about_shared_seeds(tmp_path):
+    """Pooled rates are clustered by seed, small rates keep their digits, no p-value
+    prints as 0, the Method does not call the cells independent, and the paired
+    comparison's wording follows its numbers."""
+    import re
+
+    from simkit.stats import wilson
+
+    path = tmp_path / "ufs.toml"
+    path.write_text(UFS_REPORT.format(report=tmp_path / "r" / "under-falling-skies"))
+    sweep(path, out_root=tmp_path / "runs", progress=False)
+    text = (tmp_path / "r" / "under-falling-skies" / "README.md").read_text()
+    assert "independent batch" not in text and "clustered by seed" in text
+    assert "several times more precisely" not in text
+    # random never won: 8 cells x 40 games on the same 40 seeds, so the bound is 0 of 40
+    assert "never won in 320 games (8 cells played on the same 40 seeds)" in text
+    assert f"{100 * wilson(0, 40).hi:.3f}% per game" in text
+    assert "0.0% [0.0, 0.0]" not in text
+    assert not re.search(r"\| 0 \| (yes|no) \|", text)  # no p-value of the threat steps prints as 0
+    assert "score test p" in text and "McNemar" in text  # named as what it is
+    m = re.search(r"paired interval is ([\d.]+)x to ([\d.]+)x narrower.*need ([\d.]+)x to ([\d.]+)x the games", text)
+    assert m and abs(float(m[1]) ** 2 - float(m[3])) < 0.06 and abs(float(m[2]) ** 2 - float(m[4])) < 0.06
+
+
+def test_numbers_are_printed_with_their_digits():
+    from simkit.fmt import fmt_p, pct
+    from simkit.stats import wilson
+
+    assert fmt_p(0.0) == "<1e-300" and fmt_p(1.6e-49) == "1.6e-49"
+    assert pct(wilson(0, 10_000)) == "0.000% [0.000, 0.038]"
+    assert pct(wilson(268, 100_000)) == "0.27% [0.24, 0.30]"
+    assert pct(wilson(29_718, 100_000)) == "29.7% [29.4, 30.0]"
+
+
+AAU_REPORT = """
+name = "aau-report"
+game = "aau"
+seed = 5
+chunk_size = 200
+report = "{report}"
+[[grid]]
+games = 300
+players = [2, 3]
+semi_coop = [false]
+bots = ["strategic"]
+rotate_seats = true
+[[grid]]
+games = 100
+players = [3]
+semi_coop = [true, false]
+bots = ["team"]
+rotate_seats = true
+[[grid]]
+games = 200
+players = [2]
+semi_coop = [false]
+bots = [["strategic", "strategic:no-cover"]]
+rotate_seats = true
+"""
+
+
+def test_aau_report_states_games_per_cell_multiplicity_and_equivalence(tmp_path):
+    path = tmp_path / "aau.toml"
+    path.write_text(AAU_REPORT.format(report=tmp_path / "r" / "alien-attack-usa"))
+    sweep(path, out_root=tmp_path / "runs", progress=False)
+    text = (tmp_path / "r" / "alien-attack-usa" / "README.md").read_text()
+    assert "300 games per cell for seats and missions, 100 games per cell for the semi-cooperative comparison, " \
+           "200 games per cell for the powers" in text
+    assert "+ seeded games" not in text
+    assert "Holm-corrected over the 2 tables" in text and "is ruled out" in text
+    assert "McNemar p" not in text and "score test p" in text

@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 
 from simkit.stats import (
+    BandTest,
+    e_boundary,
+    mixture_log_e,
     SPRT,
     Difference,
     Interval,
     Paired,
-    band_sprt,
     chi2_uniform,
     clopper_pearson,
     diff_independent,
@@ -25,6 +27,12 @@ from simkit.stats import (
     required_n_independent,
     required_n_paired,
     tango_interval,
+    tango_test,
+    clustered_mean,
+    clustered_rate,
+    design_effect,
+    equivalence_bound,
+    tost,
     wilson,
 )
 
@@ -138,28 +146,32 @@ def test_diff_independent_degenerate():
 # ---------------------------------------------------------------- paired binary
 
 
-def test_paired_binary_mcnemar_exact():
-    # only_a = 8, only_b = 2: exact McNemar = two-sided binomial test, p = 0.109375.
+def test_paired_binary_score_test_small():
+    # only_a = 8, only_b = 2: the score test Tango's interval inverts is McNemar's
+    # without correction, chi-square (8 - 2)^2 / 10 = 3.6, p = 0.05778.
     a, b = _pairs(both=20, only_a=8, only_b=2, neither=10)
     r = paired_binary(a, b)
     assert isinstance(r, Paired)
     assert (r.n, r.both, r.only_a, r.only_b, r.neither) == (40, 20, 8, 2, 10)
     assert r.agreement == pytest.approx(30 / 40)
     assert r.estimate == pytest.approx(6 / 40)
-    assert r.p_value == pytest.approx(0.109375, abs=1e-12)
-    assert not r.significant
+    assert r.p_value == pytest.approx(math.erfc(math.sqrt(3.6 / 2)), abs=1e-12)
+    assert r.p_value == pytest.approx(0.05778, abs=1e-5)
+    assert not r.significant and r.lo < 0 < r.hi
 
 
 def test_paired_binary_tango_published():
     # Cavo et al. (2012) table [[59, 6], [16, 80]] from Fagerland, Lydersen & Laake,
     # "Statistical Analysis of Contingency Tables": Tango score CI -0.0621 (-0.1240 to -0.0054),
-    # exact conditional McNemar P = 0.0525.
+    # asymptotic McNemar (the score test the interval inverts) P = 0.033; the exact
+    # conditional McNemar test (P = 0.0525) would contradict the interval, which excludes 0.
     a, b = _pairs(both=59, only_a=6, only_b=16, neither=80)
     r = paired_binary(a, b)
     assert r.estimate == pytest.approx(-0.0621, abs=5e-5)
     assert r.lo == pytest.approx(-0.1240, abs=5e-5)
     assert r.hi == pytest.approx(-0.0054, abs=5e-5)
-    assert r.p_value == pytest.approx(0.0525, abs=5e-5)
+    assert r.p_value == pytest.approx(0.0330, abs=5e-5)
+    assert r.significant
 
 
 def test_tango_second_published_example():
@@ -186,12 +198,25 @@ def test_paired_binary_no_discordant():
     assert r.lo < 0 < r.hi
 
 
-def test_paired_binary_large_uses_chi2_with_correction():
-    # 30 vs 10 discordant: corrected chi-square (|30-10|-1)^2 / 40 = 9.025 on 1 df.
+def test_paired_binary_large_score_test():
+    # 30 vs 10 discordant: chi-square (30 - 10)^2 / 40 = 10 on 1 df.
     a, b = _pairs(both=50, only_a=30, only_b=10, neither=60)
     r = paired_binary(a, b)
-    assert r.p_value == pytest.approx(math.erfc(math.sqrt(9.025 / 2)), rel=1e-9)
+    assert r.p_value == pytest.approx(math.erfc(math.sqrt(10 / 2)), rel=1e-9)
     assert r.significant
+
+
+def test_paired_test_and_interval_agree_on_every_table():
+    """The p-value is below 1 - level exactly when the interval excludes 0 (McNemar's
+    exact or corrected test and Tango's interval disagreed on 342 of 12,126 tables)."""
+    rng = np.random.default_rng(3)
+    tables = [(b, c, n) for n in (10, 25, 60) for b in range(0, n + 1, 3) for c in range(0, n - b + 1, 3)]
+    tables += [(int(b), int(c), 100_000) for b, c in rng.integers(0, 3000, (300, 2))]
+    for level in (0.95, 0.99):
+        for b, c, n in tables:
+            lo, hi = tango_interval(b, c, n, level)
+            p = tango_test(b, c, n)
+            assert (p < 1 - level) == (lo > 0 or hi < 0), (b, c, n, level, p, lo, hi)
 
 
 # ---------------------------------------------------------------- numeric
@@ -337,36 +362,143 @@ def test_sprt_error_rates(truth, correct):
     assert wrong / len(verdicts) < 0.09
 
 
-def _run_band(
-    draws: np.ndarray, lo: float, hi: float, margin: float
-) -> tuple[str, int]:
-    successes = np.cumsum(draws)
-    for i in range(draws.size):
-        verdict = band_sprt(int(successes[i]), i + 1, lo, hi, margin, 0.05, 0.05)
-        if verdict != "continue":
-            return verdict, i + 1
-    return "continue", draws.size
+# ---------------------------------------------------------------- anytime-valid band tests
 
 
-def test_band_sprt_far_band_rejected_quickly():
-    rng = np.random.default_rng(1)
-    results = [_run_band(row, 0.6, 0.7, 0.02) for row in rng.random((200, 2000)) < 0.2]
-    assert all(v == "outside-low" for v, _ in results)
-    assert np.mean([k for _, k in results]) < 200
+def test_mixture_e_value_hand_computed():
+    # c = 2, p0 = 1/2: the prior is Beta(1, 1), truncated to one side, density 2 there.
+    # One failure, evidence below 1/2: integral_0^1/2 (1 - q) / (1/2) * 2 dq = 1.5
+    assert mixture_log_e(0, 1, 0.5, "below", 2.0) == pytest.approx(math.log(1.5))
+    # two failures: integral_0^1/2 (1 - q)^2 / (1/4) * 2 dq = 7/3
+    assert mixture_log_e(0, 2, 0.5, "below", 2.0) == pytest.approx(math.log(7 / 3))
+    # one success, evidence above 1/2: integral_1/2^1 q / (1/2) * 2 dq = 1.5
+    assert mixture_log_e(1, 1, 0.5, "above", 2.0) == pytest.approx(math.log(1.5))
 
 
-def test_band_sprt_band_around_truth_accepted():
-    rng = np.random.default_rng(2)
-    results = [_run_band(row, 0.4, 0.6, 0.02) for row in rng.random((200, 3000)) < 0.5]
-    inside = sum(v == "inside" for v, _ in results)
-    assert inside / len(results) > 0.95
+@pytest.mark.parametrize(("s", "n", "p0", "side", "c"), [
+    (30, 200, 0.25, "below", 150.0), (70, 200, 0.25, "above", 150.0),
+    (2, 5000, 0.003, "below", 400.0), (40, 5000, 0.003, "above", 400.0),
+])
+def test_mixture_e_value_matches_the_integral(s, n, p0, side, c):
+    from scipy import integrate
+    from scipy import stats as sps
+
+    prior = sps.beta(c * p0, c * (1 - p0))
+    lo, hi = (0.0, p0) if side == "below" else (p0, 1.0)
+    mass = prior.cdf(hi) - prior.cdf(lo)
+    lr = lambda q: np.exp(s * np.log(q / p0) + (n - s) * np.log((1 - q) / (1 - p0)))  # noqa: E731
+    value, _ = integrate.quad(lambda q: lr(q) * prior.pdf(q) / mass, lo, hi, points=[s / n], limit=200)
+    assert mixture_log_e(s, n, p0, side, c) == pytest.approx(math.log(value), rel=1e-6, abs=1e-6)
 
 
-def test_band_sprt_high_side_and_open_edges():
-    # 90 of 100 is far above [0.4, 0.6].
-    assert band_sprt(90, 100, 0.4, 0.6, 0.02, 0.05, 0.05) == "outside-high"
-    # A band with lo = 0 only has an upper edge: 10 of 300 is clearly below 0.3.
-    assert band_sprt(10, 300, 0.0, 0.3, 0.02, 0.05, 0.05) == "inside"
-    # ... and a band with hi = 1 only has a lower edge.
-    assert band_sprt(290, 300, 0.7, 1.0, 0.02, 0.05, 0.05) == "inside"
-    assert band_sprt(5, 10, 0.4, 0.6, 0.02, 0.05, 0.05) == "continue"
+def test_e_boundary_is_the_last_count_that_rejects():
+    n = np.array([1000, 20000])
+    for side in ("below", "above"):
+        b = e_boundary(n, 0.3, side, 300.0, 0.001)
+        step = -1 if side == "below" else 1
+        assert (np.asarray(mixture_log_e(b, n, 0.3, side, 300.0)) >= math.log(1000)).all()
+        assert (np.asarray(mixture_log_e(b - step, n, 0.3, side, 300.0)) < math.log(1000)).all()
+    # 100 games cannot show a rate below 0.3 at level 0.001 with this prior: no count rejects
+    assert e_boundary([100], 0.3, "below", 300.0, 0.001)[0] == -1
+    assert mixture_log_e(0, 100, 0.3, "below", 300.0) < math.log(1000)
+
+
+def test_band_test_verdicts_and_interval_agree():
+    t = BandTest(0.28, 0.31, 0.295, 0.02, 0.001, 0.01)
+    assert t.decide(1000, 10000) == "fails low"
+    assert t.decide(4000, 10000) == "fails high"
+    assert t.decide(2950, 10000) == "holds"
+    assert t.decide(29, 100) == "continue"
+    # the printed interval lies below lo exactly when the band fails low (above hi: fails high)
+    for n in (500, 5000, 40000):
+        for s in range(0, n + 1, max(1, n // 400)):
+            ci, v = t.interval(s, n), t.decide(s, n)
+            assert (ci.hi < t.lo) == (v == "fails low"), (s, n)
+            assert (ci.lo > t.hi) == (v == "fails high"), (s, n)
+            assert ci.lo <= s / n <= ci.hi
+
+
+def test_band_test_one_sided_rare_rate():
+    # only an upper edge: 0.1% is inside, the band must catch 0.5%
+    t = BandTest(0.0, 0.003, 0.001, 0.004, 0.001, 0.01)
+    assert t.edges == 1
+    assert t.decide(0, 20000) == "holds"
+    assert t.decide(150, 20000) == "fails high"
+    assert t.interval(0, 20000).lo == 0.0
+    # a one-sided band with centre - detect above 0: a rate of 0 is inside and must hold
+    t = BandTest(0.0, 0.06, 0.05, 0.02, 0.001, 0.01)
+    assert t.decide(0, 2000) == "holds"
+    assert t.cap_bounds(t.required_cap())["undecided"][0] <= 0.1 * t.alpha
+
+
+def test_band_test_rejects_inconsistent_designs():
+    with pytest.raises(ValueError, match="detect"):
+        BandTest(0.2, 0.4, 0.3, 0.05, 0.001, 0.01)  # a change of 5 points stays inside
+    with pytest.raises(ValueError):
+        BandTest(0.3, 0.2, 0.25, 0.1, 0.001, 0.01)
+
+
+def test_required_cap_meets_its_bounds_and_is_the_smallest():
+    t = BandTest(0.29, 0.30, 0.295, 0.02, 0.01 / 13, 0.01)
+    cap = t.required_cap()
+    assert t.cap_ok(cap)[0] and not t.cap_ok(cap - 500)[0]
+    b = t.cap_bounds(cap)
+    assert b["miss_low"][0] <= 0.005 and b["miss_high"][0] <= 0.005 and b["undecided"][0] <= 0.1 * t.alpha
+
+
+# ---------------------------------------------------------------- shared seeds, equivalence
+
+
+def test_clustered_rate_without_clustering_is_wilson():
+    x = np.array([1] * 30 + [0] * 70)
+    iv = clustered_rate(x, np.arange(100))
+    w = wilson(30, 100)
+    assert design_effect(x, np.arange(100)) == pytest.approx(100 / 99)  # only the G/(G-1) factor
+    assert iv.estimate == 0.3 and iv.n == 100
+    assert iv.lo == pytest.approx(w.lo, abs=2e-3) and iv.hi == pytest.approx(w.hi, abs=2e-3)
+
+
+def test_clustered_rate_of_copies_counts_each_cluster_once():
+    # six identical copies of 200 outcomes (six cells sharing every seed): the design
+    # effect is 6 * 200 / 199 and the interval is Wilson's on 199 observations.
+    base = np.array([1] * 50 + [0] * 150)
+    x, seeds = np.tile(base, 6), np.tile(np.arange(200), 6)
+    assert design_effect(x, seeds) == pytest.approx(6 * 200 / 199)
+    iv = clustered_rate(x, seeds)
+    z = 1.959963984540054
+    p, n = 0.25, 199.0
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert iv.lo == pytest.approx(centre - half) and iv.hi == pytest.approx(centre + half)
+
+
+def test_clustered_rate_with_no_success_counts_clusters():
+    # 30 cells x 10,000 seeds, no win: the bound is Wilson's for 0 of 10,000 (0.038%),
+    # not for 0 of 300,000 (0.0013%).
+    seeds = np.tile(np.arange(10_000), 30)
+    iv = clustered_rate(np.zeros(seeds.size), seeds)
+    assert iv.hi == pytest.approx(wilson(0, 10_000).hi)
+    assert iv.hi == pytest.approx(0.000384, abs=1e-6)
+
+
+def test_equivalence_bound_and_tost():
+    # mean 0.5, sample sd 0.5 (values 0 and 1), n = 400: the 90% t-interval is
+    # 0.5 -+ t(0.95, 399) * 0.5 / sqrt(400) = 0.5 -+ 0.04122
+    x = np.array([0.0, 1.0] * 200)
+    sd = float(np.std(x, ddof=1))
+    half = float(__import__("scipy").stats.t.ppf(0.95, 399)) * sd / 20
+    assert equivalence_bound(x, 0.5, 0.05) == pytest.approx(half)
+    assert equivalence_bound(x, 0.48, 0.05) == pytest.approx(half + 0.02)
+    # TOST at that margin is exactly at 5%
+    assert tost(x, 0.5, half) == pytest.approx(0.05)
+    assert tost(x, 0.5, 2 * half) < 0.001 and tost(x, 0.5, half / 2) > 0.1
+
+
+def test_clustered_mean_of_copies():
+    # each value twice (two seats of one game that always agree): the standard error is
+    # that of the 100 distinct values, sd / sqrt(100) with the G / (G - 1) factor
+    base = np.arange(100, dtype=float)
+    iv = clustered_mean(np.repeat(base, 2), np.repeat(np.arange(100), 2))
+    se = math.sqrt(100 / 99 * np.sum((base - base.mean()) ** 2)) / 100
+    assert iv.estimate == pytest.approx(49.5)
+    assert iv.hi - iv.estimate == pytest.approx(1.959963984540054 * se)

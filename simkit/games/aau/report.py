@@ -6,17 +6,37 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from ...report import PALETTE, Report, pct, style
-from ...stats import chi2_uniform, holm, mean_interval, paired_binary, wilson
+from ...report import PALETTE, Report, fmt_p, pct, style
+from ...stats import chi2_uniform, clustered_mean, equivalence_bound, holm, paired_binary, wilson
 from . import board as board_mod
 
 POWERS = ["protection", "cover", "neighbourhood", "extra"]
 BORDER_KEYS = {"Pacific": "PAC", "Mexico": "MEX", "Gulf": "GULF", "Atlantic": "ATL"}
 
 
-def _mean(values) -> str:
-    m = mean_interval(np.asarray(values, dtype=np.float64))
+def _mean(part: pl.DataFrame, column: str) -> str:
+    """Mean per seat with a 95% interval clustered by game (the seats of one game are not independent)."""
+    m = clustered_mean(part[column].to_numpy().astype(np.float64), _game_ids(part))
     return f"{m.estimate:.2f} [{m.lo:.2f}, {m.hi:.2f}]"
+
+
+def _share(part: pl.DataFrame) -> str:
+    """Win share per seat, clustered by game."""
+    return pct(clustered_mean(part["win_share"].to_numpy(), _game_ids(part)))
+
+
+def _game_ids(part: pl.DataFrame) -> np.ndarray:
+    """One id per game: its cell (grid, players, mode, bots at the table) and its index."""
+    keys = part.select(pl.concat_str([pl.col("grid").cast(pl.Utf8), pl.col("players").cast(pl.Utf8),
+                                      pl.col("semi_coop").cast(pl.Utf8), pl.col("table"),
+                                      pl.col("game_index").cast(pl.Utf8)], separator="/"))
+    return keys.to_series().to_numpy()
+
+
+def _games_per_cell(f: pl.DataFrame, grid: int) -> str:
+    counts = f.filter(pl.col("grid") == grid).group_by("players", "semi_coop", "table").agg(pl.col("game_index").n_unique())["game_index"]
+    lo, hi = int(counts.min()), int(counts.max())
+    return f"{lo:,}" if lo == hi else f"{lo:,}-{hi:,}"
 
 
 def build(result, target) -> None:
@@ -27,9 +47,13 @@ def build(result, target) -> None:
     f = result.frame.with_columns(pl.col("bot").cast(pl.Utf8))
     game = exp.game
     rep = Report("Alien Attack USA: balance report", game.slug)
+    grids = sorted(f["grid"].unique().to_list())
+    per_cell = {g: _games_per_cell(f, g) for g in grids}
+    parts = [f"{per_cell[g]} games per cell for {what}" for g, what in
+             ((0, "seats and missions"), (1, "the semi-cooperative comparison"), (2, "the powers")) if g in per_cell]
     rep.text(
         f"Seat advantage, mission payoffs, the semi-cooperative mode and the special powers of Alien Attack USA, "
-        f"from {f['game_index'].n_unique():,}+ seeded games per cell ({f.height:,} seat rows in all)."
+        f"from seeded games: {', '.join(parts)} ({f.height:,} seat rows in all)."
     )
     rep.bullets([
         f"Reproduce: `simkit sweep {exp.path}` (or `simkit report aau`); runs are cached in `runs/sweeps/{exp.name}/`.",
@@ -37,7 +61,10 @@ def build(result, target) -> None:
         "**The board is a stand-in** (no public source describes the real one): absolute numbers describe this board; "
         "the method carries over to the real board by replacing `simkit/games/aau/data/board.json`.",
         "Bots: " + "; ".join(f"`{k}`: {v.help}" for k, v in game.bots.items()) + ".",
-        "Intervals are 95%: Wilson for rates, t for means; seat tests are chi-square against equal shares.",
+        "Intervals are 95%. Means and shares per seat are clustered by game (the seats of one game are not independent); "
+        "Earth's rates are Wilson intervals over games; paired differences use Tango's score interval and the score test it inverts.",
+        "Seat tests: chi-square against equal shares, Holm over the tables; fairness: two one-sided tests (TOST) give the "
+        "largest seat advantage that the data still allow, with a Bonferroni correction over every seat of every table.",
     ])
 
     # -- 1. seats --------------------------------------------------------------------------
@@ -46,27 +73,35 @@ def build(result, target) -> None:
     rep.text("Equal bots at every seat. Seat 1 is the first start player; the start player passes to the left "
              "each round. A shared win counts 1/k for each of the k winners.")
     bots0 = list(dict.fromkeys(seats_part["bot"].to_list()))
-    rows = []
+    counts = sorted(seats_part["players"].unique().to_list())
+    tables = [(bot, n) for bot in bots0 for n in counts]
+    all_seats = sum(n for _, n in tables)
+    tost_alpha = 0.05 / all_seats  # Bonferroni: the "ruled out" statements hold together at 5%
+    rows, pvals = [], []
     fig, axes = plt.subplots(1, len(bots0), figsize=(5.2 * len(bots0), 3.8), squeeze=False)
     summary_bits = []
     for ax, bot in zip(axes[0], bots0):
-        for i, n in enumerate(sorted(seats_part["players"].unique().to_list())):
+        for i, n in enumerate(counts):
             part = seats_part.filter((pl.col("bot") == bot) & (pl.col("players") == n))
             games = part["game_index"].n_unique()
             shares = part.group_by("seat").agg(pl.col("win_share").sum()).sort("seat")["win_share"].to_numpy()
             stat, p = chi2_uniform(shares)
+            pvals.append(p)
             row = {"bot": bot, "players": n, "games": f"{games:,}", **{f"seat {k + 1}": "" for k in range(4)}}
             xs, ys, err = [], [], [[], []]
+            bound = 0.0
             for seat in range(n):
-                ci = wilson(int(round(shares[seat])), games)
+                values = part.filter(pl.col("seat") == seat)["win_share"].to_numpy()
+                ci = clustered_mean(values, np.arange(values.size))  # one row per game: plain normal interval
+                bound = max(bound, equivalence_bound(values, 1.0 / n, tost_alpha))
                 row[f"seat {seat + 1}"] = pct(ci)
                 xs.append(seat + 1 + (i - 1) * 0.22)
                 ys.append(100 * ci.estimate)
                 err[0].append(max(0.0, 100 * (ci.estimate - ci.lo)))
                 err[1].append(max(0.0, 100 * (ci.hi - ci.estimate)))
             row["fair share"] = f"{100 / n:.1f}%"
-            row["chi-square p"] = f"{p:.2g}"
-            row["verdict"] = "seats differ" if p < 0.05 else "no significant difference"
+            row["chi-square p"] = fmt_p(p)
+            row["_bound"] = bound
             rows.append(row)
             ax.bar(xs, ys, width=0.2, yerr=err, capsize=2, color=PALETTE[i], label=f"{n} players")
             ax.axhline(100 / n, color=PALETTE[i], ls=":", lw=1)
@@ -77,8 +112,23 @@ def build(result, target) -> None:
         ax.set_title(f"bot: {bot}")
         ax.set_xticks([1, 2, 3, 4])
         ax.legend()
-    rep.table(rows, "Win share by seat with 95% intervals, and a chi-square test against equal chances")
-    rep.figure(fig, "seats", "Win share by seat and player count (dotted lines: a fair share)")
+    for row, rejected in zip(rows, holm(pvals)):
+        row["seats differ (Holm, 5%)"] = "yes" if rejected else "no"
+        row["no seat's share is off by more than"] = f"{100 * row.pop('_bound'):.2f} pts"
+    rep.table(rows, f"Win share by seat with 95% intervals; a chi-square test against equal shares, Holm-corrected over the "
+                    f"{len(tables)} tables; and the largest gap from the fair share that TOST does not rule out (every seat of "
+                    f"every table together at 5%: each one-sided test at {tost_alpha:.2g})")
+    differ = [r for r in rows if r["seats differ (Holm, 5%)"] == "yes"]
+    same = [r for r in rows if r["seats differ (Holm, 5%)"] == "no"]
+    if same:
+        key = "no seat's share is off by more than"
+        worst = max(same, key=lambda r: float(r[key].split()[0]))
+        differing = ", ".join(f"{r['bot']} with {r['players']} players" for r in differ)
+        rep.text(f"No significant seat difference is not by itself evidence of fairness; the equivalence test is: in each of "
+                 f"the {len(same)} table(s) without a significant difference, a seat advantage (or handicap) above "
+                 f"{worst[key]} is ruled out (the last column gives each table's bound)"
+                 + (f"; seats differ significantly in {differing}." if differ else "."))
+    rep.figure(fig, "seats", "Win share by seat and player count, 95% intervals (dotted lines: a fair share)")
     rep.summary = "; ".join(summary_bits)
 
     # -- 2. missions ---------------------------------------------------------------------------
@@ -91,24 +141,24 @@ def build(result, target) -> None:
         part = strat.filter(pl.col("city_mission") == card)
         pts = part["city_mission_points"].to_numpy()
         tiers = missions["city"][str(card)]
-        rows.append({"city card": card, "seats": f"{len(pts):,}", "mean points": _mean(pts),
+        rows.append({"city card": card, "seats": f"{len(pts):,}", "mean points": _mean(part, "city_mission_points"),
                      "tier 1 reached": f"{100 * np.mean(pts > 0):.1f}%",
                      "tier 2": f"{100 * np.mean(pts >= tiers[1][1]):.1f}%",
                      "tier 3": f"{100 * np.mean(pts >= tiers[2][1]):.1f}%",
-                     "win share": pct(wilson(int(round(part['win_share'].sum())), len(pts))),
+                     "win share": _share(part),
                      "tiers": "/".join(str(count) for count, _ in tiers)})
     spread_city = max(float(r["mean points"].split()[0]) for r in rows) - min(float(r["mean points"].split()[0]) for r in rows)
-    rep.table(rows, f"City mission cards (bot `{game.default_bot}`, all player counts): points, how often each tier is reached, and the win share of the seats holding the card")
+    rep.table(rows, f"City mission cards (bot `{game.default_bot}`, all player counts): points, how often each tier is reached, and the win share of the seats holding the card (95% intervals clustered by game)")
     rows_b = []
     for card in ("Pacific", "Mexico", "Gulf", "Atlantic"):
         part = strat.filter(pl.col("border_mission") == card)
         pts = part["border_mission_points"].to_numpy()
         tiers = missions["border"][BORDER_KEYS[card]]
-        rows_b.append({"border card": card, "seats": f"{len(pts):,}", "mean points": _mean(pts),
+        rows_b.append({"border card": card, "seats": f"{len(pts):,}", "mean points": _mean(part, "border_mission_points"),
                        "tier 1 reached": f"{100 * np.mean(pts > 0):.1f}%",
                        "tier 2": f"{100 * np.mean(pts >= tiers[1][1]):.1f}%",
                        "tier 3": f"{100 * np.mean(pts >= tiers[2][1]):.1f}%",
-                       "win share": pct(wilson(int(round(part['win_share'].sum())), len(pts)))})
+                       "win share": _share(part)})
     spread_border = max(float(r["mean points"].split()[0]) for r in rows_b) - min(float(r["mean points"].split()[0]) for r in rows_b)
     rep.table(rows_b, "Border mission cards, same games")
     rep.text(f"Spread between the best and the worst card: **{spread_city:.1f} points** for city cards, "
@@ -116,10 +166,10 @@ def build(result, target) -> None:
     rows_g = []
     for n in sorted(strat["players"].unique().to_list()):
         part = strat.filter(pl.col("players") == n)
-        rows_g.append({"players": n, "mean score": _mean(part["score"]), "in play (cities, herds)": _mean(part["immediate_points"]),
-                       "city mission": _mean(part["city_mission_points"]), "border mission": _mean(part["border_mission_points"]),
-                       "parks": _mean(part["parks_points"]), "alien bases": _mean(part["bases_points"]),
-                       "territorial expansion": _mean(part["expansion_points"]), "global protection": _mean(part["protection_points"]),
+        rows_g.append({"players": n, "mean score": _mean(part, "score"), "in play (cities, herds)": _mean(part, "immediate_points"),
+                       "city mission": _mean(part, "city_mission_points"), "border mission": _mean(part, "border_mission_points"),
+                       "parks": _mean(part, "parks_points"), "alien bases": _mean(part, "bases_points"),
+                       "territorial expansion": _mean(part, "expansion_points"), "global protection": _mean(part, "protection_points"),
                        "protection met": f"{100 * (part['protection_points'] > 0).mean():.1f}%"})
     rep.table(rows_g, "Where the points come from: mean points per seat of each source, by player count")
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
@@ -131,7 +181,7 @@ def build(result, target) -> None:
         ax.bar(labels, means, yerr=[np.subtract(means, los), np.subtract(his, means)], capsize=3, color=PALETTE[:len(labels)])
         ax.set_ylabel("mean points")
         ax.set_title(title)
-    rep.figure(fig, "missions", "Mean mission points by card, 95% intervals")
+    rep.figure(fig, "missions", "Mean mission points by card, 95% intervals clustered by game")
 
     # -- 3. semi-cooperative mode ------------------------------------------------------------------
     coop = f.filter((pl.col("grid") == 1) & (pl.col("seat") == 0))
@@ -139,7 +189,7 @@ def build(result, target) -> None:
         rep.heading("Semi-cooperative mode: can Earth win?")
         rep.text(f"Earth wins when the table destroys at least {exp.cells[0].spec.params.semi_coop_threshold} alien bases. "
                  "The same seeds are played in both modes, so the difference is a paired comparison "
-                 "(McNemar's test on whether the table reached the threshold).")
+                 "(Tango's score interval and the score test it inverts, on whether the table reached the threshold).")
         rows = []
         for n in sorted(coop["players"].unique().to_list()):
             for bot in list(dict.fromkeys(coop["bot"].to_list())):
@@ -151,10 +201,10 @@ def build(result, target) -> None:
                 pr = paired_binary(semi["earth_won"].to_numpy(), comp["earth_won"].to_numpy())
                 rows.append({"players": n, "bots": bot, "games": f"{semi.height:,}",
                              "Earth wins (semi-coop)": pct(wilson(int(semi["earth_won"].sum()), semi.height)),
-                             "mean bases destroyed": _mean(semi["bases_destroyed"]),
+                             "mean bases destroyed": _mean(semi, "bases_destroyed"),
                              "threshold reached in competitive mode": pct(wilson(int(comp["earth_won"].sum()), comp.height)),
                              "difference [95% CI]": f"{100 * pr.estimate:+.1f} [{100 * pr.lo:+.1f}, {100 * pr.hi:+.1f}] points",
-                             "McNemar p": f"{pr.p_value:.2g}"})
+                             "score test p": fmt_p(pr.p_value)})
         rep.table(rows, "Probability that Earth wins, by player count and bots (all seats the same bot), and the same seeds in competitive mode")
         fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
         ax = axes[0]
@@ -210,7 +260,7 @@ def build(result, target) -> None:
             pvals.append(p)
             used = (full["powers_used"].to_numpy() & {"protection": 1, "cover": 2, "neighbourhood": 4, "extra": 8}[power]) > 0
             rows.append({"power": power, "games": f"{n:,}", "win share of the bot using it": pct(ci),
-                         "used in": f"{100 * used.mean():.0f}% of games", "p (vs 50%)": f"{p:.2g}",
+                         "used in": f"{100 * used.mean():.0f}% of games", "p (vs 50%)": fmt_p(p),
                          "restricted copy": f"`{restricted}`"})
         for r, rej in zip(rows, holm(pvals)):
             r["significant (Holm)"] = "yes" if rej else "no"

@@ -6,16 +6,42 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from ...report import PALETTE, Report, pct, style
-from ...stats import diff_independent, holm, paired_binary, wilson
+from ...report import PALETTE, Report, fmt_p, pct, style
+from ...stats import clustered_rate, design_effect, diff_independent, holm, paired_binary, wilson
 
 CITY_NAMES = {"roswell": "Roswell", "new_york": "New York", "washington": "Washington"}
 TILE_NAMES = {1: "tile 4 (top)", 2: "tile 3", 4: "tile 2 (skull)", 8: "tile 1 (bottom)"}
 
 
 def _rate(part: pl.DataFrame):
+    """One cell's win rate: its games are independent (one seed each)."""
     won = part["won"]
     return wilson(int(won.sum()), part.height)
+
+
+def _pooled(part: pl.DataFrame, column: str = "won"):
+    """A rate pooled over cells that play the same seeds: an interval clustered by seed."""
+    return clustered_rate(part[column].to_numpy().astype(float), part["seed"].to_numpy())
+
+
+def _log_axis(ax) -> None:
+    """A log axis of percentages labelled 0.01, 0.1, 1, 10 rather than 10^-2 ..."""
+    from matplotlib.ticker import FuncFormatter
+
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+
+
+def _error_bars(ax, xs, cis, **kw) -> None:
+    """Rates on a log axis: a point with its interval, or, for a rate of 0, a downward
+    marker at the interval's upper end (a log axis has no 0)."""
+    pos = [(x, c) for x, c in zip(xs, cis) if c.estimate > 0]
+    zero = [(x, c) for x, c in zip(xs, cis) if c.estimate == 0]
+    line = ax.errorbar([x for x, _ in pos], [100 * c.estimate for _, c in pos],
+                       yerr=[[100 * (c.estimate - c.lo) for _, c in pos], [100 * (c.hi - c.estimate) for _, c in pos]], **kw)
+    if zero:
+        ax.plot([x for x, _ in zero], [100 * c.hi for _, c in zero], ls="none", marker="v", ms=5,
+                color=line[0].get_color(), alpha=0.8)
 
 
 def build(result, target) -> None:
@@ -38,7 +64,9 @@ def build(result, target) -> None:
     rep.text(
         f"Win rates of the solo game by **threat level** (0-4 sky tiles on their threatening side), **city** and "
         f"**city side**, for {len(bots)} bots of different skill. {f.height:,} simulated games; at least "
-        f"{n_default:,} per cell for the default bot `{default}`. Every rate comes with its 95% Wilson interval."
+        f"{n_default:,} per cell for the default bot `{default}`. Every rate comes with a 95% interval: Wilson's for one "
+        f"cell; for rates pooled over cells, which share their seeds, Wilson's at the sample size the shared seeds are worth "
+        f"(clustered by seed). Small rates are printed with the digits their intervals need."
     )
     rep.bullets([
         f"Reproduce: `simkit sweep {exp.path}` (or `make run`); runs are cached in `runs/sweeps/{exp.name}/`.",
@@ -72,29 +100,34 @@ def build(result, target) -> None:
         k = 0
         for city in cities:
             for side in sides:
-                xs, ys, lo, hi = [], [], [], []
+                xs, cis = [], []
                 for t in threats:
                     part = f.filter((pl.col("bot") == bot) & (pl.col("city") == city) & (pl.col("city_side") == side) & (pl.col("threat") == t))
                     if part.height:
-                        ci = _rate(part)
                         xs.append(t + (k - 2.5) * 0.04)
-                        ys.append(100 * ci.estimate)
-                        lo.append(max(0.0, 100 * (ci.estimate - ci.lo)))
-                        hi.append(max(0.0, 100 * (ci.hi - ci.estimate)))
-                ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", ms=3.5, capsize=2, lw=1.2, color=PALETTE[cities.index(city)],
+                        cis.append(_rate(part))
+                _error_bars(ax, xs, cis, marker="o", ms=3.5, capsize=2, lw=1.2, color=PALETTE[cities.index(city)],
                             ls="-" if side == "normal" else "--", label=f"{CITY_NAMES[city]} ({side})")
                 k += 1
         ax.set_title(f"bot: {bot}")
         ax.set_xlabel("threat level")
         ax.set_xticks(threats)
-        ax.set_ylabel("win rate (%)")
-        ax.set_ylim(bottom=0)
-    axes[0][0].legend(loc="upper right")
-    fig.suptitle("Win rate against threat level (95% intervals; dashed: damaged city side)")
-    rep.figure(fig, "win-rate-by-threat", "Win rate against threat level, per bot, city and side, with 95% error bars")
+        ax.set_ylabel("win rate (%, log scale)")
+        _log_axis(ax)
+    axes[0][0].legend(loc="lower left")
+    zero = any(_rate(part).estimate == 0 for part in f.filter(pl.col("bot").is_in(plotted))
+               .partition_by("bot", "city", "city_side", "threat"))
+    fig.suptitle("Win rate against threat level (95% intervals; dashed: damaged city side"
+                 + ("; v: no win, drawn at the upper bound)" if zero else ")"))
+    rep.figure(fig, "win-rate-by-threat", "Win rate against threat level, per bot, city and side, with 95% error bars, on a log scale "
+                                          "so that rates of 0.01% and 50% can both be read")
     for bot in never:
-        n = f.filter(pl.col("bot") == bot).height
-        rep.text(f"Bot `{bot}` never won in {n:,} games (95% upper bound {100 * wilson(0, n).hi:.3f}% overall).")
+        part = f.filter(pl.col("bot") == bot)
+        cells = part.select("threat", "city", "city_side").unique().height
+        seeds = part["seed"].n_unique()
+        rep.text(f"Bot `{bot}` never won in {part.height:,} games ({cells} cells played on the same {seeds:,} seeds): "
+                 f"95% upper bound {100 * _pooled(part).hi:.3f}% per game, counting each seed once, since games on one "
+                 f"seed need not be independent.")
 
     # -- significance of each step in threat --------------------------------------------
     rep.heading("Is each threat step harder?", 3)
@@ -103,17 +136,21 @@ def build(result, target) -> None:
         for side in sides:
             base = f.filter((pl.col("bot") == default) & (pl.col("city") == city) & (pl.col("city_side") == side))
             for t0, t1 in zip(threats, threats[1:]):
-                a, b = base.filter(pl.col("threat") == t0), base.filter(pl.col("threat") == t1)
-                d = diff_independent(int(a["won"].sum()), a.height, int(b["won"].sum()), b.height)
+                a = base.filter(pl.col("threat") == t0).sort("game_index")
+                b = base.filter(pl.col("threat") == t1).sort("game_index")
+                if not a.height or a.height != b.height:
+                    continue
+                d = paired_binary(a["won"].to_numpy(), b["won"].to_numpy())
                 steps.append((city, side, t0, t1, d))
                 pvals.append(d.p_value)
     rejected = holm(pvals)
     rep.table([
         {"city": CITY_NAMES[c], "side": s, "step": f"{t0} -> {t1}",
          "drop in win rate (points)": f"{100 * d.estimate:+.2f} [{100 * d.lo:+.2f}, {100 * d.hi:+.2f}]",
-         "p": f"{d.p_value:.2g}" if d.p_value > 0 else "<1e-300", "significant (Holm, 5%)": "yes" if r else "no"}
+         "p": fmt_p(d.p_value), "significant (Holm, 5%)": "yes" if r else "no"}
         for (c, s, t0, t1, d), r in zip(steps, rejected)
-    ], f"Bot `{default}`: win rate at one threat level minus the next, with its 95% interval and a two-proportion test, Holm-corrected over all steps")
+    ], f"Bot `{default}`: win rate at one threat level minus the next on the same seeds, with Tango's 95% interval and "
+       f"the score test it inverts, Holm-corrected over all steps")
 
     # -- which tile hurts most ---------------------------------------------------------
     if 1 in threats:
@@ -123,8 +160,13 @@ def build(result, target) -> None:
         for bit, name in TILE_NAMES.items():
             part = one.filter(pl.col("flipped") == bit)
             if part.height:
-                rows.append({"flipped tile": name, "games": f"{part.height:,}", "win rate": pct(_rate(part))})
-        rep.table(rows, f"Threat level 1, bot `{default}`, all cities: win rate by the one tile flipped (the rulebook's 'normal game' draws it at random)")
+                rows.append({"flipped tile": name, "games": f"{part.height:,}", "seeds": f"{part['seed'].n_unique():,}",
+                             "win rate [95%, clustered by seed]": pct(_pooled(part)),
+                             "design effect": f"{design_effect(part['won'].to_numpy().astype(float), part['seed'].to_numpy()):.2f}"})
+        rep.table(rows, f"Threat level 1, bot `{default}`, all cities and sides pooled: win rate by the one tile flipped (the rulebook's "
+                        f"'normal game' draws it at random). The {one.select('city', 'city_side').unique().height} cells play the same "
+                        f"seeds, so the interval is clustered by seed; "
+                        f"the design effect says how many times wider the variance is than for independent games")
 
     # -- how games are lost ---------------------------------------------------------------
     rep.heading("How games are lost")
@@ -142,8 +184,12 @@ def build(result, target) -> None:
         won_share.append(100 * w / n)
         dmg.append(100 * d / n)
         ms.append(100 * m / n)
-        rows.append({"threat": t, "games": f"{n:,}", "won": pct(wilson(w, n)), "lost to damage": pct(wilson(d, n)),
-                     "lost to the mothership": pct(wilson(m, n)), "mean rounds": f"{part['rounds'].mean():.2f}",
+        seeds = part["seed"].to_numpy()
+        cause = part["loss_cause"]
+        rows.append({"threat": t, "games": f"{n:,}", "seeds": f"{part['seed'].n_unique():,}", "won": pct(_pooled(part)),
+                     "lost to damage": pct(clustered_rate((cause == "damage").fill_null(False).to_numpy().astype(float), seeds)),
+                     "lost to the mothership": pct(clustered_rate((cause == "mothership").fill_null(False).to_numpy().astype(float), seeds)),
+                     "mean rounds": f"{part['rounds'].mean():.2f}",
                      "mean ships shot": f"{part['ships_shot'].mean():.2f}",
                      "mean research reached": f"{(part['research_reached'] / part['research_len']).mean() * 100:.1f}% of the track"})
     ax.bar(threats, won_share, color="#2ca02c", label="won")
@@ -153,7 +199,8 @@ def build(result, target) -> None:
     ax.set_ylabel("share of games (%)")
     ax.set_title(f"Outcomes, bot {default}, all cities")
     ax.legend(loc="lower left")
-    rep.table(rows, f"Outcomes by threat level, bot `{default}`, all cities and sides pooled")
+    rep.table(rows, f"Outcomes by threat level, bot `{default}`, all cities and sides pooled (95% intervals clustered by seed: "
+                    f"the {sel.select('city', 'city_side').unique().height} cells of a threat level play the same seeds)")
 
     ax = axes[1]
     for i, t in enumerate(threats):
@@ -174,21 +221,19 @@ def build(result, target) -> None:
         rep.heading("Skill matters: bots compared")
         fig, ax = plt.subplots(figsize=(6, 3.8))
         for i, bot in enumerate(bots):
-            xs, ys, err = [], [], [[], []]
+            xs, cis = [], []
             for t in threats:
-                part = f.filter((pl.col("bot") == bot) & (pl.col("threat") == t))
-                ci = _rate(part)
                 xs.append(t + (i - 1) * 0.06)
-                ys.append(100 * ci.estimate)
-                err[0].append(max(0.0, 100 * (ci.estimate - ci.lo)))
-                err[1].append(max(0.0, 100 * (ci.hi - ci.estimate)))
-            ax.errorbar(xs, ys, yerr=err, marker="o", capsize=2, color=PALETTE[i], label=bot)
+                cis.append(_pooled(f.filter((pl.col("bot") == bot) & (pl.col("threat") == t))))
+            _error_bars(ax, xs, cis, marker="o", capsize=2, color=PALETTE[i], label=bot)
         ax.set_xlabel("threat level")
-        ax.set_ylabel("win rate (%)")
+        ax.set_ylabel("win rate (%, log scale)")
+        _log_axis(ax)
         ax.set_xticks(threats)
         ax.set_title("Win rate by bot (all cities and sides pooled)")
         ax.legend()
-        rep.figure(fig, "bots", "Win rate by bot and threat level, all cities and sides pooled, 95% intervals")
+        rep.figure(fig, "bots", "Win rate by bot and threat level, all cities and sides pooled, 95% intervals clustered by seed, "
+                                "log scale (v: never won, drawn at the upper bound)")
         rep.text("The game's difficulty as measured here depends on the player: a stronger bot both wins more and "
                  "may rank cities differently. Compare the panels of the first figure.")
 
@@ -196,8 +241,9 @@ def build(result, target) -> None:
     rep.heading("Paired comparisons need fewer games")
     rep.text("Every cell plays game *i* with the same seed, so two cells can be compared game by game "
              "(`simkit compare` does this for any two variants). Here: the damaged side of each city "
-             "against its normal side, same seeds, bot " + f"`{default}`. McNemar's test and Tango's interval use "
-             "the pairing; the last columns analyse the same games as two independent samples.")
+             "against its normal side, same seeds, bot " + f"`{default}`. Tango's score interval and the score test it "
+             "inverts (McNemar's, without continuity correction: a difference is significant exactly when its interval "
+             "excludes 0) use the pairing; the last columns analyse the same games as two independent samples.")
     rows = []
     for city in cities:
         for t in [x for x in threats if x <= 1]:
@@ -212,15 +258,28 @@ def build(result, target) -> None:
         if not v.height or v.height != a.height:
             continue
         rows.append(_paired_row("Roswell, damage limit one lower (damage_rule=strict)", t, v, a, " (strict - sum)"))
-    rep.table(rows, "Effect of a variant, paired by seed, and how many times more games two independent runs would need for the same precision")
-    rep.text("The closer two variants play, the more the pairing saves: a change that alters few games "
-             "(the damage limit) is measured several times more precisely than from independent runs; one "
-             "that changes the play from the first round (the city side's ability) saves less.")
+    rep.table([{k: v for k, v in r.items() if not k.startswith("_")} for r in rows],
+              "Effect of a variant, paired by seed, and how many times more games two independent runs would need for the same precision")
+    if rows:
+        by_ratio = sorted(rows, key=lambda r: r["_width_ratio"])
+        least, most = by_ratio[0], by_ratio[-1]
+
+        def where(r: dict) -> str:
+            return f"{r['city']} at threat {r['threat']} (same outcome on {100 * r['_agreement']:.1f}% of the seeds)"
+
+        rep.text(f"Here the paired interval is {least['_width_ratio']:.2f}x to {most['_width_ratio']:.2f}x narrower than the "
+                 f"independent one, so an unpaired design would need {least['_width_ratio'] ** 2:.1f}x to "
+                 f"{most['_width_ratio'] ** 2:.1f}x the games: most for {where(most)}, least for {where(least)}.")
 
     rep.heading("Method", 3)
     rep.bullets([
-        "Each cell of the experiment is an independent batch of seeded games; a game's seed is a function of the root seed and its index only.",
-        "Intervals: Wilson score intervals for proportions; differences: Newcombe interval with a two-proportion score test; multiple tests: Holm.",
+        "Within a cell, games are independent: game *i* has its own seed, a function of the root seed and *i* only. "
+        "Across cells they are not: every cell plays game *i* on the same seed, so cells share their dice as far as their play allows.",
+        "Intervals: Wilson score intervals for one cell's rates; for rates pooled over cells, Wilson's at the effective sample "
+        "size n / design effect, the design effect estimated from the games clustered by seed (each seed counts once "
+        "when there is no success to estimate it from).",
+        "Differences between cells: paired by seed, with Tango's score interval and the score test it inverts; the "
+        "'independent' columns show the same games analysed as if unpaired. Multiple tests: Holm.",
         f"Data version: {game.data_version(exp.cells[0].spec.params)}.",
     ])
     rep.write(target)
@@ -234,7 +293,8 @@ def _paired_row(label: str, threat: int, b: pl.DataFrame, a: pl.DataFrame, suffi
     return {"city": label, "threat": threat, "games": f"{a.height:,}",
             "damaged - normal (points)": f"{100 * pr.estimate:+.2f}{suffix}",
             "paired 95% CI": f"[{100 * pr.lo:+.2f}, {100 * pr.hi:+.2f}]",
-            "McNemar p": f"{pr.p_value:.2g}" if pr.p_value > 0 else "<1e-300",
+            "score test p": fmt_p(pr.p_value),
             "same outcome": f"{100 * pr.agreement:.1f}%",
             "independent 95% CI": f"[{100 * ind.lo:+.2f}, {100 * ind.hi:+.2f}]",
-            "games an unpaired design needs": f"{((ind.hi - ind.lo) / (pr.hi - pr.lo)) ** 2:.1f}x"}
+            "games an unpaired design needs": f"{((ind.hi - ind.lo) / (pr.hi - pr.lo)) ** 2:.1f}x",
+            "_agreement": pr.agreement, "_width_ratio": (ind.hi - ind.lo) / (pr.hi - pr.lo)}
