@@ -231,11 +231,12 @@ def _check_metric(path: Path, where: str, metric: str, columns: dict[str, tuple[
 # -- the two places that touch the game contract and the runner ----------------------------
 
 def _output_columns(spec: RunSpec) -> dict[str, tuple[bool, bool]]:
-    """Each output column of the run: (yes/no?, per seat?), read from a batch of zero
-    games, so that a bad metric is found before any game is played."""
-    seats = spec.game.seats(spec.params)
-    cols = spec.game.simulate(spec.params, np.zeros(0, np.uint64), np.zeros((0, seats), np.int64), list(spec.bots))
-    return {name: (np.asarray(a).dtype == np.bool_, np.asarray(a).ndim == 2) for name, a in cols.items()}
+    """Each output column of the run: (yes/no?, per seat?), from the game's output
+    table, so that a bad metric is found before any game is played."""
+    def is_bool(c) -> bool:
+        return c.dtype is not None and c.dtype is not object and np.dtype(c.dtype) == np.bool_
+
+    return {c.name: (is_bool(c), c.per == "seat") for c in spec.game.outputs.columns}
 
 
 def _play(spec: RunSpec, stop: int, folder: Path, jobs: int, chunk: int) -> pl.DataFrame:
