@@ -99,6 +99,7 @@ def play_case(case: Case) -> dict[str, Any]:
     bots = tuple(game.resolve_bots(list(case.bots), params))
     spec = RunSpec(game, params, bots, case.games, SEED, rotate_seats=game.seats(params) > 1)
     frame = play_range(spec, 0, case.games)
+    frame = frame.select(["game_index", "seed", "seat", "bot", *game.outputs.meanings])  # outcomes, not parameters
     seats = game.seats(params)
     won = frame.group_by("seat").agg(pl.col("won").cast(pl.Float64).mean()).sort("seat")["won"].to_list()
     means = {c: round(float(frame[c].cast(pl.Float64).mean()), 4) for c in game.summary_means if c in frame.columns}

@@ -21,9 +21,11 @@ def bar(label: str, total: int, completed: int = 0, enabled: bool = True) -> Ite
     if not enabled:
         yield lambda n: None
         return
-    with Progress(TextColumn(f"[bold]{label}[/]"), BarColumn(), MofNCompleteColumn(), _Rate(),
-                  TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn()) as progress:
-        task = progress.add_task("games", total=total, completed=completed)
+    from rich.console import Console
+
+    with Progress(TextColumn("{task.description}", markup=False, style="bold"), BarColumn(), MofNCompleteColumn(), _Rate(),
+                  TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(), console=Console(stderr=True)) as progress:
+        task = progress.add_task(label, total=total, completed=completed)
         yield lambda n: progress.advance(task, n)
 
 
@@ -50,3 +52,11 @@ def status(enabled: bool = True) -> Iterator[Callable[[str], None]]:
     finally:
         if shown:
             shown[0].stop()
+
+
+def warn(text: str) -> None:
+    """One line on stderr about something simkit handled (user text is never read as markup)."""
+    from rich.console import Console
+    from rich.text import Text
+
+    Console(stderr=True, soft_wrap=True, highlight=False).print(Text("note: ", style="yellow") + Text(text))

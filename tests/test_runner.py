@@ -31,11 +31,13 @@ def test_game_seeds_depend_only_on_root_and_index():
     assert not np.array_equal(a, game_seeds(6, 0, 100))
 
 
-def test_plan_chunks_fills_the_gaps():
-    assert plan_chunks(25, 10, []) == [(0, 10), (10, 20), (20, 25)]
-    assert plan_chunks(25, 10, [(0, 10), (20, 25)]) == [(10, 20)]
-    assert plan_chunks(25, 10, [(0, 7)]) == [(7, 10), (10, 20), (20, 25)]
-    assert plan_chunks(5, 10, [(0, 10)]) == []
+def test_plan_chunks_fills_the_gaps_lazily():
+    assert list(plan_chunks(25, 10, [])) == [(0, 10), (10, 20), (20, 25)]
+    assert list(plan_chunks(25, 10, [(0, 10), (20, 25)])) == [(10, 20)]
+    assert list(plan_chunks(25, 10, [(0, 7)])) == [(7, 10), (10, 20), (20, 25)]
+    assert list(plan_chunks(5, 10, [(0, 10)])) == []
+    first = next(plan_chunks(10**18, 10_000, []))  # no list of every chunk is built
+    assert first == (0, 10_000)
 
 
 def test_outcomes_do_not_depend_on_chunking_or_jobs():
