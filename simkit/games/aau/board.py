@@ -73,8 +73,12 @@ def _tiers(path: Path, where: str, value) -> list[tuple[int, int]]:
 
 @lru_cache(maxsize=16)
 def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str, capture: str, cap: int) -> np.ndarray:
+    from ...datafiles import validated
+    from .schema import BoardFile
+
     path = Path(path_str)
     doc, _ = _load(path_str)
+    validated(BoardFile, doc, path, "see simkit/games/aau/data/board.json for the format")
     spaces = doc.get("spaces")
     if not isinstance(spaces, list) or not 3 <= len(spaces) <= MAX_SPACES:
         raise _fail(path, "spaces", f"needs a list of 3 to {MAX_SPACES} spaces")

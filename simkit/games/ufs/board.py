@@ -170,8 +170,12 @@ def _base_rows(doc: dict, path: Path, half: str, letter: str, nrows: int):
 
 def build(params: UFSParams) -> np.ndarray:
     """The board vector for these parameters (threat flips are drawn per game)."""
+    from ...datafiles import validated
+    from .schema import Components
+
     path = data_path(params)
     doc, _ = _load_toml(str(path))
+    validated(Components, doc, path, "see simkit/games/ufs/data/components.toml for the format")
     doc = _patch(doc, params)
     sky_kind, sky_num, ms_kind, ms_amt, rcost = _sky(doc, path)
 
