@@ -10,9 +10,15 @@ from rich.text import Text
 
 
 class _Rate(ProgressColumn):
+    """Games played this session per second since the bar started (not rich's
+    short-window estimate, which spikes when several chunks land at once)."""
+
     def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} games/s" if speed else "", style="cyan")
+        played = task.completed - task.fields.get("resumed", 0)
+        elapsed = task.elapsed or 0.0
+        if played <= 0 or elapsed < 0.5:
+            return Text("", style="cyan")
+        return Text(f"{played / elapsed:,.0f} games/s", style="cyan")
 
 
 @contextmanager
@@ -25,7 +31,7 @@ def bar(label: str, total: int, completed: int = 0, enabled: bool = True) -> Ite
 
     with Progress(TextColumn("{task.description}", markup=False, style="bold"), BarColumn(), MofNCompleteColumn(), _Rate(),
                   TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(), console=Console(stderr=True)) as progress:
-        task = progress.add_task(label, total=total, completed=completed)
+        task = progress.add_task(label, total=total, completed=completed, resumed=completed)
         yield lambda n: progress.advance(task, n)
 
 
