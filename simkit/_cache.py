@@ -29,8 +29,8 @@ STRATEGIES = ROOT / "strategies"
 # helpers, the game loop and layouts, and this file (it decides the cache folders).
 CORE = [ROOT / "simkit" / name for name in ("rng.py", "seeding.py", "jit.py", "loop.py", "layout.py", "_cache.py")]
 
-# Files of a game package that never change outcomes.
-NOT_OUTCOMES = {"report.py", "describe.py"}
+# Files of a game package that never change outcomes (plain Python, never compiled).
+NOT_OUTCOMES = {"report.py", "describe.py", "sensitivity.py"}
 
 
 def _digest(files: list[Path]) -> str:
@@ -57,7 +57,7 @@ def compiled_files(component: str) -> list[Path]:
     files = list(CORE)
     if component != "core":
         rules, bots = game_folders(component)
-        files += _py_files(rules) + _py_files(bots)
+        files += [p for p in _py_files(rules) if p.name not in NOT_OUTCOMES] + _py_files(bots)
     return files
 
 
