@@ -233,6 +233,49 @@ def compare_cmd(
               "'games saved': how many times more games two independent runs would need for the same precision.")
 
 
+@app.command("sensitivity")
+def sensitivity_cmd(
+    game: str = typer.Argument(..., help="Game name, e.g. ufs."),
+    n: Optional[int] = typer.Option(None, "-n", "--games", help="Games per cell and reading (default: the game's declared size)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Root seed shared by every run (default: the declared one)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    out_dir: Path = typer.Option(Path("runs/sensitivity"), "--runs", help="Where the runs are kept (resumable)."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the changes and verdicts to this JSON file."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Also write the tornado plot to this PNG file."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """How the headline figures move when each reading of an unclear rule is switched: paired changes on the same seeds, Holm over the family, each claim robust or depending on a reading.
+
+    Example: simkit sensitivity ufs -n 2000
+    """
+    from .games import get
+    from .sensitivity import change_rows, declaration, sensitivity, to_json, tornado, verdict_rows
+
+    g = get(game)
+    decl = declaration(g)
+    for path in (json_out, plot):
+        if path is not None:
+            _writable(path)
+    s = sensitivity(g, games=n, seed=seed, jobs=jobs, out_root=out_dir, progress=progress, decl=decl)
+    for title, rows in ((f"{g.title}: claims ({s.games:,} games per cell and reading)", verdict_rows(s)),
+                        (f"changes significant after Holm over {len(s.changes)} ({s.games:,} paired games each)", change_rows(s, True))):
+        if not rows:
+            out.print(f"{title}: none")
+            continue
+        t = Table(title=title, header_style="bold")
+        for col in rows[0]:
+            t.add_column(col, justify="left" if col in ("claim", "verdict", "evidence", "figure", "reading") else "right")
+        for r in rows:
+            t.add_row(*r.values())
+        out.print(t)
+    if json_out is not None:
+        json_out.write_text(json.dumps(to_json(s), indent=1))
+        out.print(f"changes and verdicts: {json_out}")
+    if plot is not None:
+        tornado(s).savefig(plot, bbox_inches="tight")
+        out.print(f"tornado plot: {plot}")
+
+
 @app.command("check")
 def check_cmd(
     bands: Path = typer.Argument(..., help="Bands file (TOML), e.g. experiments/bands.toml."),

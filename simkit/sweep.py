@@ -7,6 +7,8 @@ An experiment file is TOML::
     seed = 2026                  # root seed shared by every cell (common random numbers)
     report = "reports/under-falling-skies"   # optional: write the game's report there
     chunk_size = 20000           # optional
+    sensitivity = 20000          # optional: games per cell and reading of the report's section on
+                                 # the readings of unclear rules (simkit.sensitivity); kept in runs/sensitivity/
 
     [fixed]                      # optional: parameters for every cell
     robots = true
@@ -40,7 +42,7 @@ from .params import as_dict, build, describe
 from .runner import RunSpec, library_versions, run_many
 
 RESERVED = {"games", "bots", "rotate_seats"}
-TOP_KEYS = {"name", "game", "seed", "report", "chunk_size", "fixed", "grid", "description", "title"}
+TOP_KEYS = {"name", "game", "seed", "report", "chunk_size", "fixed", "grid", "description", "title", "sensitivity"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +69,7 @@ class Experiment:
     chunk_size: int
     cells: list[Cell]
     description: str
+    sensitivity: int | None = None  # games per cell and reading for the report's sensitivity section
 
 
 @dataclasses.dataclass
@@ -75,6 +78,13 @@ class SweepResult:
     frame: pl.DataFrame
     out: Path
     manifest: dict[str, Any]
+    jobs: int = 1
+    progress: bool = False
+
+    @property
+    def sensitivity_runs(self) -> Path:
+        """Where the report's sensitivity runs are kept: ``runs/sensitivity`` beside ``runs/sweeps``."""
+        return self.out.parent.parent / "sensitivity"
 
 
 def load(path: Path, games_override: int | None = None) -> Experiment:
@@ -133,7 +143,14 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
             settings = {**values, "bots": [b.name for b in bots] if len(set(b.name for b in bots)) > 1 else bots[0].name}
             cells.append(Cell(RunSpec(game, params, bots, games, seed, bool(rotate)), settings, gi))
     report = doc.get("report")
-    return Experiment(path, doc["name"], game, seed, Path(report) if report else None, chunk, cells, doc.get("description", ""))
+    sens = doc.get("sensitivity")
+    if sens is not None:
+        if not isinstance(sens, int) or isinstance(sens, bool) or sens < 1:
+            raise _fail(path, "sensitivity", "must be a positive integer (games per cell and reading)")
+        if not game.sensitivity:
+            raise _fail(path, "sensitivity", f"{game.name} declares no readings (GameSpec.sensitivity)")
+        sens = min(sens, games_override) if games_override else sens
+    return Experiment(path, doc["name"], game, seed, Path(report) if report else None, chunk, cells, doc.get("description", ""), sens)
 
 
 def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path = Path("runs/sweeps"),
@@ -175,7 +192,7 @@ def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path
     out.mkdir(parents=True, exist_ok=True)
     frame.write_parquet(out / "all.parquet")
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str))
-    result = SweepResult(exp, frame, out, manifest)
+    result = SweepResult(exp, frame, out, manifest, jobs, bool(progress))
     if report and exp.report is not None:
         write_report(result)
     return result
