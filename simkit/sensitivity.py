@@ -344,7 +344,7 @@ def _verdict(claim: Claim, defaults: dict, changes: list[Change]) -> Verdict:
     unsettled: dict[str, list[str]] = {}
     for fig, op, t in claim.conditions:
         for c in changes:
-            if c.figure.name != fig or _holds(c.value, op, t):
+            if c.figure.name != fig or not math.isfinite(c.value) or _holds(c.value, op, t):
                 continue
             what = f"{fig}: {c.figure.fmt(c.default)} -> {c.figure.fmt(c.value)} ({c.figure.fmt(c.diff.estimate, True)} [{c.figure.fmt(c.diff.lo, True)}, {c.figure.fmt(c.diff.hi, True)}], Holm p {c.p_holm:.2g})"
             (depends if c.significant else unsettled).setdefault(c.variant.label, []).append(what)
