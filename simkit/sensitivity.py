@@ -28,8 +28,11 @@ change is significant after Holm. When ``F_X`` crosses but the change is not
 significant, the claim is *unsettled under X*: the games cannot tell whether X moves
 it. A claim with several conditions (a ranking of several items) depends on X when
 any of its conditions does. A claim is **robust** when no reading moves any of its
-conditions across its threshold. A claim whose condition fails at the default reading
-is reported as *not supported by these games* (at the sensitivity run's size).
+conditions across its threshold; *robust, but weakened under X* when no condition
+crosses but, under X, a figure's own 95% interval reaches the threshold although at
+the default it lies clear of it (the games no longer show the claim under X). A claim
+whose condition fails at the default reading is reported as *not supported by these
+games* (at the sensitivity run's size).
 """
 
 from __future__ import annotations
@@ -210,6 +213,7 @@ class Change:
     value: float  # the figure under the variant
     diff: Difference  # variant minus default, paired by seed
     p_holm: float = float("nan")
+    switched: Any = None  # the figure under the variant with its own 95% interval (simkit.stats.Interval)
 
     @property
     def significant(self) -> bool:
@@ -219,10 +223,11 @@ class Change:
 @dataclasses.dataclass(frozen=True)
 class Verdict:
     claim: Claim
-    status: str  # "robust", "depends", "unsettled", "not supported"
+    status: str  # "robust", "weakened", "unsettled", "depends", "not supported"
     depends_on: tuple[str, ...]  # variant labels that significantly move it across
     unsettled_under: tuple[str, ...]
     detail: str
+    weakened_under: tuple[str, ...] = ()  # the claim is shown at the default, not under these (nothing crosses)
 
 
 @dataclasses.dataclass
@@ -316,7 +321,8 @@ def analyse(game, decl: Declaration, frames: dict[str, dict[str, pl.DataFrame]],
             fr = {c: own.get(c, base[c]) for c in f.cells}
             tb, ta = f.terms(fr, games), terms_default[f.name]
             diff = _paired(f, tb, ta)
-            changes.append(Change(f, v, defaults[f.name].estimate, defaults[f.name].estimate + diff.estimate, diff))
+            changes.append(Change(f, v, defaults[f.name].estimate, defaults[f.name].estimate + diff.estimate, diff,
+                                  switched=ratio_estimate(tb)))
     adjusted = holm_adjusted([c.diff.p_value for c in changes]) if changes else []
     changes = [dataclasses.replace(c, p_holm=float(p)) for c, p in zip(changes, adjusted)]
     verdicts = [_verdict(cl, defaults, changes) for cl in decl.claims]
@@ -335,6 +341,11 @@ def _holds(value: float, op: str, threshold: float) -> bool:
     return bool(value > threshold) if op == ">" else bool(value < threshold)
 
 
+def _shown(ci, op: str, threshold: float) -> bool:
+    """Whether a figure's 95% interval lies wholly on the claim's side of its threshold."""
+    return ci is not None and (bool(ci.lo > threshold) if op == ">" else bool(ci.hi < threshold))
+
+
 def _verdict(claim: Claim, defaults: dict, changes: list[Change]) -> Verdict:
     failing = [(fig, op, t) for fig, op, t in claim.conditions if not _holds(defaults[fig].estimate, op, t)]
     if failing:
@@ -342,16 +353,25 @@ def _verdict(claim: Claim, defaults: dict, changes: list[Change]) -> Verdict:
         return Verdict(claim, "not supported", (), (), f"{fig} is {defaults[fig].estimate:.4g} at the default reading, not {op} {t:g}")
     depends: dict[str, list[str]] = {}
     unsettled: dict[str, list[str]] = {}
+    weakened: dict[str, list[str]] = {}
     for fig, op, t in claim.conditions:
         for c in changes:
-            if c.figure.name != fig or not math.isfinite(c.value) or _holds(c.value, op, t):
+            if c.figure.name != fig or not math.isfinite(c.value):
                 continue
             what = f"{fig}: {c.figure.fmt(c.default)} -> {c.figure.fmt(c.value)} ({c.figure.fmt(c.diff.estimate, True)} [{c.figure.fmt(c.diff.lo, True)}, {c.figure.fmt(c.diff.hi, True)}], Holm p {c.p_holm:.2g})"
-            (depends if c.significant else unsettled).setdefault(c.variant.label, []).append(what)
-    status = "depends" if depends else "unsettled" if unsettled else "robust"
+            if not _holds(c.value, op, t):
+                (depends if c.significant else unsettled).setdefault(c.variant.label, []).append(what)
+            elif _shown(defaults[fig], op, t) and not _shown(c.switched, op, t):
+                sw = c.switched
+                weakened.setdefault(c.variant.label, []).append(
+                    f"{fig}: {c.figure.fmt(c.value)} [{c.figure.fmt(sw.lo)}, {c.figure.fmt(sw.hi)}] under it, against {c.figure.fmt(c.default)} "
+                    f"[{c.figure.fmt(defaults[fig].lo)}, {c.figure.fmt(defaults[fig].hi)}] at the default")
+    status = "depends" if depends else "unsettled" if unsettled else "weakened" if weakened else "robust"
     parts = [f"depends on {k}: " + "; ".join(v) for k, v in depends.items()]
     parts += [f"unsettled under {k}: " + "; ".join(v) for k, v in unsettled.items()]
-    return Verdict(claim, status, tuple(depends), tuple(unsettled), " / ".join(parts) or "no reading moves it across its threshold")
+    parts += [f"not shown under {k}: " + "; ".join(v) for k, v in weakened.items()]
+    return Verdict(claim, status, tuple(depends), tuple(unsettled), " / ".join(parts) or "no reading moves it across its threshold",
+                   tuple(weakened))
 
 
 # ---- presenting it -------------------------------------------------------------------------
@@ -391,7 +411,8 @@ def _p(p: float) -> str:
 
 
 def verdict_rows(s: Sensitivity) -> list[dict[str, str]]:
-    names = {"robust": "robust", "depends": "depends on reading", "unsettled": "unsettled", "not supported": "not supported by these games"}
+    names = {"robust": "robust", "depends": "depends on reading", "unsettled": "unsettled", "weakened": "robust, weakened",
+             "not supported": "not supported by these games"}
     out = []
     for v in s.verdicts:
         labels = {x.label: doc_label(x) for x in variants(s.decl)}
@@ -400,6 +421,8 @@ def verdict_rows(s: Sensitivity) -> list[dict[str, str]]:
             what = "depends on " + ", ".join(labels.get(k, k) for k in v.depends_on)
         elif v.status == "unsettled":
             what = "unsettled under " + ", ".join(labels.get(k, k) for k in v.unsettled_under)
+        elif v.status == "weakened":
+            what = "robust, but not shown under " + ", ".join(labels.get(k, k) for k in v.weakened_under)
         out.append({"claim": v.claim.text, "verdict": what, "evidence": v.detail})
     return out
 
@@ -464,11 +487,15 @@ def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None
         f"games, so they differ from the tables above by sampling error."
         + (f" Reproduce: `{command}`." if command else "")
     )
-    rep.text("**How a claim is judged.** A claim is a set of conditions `figure > t` or `figure < t` (a ranking is a "
-             "condition on a difference, `A - B > 0`). It **depends on reading X** when switching X moves a condition's "
-             "figure to the other side of its threshold and that change is significant after Holm; it is **unsettled "
-             "under X** when the figure crosses but the change is not significant; it is **robust** when no reading moves "
-             "any condition across.")
+    rep.text("**How a claim is judged.** The claims are statements that the report's sections and tables make or "
+             f"support, declared with the figures in `simkit/games/{s.game.name}/sensitivity.py`. A claim is a set of "
+             "conditions `figure > t` or `figure < t` (a ranking is a condition on a difference, `A - B > 0`). It "
+             "**depends on reading X** when switching X moves a condition's figure to the other side of its threshold and "
+             "that change is significant after Holm; it is **unsettled under X** when the figure crosses but the change "
+             "is not significant; it is **robust** when no reading moves any condition across, and **robust, but not "
+             "shown under X** when, without crossing, the figure's own 95% interval under X reaches the threshold while "
+             "at the default it did not; it is **not supported by these games** when it fails already at the default "
+             "reading in this section's games.")
     rep.table(readings_rows(s.game, decl), "The readings: each alternative is a setting (`--set key=value`) or a built-in data file variant")
     rep.table(verdict_rows(s), "Each headline claim, robust or depending on a reading (changes with 95% intervals, Holm-adjusted p)")
     fig = tornado(s, tornado_figures)
@@ -489,7 +516,8 @@ def to_json(s: Sensitivity) -> dict[str, Any]:
                      "default": c.default, "switched": c.value, "change": c.diff.estimate, "lo": c.diff.lo, "hi": c.diff.hi,
                      "p": c.diff.p_value, "p_holm": c.p_holm, "significant": c.significant} for c in s.changes],
         "claims": [{"claim": v.claim.text, "status": v.status, "depends_on": list(v.depends_on),
-                    "unsettled_under": list(v.unsettled_under), "detail": v.detail} for v in s.verdicts],
+                    "unsettled_under": list(v.unsettled_under), "weakened_under": list(v.weakened_under),
+                    "detail": v.detail} for v in s.verdicts],
     }
 
 

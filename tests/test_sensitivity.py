@@ -78,6 +78,9 @@ def test_verdicts_depends_unsettled_robust_and_not_supported():
     assert s.verdicts[0].status == "unsettled" and s.verdicts[0].unsettled_under == ("rule=small",)
     # threshold far below: nothing crosses
     assert S.analyse(_Game(), _decl(0.05), frames, n).verdicts[0].status == "robust"
+    # just below the big drop's value: nothing crosses, but under it the claim is no longer shown
+    s = S.analyse(_Game(), _decl(p0 - 600 / n - 0.01), frames, n)
+    assert s.verdicts[0].status == "weakened" and s.verdicts[0].weakened_under == ("rule=big",)
     # a claim the default does not support
     assert S.analyse(_Game(), _decl(0.5), frames, n).verdicts[0].status == "not supported"
 
@@ -110,7 +113,7 @@ def test_a_small_sensitivity_run_and_its_report_section(name, games, tmp_path):
     s = S.sensitivity(game, games=games, out_root=None, progress=False)
     decl = S.declaration(game)
     assert len(s.verdicts) == len(decl.claims)
-    assert {v.status for v in s.verdicts} <= {"robust", "depends", "unsettled", "not supported"}
+    assert {v.status for v in s.verdicts} <= {"robust", "weakened", "depends", "unsettled", "not supported"}
     # a reading limited to some cells changes only the figures that read them
     for c in s.changes:
         r = c.variant.reading
