@@ -271,15 +271,19 @@ def compare_cmd(
     vs_bot: List[str] = typer.Option([], "--vs-bot", help="Bots of variant B (default: A's)."),
     n: int = typer.Option(20_000, "-n", "--games", help="Games per variant (the same seeds for both)."),
     seed: int = typer.Option(0, "--seed", help="Root seed shared by both variants."),
-    seat: int = typer.Option(0, "--seat", help="Seat whose per-seat results (won, score) are compared."),
+    seat: Optional[int] = typer.Option(None, "--seat", help="Compare only this seat's per-seat results (default: every seat)."),
+    by_bot: bool = typer.Option(False, "--by-bot", help="Compare each bot of the table (its seats averaged per game) instead of each seat."),
+    rotate_seats: bool = typer.Option(False, "--rotate-seats", help="Game i shifts the bots i seats in both variants, so that bots and seats are not confounded."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores)."),
     metric: List[str] = typer.Option([], "--metric", "-m", help="Only these output columns (default: won and the game's main numbers)."),
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Keep both runs under this folder (resumable)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
-    """Compare two parameter sets or two bots on the same seeds: paired differences with 95% intervals and tests.
+    """Compare two parameter sets or two bots on the same seeds: paired differences with 95% intervals and tests, and ratios, for every seat (or every bot with --by-bot).
 
     Example: simkit compare ufs --set threat=1 --vs threat=2 -n 50000
+
+    Example: simkit compare aau --set players=3 --vs semi_coop=true --bot strategic --bot greedy --bot greedy --rotate-seats --by-bot --metric win_share
     """
     from .compare import compare, describe_side, rows
     from .games import get
@@ -298,17 +302,63 @@ def compare_cmd(
         raise UserError("both variants are the same; change B with --vs key=value or --vs-bot NAME")
     label_a = describe_side(sets_a, [b.name for b in bots_a])
     label_b = describe_side(sets_vs, [b.name for b in bots_b])
-    c = compare(g, RunSpec(g, params_a, tuple(bots_a), n, seed), RunSpec(g, params_b, tuple(bots_b), n, seed),
-                label_a=label_a, label_b=label_b, seat=seat, jobs=jobs, out=out_dir, progress=progress, metrics=metric or None)
-    t = Table(title=f"{g.title}: B minus A over {n:,} paired games (seed {seed}, seat {seat})", header_style="bold")
+    c = compare(g, RunSpec(g, params_a, tuple(bots_a), n, seed, rotate_seats), RunSpec(g, params_b, tuple(bots_b), n, seed, rotate_seats),
+                label_a=label_a, label_b=label_b, seat=seat, by="bot" if by_bot else "seat", jobs=jobs, out=out_dir,
+                progress=progress, metrics=metric or None)
+    who = f"seat {seat}" if seat is not None else "each bot" if by_bot else "each seat"
+    t = Table(title=f"{g.title}: B minus A over {n:,} paired games (seed {seed}, {who}{', seats rotated' if rotate_seats else ''})", header_style="bold")
     table_rows = rows(c)
     for col in table_rows[0]:
-        t.add_column(col, justify="left" if col == "metric" else "right")
+        t.add_column(col, justify="left" if col in ("metric", "seat or bot") else "right")
     for r in table_rows:
         t.add_row(*r.values())
     out.print(f"A: {label_a}\nB: {label_b}")
     out.print(t)
-    out.print("'games saved': how many times more games two independent runs would need for the same precision.")
+    out.print("'B / A': the ratio of the two means; 'significant (Holm)': p-values Holm-adjusted over every row; "
+              "'games saved': how many times more games two independent runs would need for the same precision.")
+
+
+@app.command("sensitivity")
+def sensitivity_cmd(
+    game: str = typer.Argument(..., help="Game name, e.g. ufs."),
+    n: Optional[int] = typer.Option(None, "-n", "--games", help="Games per cell and reading (default: the game's declared size)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Root seed shared by every run (default: the declared one)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    out_dir: Path = typer.Option(Path("runs/sensitivity"), "--runs", help="Where the runs are kept (resumable)."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the changes and verdicts to this JSON file."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Also write the tornado plot to this PNG file."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """How the headline figures move when each reading of an unclear rule is switched: paired changes on the same seeds, Holm over the family, each claim robust or depending on a reading.
+
+    Example: simkit sensitivity ufs -n 2000
+    """
+    from .games import get
+    from .sensitivity import change_rows, declaration, sensitivity, to_json, tornado, verdict_rows
+
+    g = get(game)
+    decl = declaration(g)
+    for path in (json_out, plot):
+        if path is not None:
+            _writable(path)
+    s = sensitivity(g, games=n, seed=seed, jobs=jobs, out_root=out_dir, progress=progress, decl=decl)
+    for title, rows in ((f"{g.title}: claims ({s.games:,} games per cell and reading)", verdict_rows(s)),
+                        (f"changes significant after Holm over {len(s.changes)} ({s.games:,} paired games each)", change_rows(s, True))):
+        if not rows:
+            out.print(f"{title}: none")
+            continue
+        t = Table(title=title, header_style="bold")
+        for col in rows[0]:
+            t.add_column(col, justify="left" if col in ("claim", "verdict", "evidence", "figure", "reading") else "right")
+        for r in rows:
+            t.add_row(*r.values())
+        out.print(t)
+    if json_out is not None:
+        json_out.write_text(json.dumps(to_json(s), indent=1))
+        out.print(f"changes and verdicts: {json_out}")
+    if plot is not None:
+        tornado(s).savefig(plot, bbox_inches="tight")
+        out.print(f"tornado plot: {plot}")
 
 
 @app.command("check")

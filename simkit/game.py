@@ -198,6 +198,7 @@ class GameSpec:
     test_variants: tuple[dict, ...] = ({},)  # parameter overrides the conformance suite covers
     report: str | None = None  # "module:function" building the balance report
     experiment: str | None = None  # the experiment file behind the committed report
+    sensitivity: str | None = None  # "module:attribute": the readings of unclear rules and the headline figures (simkit.sensitivity)
     template: bool = False  # the contributors' template game (not a shipped game)
 
     def __reduce__(self):

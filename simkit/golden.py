@@ -49,7 +49,8 @@ def _games_per_case(game) -> int:
 
 def cases(game) -> list[Case]:
     """Test variants x every built-in bot, plus each other reading of each setting with
-    the default bot (and each bot option once)."""
+    the default bot (and each alternative reading the game's sensitivity declaration
+    names, and each bot option once)."""
     n = _games_per_case(game)
     out: dict[str, Case] = {}
 
@@ -65,6 +66,12 @@ def cases(game) -> list[Case]:
         for v in values:
             if v != info.default:
                 add({info.name: v}, (game.default_bot,))
+    if game.sensitivity:  # readings that are not a choice of values, e.g. built-in data file variants
+        from .sensitivity import declaration
+
+        for reading in declaration(game).readings:
+            for v in reading.values:
+                add({reading.setting: v}, (game.default_bot,))
     for name, bot in game.bots.items():
         for opt in bot.options:
             add({}, (f"{name}:{opt}",))

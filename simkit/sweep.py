@@ -7,6 +7,8 @@ An experiment file is TOML::
     seed = 2026                  # root seed shared by every cell (common random numbers)
     report = "reports/under-falling-skies"   # optional: write the game's report there
     chunk_size = 20000           # optional
+    sensitivity = 20000          # optional: games per cell and reading of the report's section on
+                                 # the readings of unclear rules (simkit.sensitivity); kept in runs/sensitivity/
 
     [fixed]                      # optional: parameters for every cell
     robots = true
@@ -68,6 +70,7 @@ class Experiment:
     chunk_size: int
     cells: list[Cell]
     description: str
+    sensitivity: int | None = None  # games per cell and reading for the report's sensitivity section
 
 
 @dataclasses.dataclass
@@ -76,6 +79,13 @@ class SweepResult:
     frame: pl.DataFrame
     out: Path
     manifest: dict[str, Any]
+    jobs: int = 1
+    progress: bool = False
+
+    @property
+    def sensitivity_runs(self) -> Path:
+        """Where the report's sensitivity runs are kept: ``runs/sensitivity`` beside ``runs/sweeps``."""
+        return self.out.parent.parent / "sensitivity"
 
 
 NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"  # a folder name under runs/sweeps: no "..", no "/"
@@ -101,6 +111,7 @@ class _ExperimentFile(BaseModel):
     grid: list[_Grid] = Field(min_length=1, max_length=100)
     description: str = ""
     title: str = ""
+    sensitivity: int | None = Field(default=None, ge=1, le=MAX_GAMES)  # games per cell and reading of the report's section on readings
 
 
 MAX_CELLS = 10_000
@@ -148,7 +159,12 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
             settings = {**values, "bots": [b.name for b in bots] if len(set(b.name for b in bots)) > 1 else bots[0].name}
             cells.append(Cell(RunSpec(game, params, bots, games, exp.seed, grid.rotate_seats), settings, gi))
     report = Path(exp.report) if exp.report else None
-    return Experiment(path, exp.name, game, exp.seed, report, exp.chunk_size, cells, exp.description)
+    sens = exp.sensitivity
+    if sens is not None:
+        if not game.sensitivity:
+            raise _fail(path, "sensitivity", f"{game.name} declares no readings (GameSpec.sensitivity)")
+        sens = min(sens, games_override) if games_override else sens
+    return Experiment(path, exp.name, game, exp.seed, report, exp.chunk_size, cells, exp.description, sens)
 
 
 def _claim(out: Path, exp: Experiment) -> None:
@@ -217,7 +233,7 @@ def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path
     }
     _write_atomic(out / "all.parquet", lambda tmp: frame.write_parquet(tmp))
     _write_atomic(out / "manifest.json", lambda tmp: tmp.write_text(json.dumps(manifest, indent=2, default=str)))
-    result = SweepResult(exp, frame, out, manifest)
+    result = SweepResult(exp, frame, out, manifest, jobs, bool(progress))
     if report and exp.report is not None:
         write_report(result)
     return result

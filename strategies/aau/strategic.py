@@ -16,6 +16,7 @@ stop the invasion.
 
 from simkit.games.aau.board import (
     B_BORDER,
+    B_PROT_NO_CARD,
     B_CITY_VAL,
     B_MIS_BASES,
     B_MIS_BORDER,
@@ -140,7 +141,7 @@ def value(s, b, p, x, fb):
     border_bit = 1 << pget(s, p, P_BORDER_CARD)
     if mask & border_bit:
         v += fb[F_BORDER]
-    if mask & ~border_bit:
+    if mask & ~border_bit and not (b[B_PROT_NO_CARD] != 0 and mask & border_bit):  # R6.6.3 as set (A25)
         v += fb[F_OTHER]
     if b[B_TYPE + x] == PARK:
         v += fb[F_PARK]

@@ -30,7 +30,9 @@ _STEPS = {
     1: ((1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)),  # odd rows
 }
 
-(B_NSP, B_NCITY, B_PLAYERS, B_SEMI, B_THRESH, B_PROT_HERDS, B_CAPTURE, B_EXTRA_CAP, B_NHERD) = range(9)
+(B_NSP, B_NCITY, B_PLAYERS, B_SEMI, B_THRESH, B_PROT_HERDS, B_CAPTURE, B_EXTRA_CAP, B_NHERD, B_HERD_PLUS,
+ B_PROT_NO_CARD) = range(11)
+CAPTURES = ("line", "any_two", "line_new")  # B_CAPTURE codes (R3.5)
 B_NB = 16  # neighbour of space i in direction d at B_NB + i * 6 + d, -1 off the board
 B_TYPE = B_NB + MAX_SPACES * 6
 B_HERD = B_TYPE + MAX_SPACES  # herd region of a herd space, -1 otherwise
@@ -55,8 +57,20 @@ def _load(path_str: str) -> tuple[dict, str]:
     return read(path_str, "board file", "check --set board=PATH")
 
 
+def variants() -> dict[str, Path]:
+    """Built-in board variants (``data/board-NAME.json``), chosen by ``board=NAME``."""
+    return {p.stem.removeprefix("board-"): p for p in sorted(BUILTIN.parent.glob("board-*.json"))}
+
+
 def data_path(params: AAUParams) -> Path:
-    return Path(params.board) if params.board else BUILTIN
+    """The board file: the built-in stand-in, a built-in variant named by ``board=NAME``
+    (a name without a path separator or suffix), or a path."""
+    if not params.board:
+        return BUILTIN
+    named = variants().get(params.board)
+    if named is not None and "/" not in params.board and not params.board.endswith(".json"):
+        return named
+    return Path(params.board)
 
 
 def data_version(params: AAUParams) -> str:
@@ -72,7 +86,8 @@ def _tiers(path: Path, where: str, value) -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=16)
-def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str, capture: str, cap: int) -> np.ndarray:
+def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str, capture: str, cap: int,
+           herd_points: str = "2-4-6", prot_borders: str = "any_other_label") -> np.ndarray:
     from ...datafiles import validated
     from .schema import BoardFile
 
@@ -102,7 +117,9 @@ def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str
     b[B_SEMI] = int(semi)
     b[B_THRESH] = thresh
     b[B_PROT_HERDS] = 1 if prot_herds == "regions" else 0
-    b[B_CAPTURE] = 1 if capture == "any_two" else 0
+    b[B_CAPTURE] = CAPTURES.index(capture)
+    b[B_HERD_PLUS] = 1 if herd_points == "2-6-8" else 0
+    b[B_PROT_NO_CARD] = 1 if prot_borders == "no_card_label" else 0
     b[B_EXTRA_CAP] = cap
     b[B_NB:B_NB + MAX_SPACES * 6] = -1
     b[B_HERD:B_HERD + MAX_SPACES] = -1
@@ -189,7 +206,8 @@ def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str
 def build(params: AAUParams) -> np.ndarray:
     """The board vector for these parameters (missions and markers are drawn per game)."""
     b = _build(str(data_path(params)), params.players, params.semi_coop, params.semi_coop_threshold,
-               params.protection_herds, params.capture, params.extra_turn_cap)
+               params.protection_herds, params.capture, params.extra_turn_cap, params.herd_points,
+               params.protection_borders)
     return b.copy()
 
 

@@ -72,6 +72,7 @@ SPEC = GameSpec(
         for threat, robots in ((0, True), (4, True), (2, False))
     ),
     report="simkit.games.ufs.report:build",
+    sensitivity="simkit.games.ufs.sensitivity:DECLARATION",
     experiment="experiments/ufs-threat.toml",
 )
 

@@ -84,7 +84,8 @@ def _get(doc: dict, path: Path, *keys):
 
 
 def _patch(doc: dict, params: UFSParams) -> dict:
-    """Apply the disputed readings chosen by the parameters (G2-G6)."""
+    """Apply the disputed readings chosen by the parameters (G2-G6, and the SINGLE-sourced
+    "1 damage" mothership actions)."""
     doc = copy.deepcopy(doc)
     try:
         if params.x2_column == 1:
@@ -99,6 +100,12 @@ def _patch(doc: dict, params: UFSParams) -> dict:
             doc["base"]["upper"]["C"]["rows"][1] = ["T"] + [c for c in row if c != "T"]
         if params.lower_c_energy_mod == 1:
             doc["base"]["lower"]["C"]["rows"][1][0] = "E+1c0"
+        if params.single_damage_rows == "none":  # the SINGLE-sourced "1 damage" actions
+            for tile, row in (("4", 3), ("2", 0)):
+                acts = doc["sky"][tile]["threat"]["mothership"]
+                if acts[row] != "damage:1":
+                    raise KeyError(tile)
+                acts[row] = "none"
     except (KeyError, IndexError, TypeError):
         raise UserError("components file lacks a cell that a disputed-reading setting patches; reset that setting to its default") from None
     return doc
@@ -231,7 +238,7 @@ def build(params: UFSParams) -> np.ndarray:
     nrooms = len(room_kind)
 
     dmax = upper["damage"] + lower["damage"] - (1 if params.damage_rule == "strict" else 0)
-    emax = upper["energy"] + lower["energy"]
+    emax = upper["energy"] + lower["energy"] - (1 if params.energy_rule == "strict" else 0)
     excav = upper["excavator_start"]
     if not 1 <= excav <= 25:
         raise _fail(path, f"base.upper.{city.get('upper')}.excavator_start", "must be a path position from 1 to 25")
@@ -239,6 +246,8 @@ def build(params: UFSParams) -> np.ndarray:
         raise _fail(path, f"city.{params.city}.{params.city_side}.research_prefix", f"at most {MAX_PREFIX} spaces")
     if dmax < 1:
         raise _fail(path, "base", "the damage tracks add up to less than 1")
+    if emax < 1:
+        raise _fail(path, "base", "the energy tracks add up to less than 1")
     b = np.zeros(B_SIZE, np.int32)
     b[B_DMAX] = dmax
     b[B_EMAX] = emax

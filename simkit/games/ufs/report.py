@@ -282,6 +282,7 @@ def build(result, target) -> None:
         "'independent' columns show the same games analysed as if unpaired. Multiple tests: Holm.",
         f"Data version: {game.data_version(exp.cells[0].spec.params)}.",
     ])
+    sensitivity_section(rep, result)
     rep.write(target)
 
 
@@ -298,3 +299,12 @@ def _paired_row(label: str, threat: int, b: pl.DataFrame, a: pl.DataFrame, suffi
             "independent 95% CI": f"[{100 * ind.lo:+.2f}, {100 * ind.hi:+.2f}]",
             "games an unpaired design needs": f"{((ind.hi - ind.lo) / (pr.hi - pr.lo)) ** 2:.1f}x",
             "_agreement": pr.agreement, "_width_ratio": (ind.hi - ind.lo) / (pr.hi - pr.lo)}
+
+
+def sensitivity_section(rep: Report, result) -> None:
+    """How the headline figures move under the other readings of unclear rules (when the
+    experiment file asks for it: ``sensitivity = GAMES``)."""
+    from ...sensitivity import section_for_report
+    from .sensitivity import TORNADO
+
+    section_for_report(rep, result, list(TORNADO))
