@@ -25,6 +25,9 @@ app = typer.Typer(
 )
 # User text (bot and band names, paths, values) is never read as console markup.
 out = Console(soft_wrap=True, markup=False, highlight=False)
+if not out.is_terminal and "COLUMNS" not in os.environ:
+    # piped or redirected: no terminal to fit, so tables keep their natural width (up to 220)
+    out = Console(soft_wrap=True, markup=False, highlight=False, width=220)
 err = Console(stderr=True, soft_wrap=True, markup=False, highlight=False)
 
 
@@ -102,7 +105,7 @@ FORMATS = ("table", "json", "csv", "parquet")
 FORMAT_HELP = "How to print the summary: table, json or csv (to stdout, or to --output), or parquet (needs --output)."
 
 
-def _table(rows: list[dict], title: str, left: tuple[str, ...] = ("bot", "seat", "metric", "band", "verdict")) -> Table:
+def _table(rows: list[dict], title: str, left: tuple[str, ...] = ("bot", "seat", "metric", "band", "verdict", "seat or bot")) -> Table:
     """A table whose cells fold onto more lines rather than being cut."""
     t = Table(title=title, header_style="bold")
     for col in rows[0].keys():
@@ -239,12 +242,9 @@ def bench_cmd(
     g, params = _game_params(game, set_)
     texts = bot or list(g.bots)
     rows = bench(g, params, texts, n, python_games, repeat)
-    t = Table(title=f"{g.title}: one core, best of {repeat} x {n:,} games", header_style="bold")
-    for c in ("bot", "games/s", "pure Python games/s", "speed-up"):
-        t.add_column(c, justify="right")
-    for r in rows:
-        t.add_row(r.bot, fmt_rate(r.games_per_s), fmt_rate(r.python_games_per_s), f"{r.speedup:,.0f}x" if r.speedup else "-")
-    out.print(t)
+    table = [{"bot": r.bot, "games/s": fmt_rate(r.games_per_s), "pure Python games/s": fmt_rate(r.python_games_per_s),
+              "speed-up": f"{r.speedup:,.0f}x" if r.speedup else "-"} for r in rows]
+    out.print(_table(table, f"{g.title}: one core, best of {repeat} x {n:,} games"))
     if json_out:
         json_out.write_text(json.dumps({"game": g.name, "params": params.__dict__, "rows": rows_as_dicts(rows)}, indent=2))
 
@@ -278,6 +278,9 @@ def compare_cmd(
     metric: List[str] = typer.Option([], "--metric", "-m", help="Only these output columns (default: won and the game's main numbers)."),
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Keep both runs under this folder (resumable)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="The same as --format json."),
+    output: Optional[Path] = typer.Option(None, "--output", help="Write the comparison to this file instead of printing it."),
 ) -> None:
     """Compare two parameter sets or two bots on the same seeds: paired differences with 95% intervals and tests, and ratios, for every seat (or every bot with --by-bot).
 
@@ -290,6 +293,8 @@ def compare_cmd(
     from .params import parse_assignments
     from .runner import RunSpec
 
+    fmt = "json" if as_json else fmt
+    _check_output(fmt, output)
     g = get(game)
     _check_metrics(g, metric)
     sets_a = parse_assignments(set_)
@@ -306,16 +311,15 @@ def compare_cmd(
                 label_a=label_a, label_b=label_b, seat=seat, by="bot" if by_bot else "seat", jobs=jobs, out=out_dir,
                 progress=progress, metrics=metric or None)
     who = f"seat {seat}" if seat is not None else "each bot" if by_bot else "each seat"
-    t = Table(title=f"{g.title}: B minus A over {n:,} paired games (seed {seed}, {who}{', seats rotated' if rotate_seats else ''})", header_style="bold")
-    table_rows = rows(c)
-    for col in table_rows[0]:
-        t.add_column(col, justify="left" if col in ("metric", "seat or bot") else "right")
-    for r in table_rows:
-        t.add_row(*r.values())
-    out.print(f"A: {label_a}\nB: {label_b}")
-    out.print(t)
-    out.print("'B / A': the ratio of the two means; 'significant (Holm)': p-values Holm-adjusted over every row; "
-              "'games saved': how many times more games two independent runs would need for the same precision.")
+    title = f"{g.title}: B minus A over {n:,} paired games (seed {seed}, {who}{', seats rotated' if rotate_seats else ''})"
+    notes = [f"A: {label_a}", f"B: {label_b}",
+             "'B / A': the ratio of the two means; 'significant (Holm)': p-values Holm-adjusted over every row; "
+             "'games saved': how many times more games two independent runs would need for the same precision."]
+    if fmt == "table" and output is None:
+        out.print(notes[0] + "\n" + notes[1])
+        _emit(rows(c), title, fmt, output, notes[2:])
+    else:
+        _emit(rows(c), title, fmt, output, notes)
 
 
 @app.command("sensitivity")
