@@ -12,6 +12,7 @@ import numpy as np
 
 from ...datafiles import data_error as _fail
 from ...datafiles import read, version
+from ...layout import Layout
 from .params import AAUParams
 
 BUILTIN = Path(__file__).with_name("data") / "board.json"
@@ -30,27 +31,32 @@ _STEPS = {
     1: ((1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)),  # odd rows
 }
 
+N_CARDS = 4  # city mission cards 2-5; border mission cards Pacific, Mexico, Gulf, Atlantic
+TIERS = 3 * 2  # a mission table: 3 tiers of (count, points)
+
+BOARD = Layout("aau board")
 (B_NSP, B_NCITY, B_PLAYERS, B_SEMI, B_THRESH, B_PROT_HERDS, B_CAPTURE, B_EXTRA_CAP, B_NHERD, B_HERD_PLUS,
- B_PROT_NO_CARD) = range(11)
+ B_PROT_NO_CARD) = BOARD.scalars("nsp", "ncity", "players", "semi", "thresh", "prot_herds", "capture", "extra_cap",
+                                 "nherd", "herd_plus", "prot_no_card")
 CAPTURES = ("line", "any_two", "line_new")  # B_CAPTURE codes (R3.5)
-B_NB = 16  # neighbour of space i in direction d at B_NB + i * 6 + d, -1 off the board
-B_TYPE = B_NB + MAX_SPACES * 6
-B_HERD = B_TYPE + MAX_SPACES  # herd region of a herd space, -1 otherwise
-B_BORDER = B_HERD + MAX_SPACES  # bit mask, bit k = BORDERS[k]
-B_CANADA = B_BORDER + MAX_SPACES  # directions in which the edge of the board acts as a neutral disc
-B_SP_NCITY = B_CANADA + MAX_SPACES
-B_SP_CITY = B_SP_NCITY + MAX_SPACES  # up to 3 cities around each space
-B_CITY_VAL = B_SP_CITY + MAX_SPACES * 3
-B_CITY_SP = B_CITY_VAL + MAX_CITIES  # the 2 or 3 spaces around each city (-1 padded)
-B_CITY_CLIQUE = B_CITY_SP + MAX_CITIES * 3  # 1 when a city's spaces all touch each other
-B_MIS_CITY = B_CITY_CLIQUE + MAX_CITIES  # per city card: 3 tiers of (count, points)
-B_MIS_BORDER = B_MIS_CITY + 4 * 6
-B_MIS_PARKS = B_MIS_BORDER + 4 * 6
-B_MIS_BASES = B_MIS_PARKS + 6
-B_MIS_EXPANSION = B_MIS_BASES + 6
-B_PROTECTION = B_MIS_EXPANSION + 6  # points, value-1 cities, herds, other border spaces
-B_HERD_SP = B_PROTECTION + 4  # spaces of each herd region, 3 per region (-1 padded)
-B_SIZE = B_HERD_SP + MAX_HERDS * 3
+B_NB = BOARD.array("nb", MAX_SPACES * 6)  # neighbour of space i in direction d at B_NB + i * 6 + d, -1 off the board
+B_TYPE = BOARD.array("type", MAX_SPACES)
+B_HERD = BOARD.array("herd", MAX_SPACES)  # herd region of a herd space, -1 otherwise
+B_BORDER = BOARD.array("border", MAX_SPACES)  # bit mask, bit k = BORDERS[k]
+B_CANADA = BOARD.array("canada", MAX_SPACES)  # directions in which the edge of the board acts as a neutral disc
+B_SP_NCITY = BOARD.array("sp_ncity", MAX_SPACES)
+B_SP_CITY = BOARD.array("sp_city", MAX_SPACES * 3)  # up to 3 cities around each space
+B_CITY_VAL = BOARD.array("city_val", MAX_CITIES)
+B_CITY_SP = BOARD.array("city_sp", MAX_CITIES * 3)  # the 2 or 3 spaces around each city (-1 padded)
+B_CITY_CLIQUE = BOARD.array("city_clique", MAX_CITIES)  # 1 when a city's spaces all touch each other
+B_MIS_CITY = BOARD.array("mis_city", N_CARDS * TIERS)  # per city card: 3 tiers of (count, points)
+B_MIS_BORDER = BOARD.array("mis_border", N_CARDS * TIERS)
+B_MIS_PARKS = BOARD.array("mis_parks", TIERS)
+B_MIS_BASES = BOARD.array("mis_bases", TIERS)
+B_MIS_EXPANSION = BOARD.array("mis_expansion", TIERS)
+B_PROTECTION = BOARD.array("protection", 4)  # points, value-1 cities, herds, other border spaces
+B_HERD_SP = BOARD.array("herd_sp", MAX_HERDS * 3)  # spaces of each herd region, 3 per region (-1 padded)
+B_SIZE = BOARD.size
 
 
 def _load(path_str: str) -> tuple[dict, str]:
@@ -184,12 +190,12 @@ def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str
         raise _fail(path, "missions", "missing")
     for k, card in enumerate(CITY_CARDS):
         for t, (cnt, pts) in enumerate(_tiers(path, f"missions.city.{card}", missions.get("city", {}).get(str(card)))):
-            b[B_MIS_CITY + k * 6 + t * 2] = cnt
-            b[B_MIS_CITY + k * 6 + t * 2 + 1] = pts
+            b[B_MIS_CITY + k * TIERS + t * 2] = cnt
+            b[B_MIS_CITY + k * TIERS + t * 2 + 1] = pts
     for k, card in enumerate(BORDERS[:4]):
         for t, (cnt, pts) in enumerate(_tiers(path, f"missions.border.{card}", missions.get("border", {}).get(card))):
-            b[B_MIS_BORDER + k * 6 + t * 2] = cnt
-            b[B_MIS_BORDER + k * 6 + t * 2 + 1] = pts
+            b[B_MIS_BORDER + k * TIERS + t * 2] = cnt
+            b[B_MIS_BORDER + k * TIERS + t * 2 + 1] = pts
     for off, key in ((B_MIS_PARKS, "parks"), (B_MIS_BASES, "bases"), (B_MIS_EXPANSION, "expansion")):
         for t, (cnt, pts) in enumerate(_tiers(path, f"missions.{key}", missions.get(key))):
             b[off + t * 2] = cnt

@@ -21,6 +21,7 @@ from ...layout import ActionSpace, Layout
 from ...loop import observe_state as observe  # noqa: F401 (the protocol's observe)
 from ...rng import CHANCE, new_streams, randint, restart
 from .board import (
+    TIERS,
     B_BORDER,
     B_CANADA,
     B_CAPTURE,
@@ -704,8 +705,8 @@ def _final_scoring(s, b):
         border = s[t + T_BORDER]
         other = s[t + T_OTHER]
         herds = herd_count(b, s[t + T_HERDS], s[t + T_REGIONS])
-        city_pts = tier_points(b, B_MIS_CITY + pget(s, p, P_CITY_CARD) * 6, cities)
-        border_pts = tier_points(b, B_MIS_BORDER + pget(s, p, P_BORDER_CARD) * 6, border)
+        city_pts = tier_points(b, B_MIS_CITY + pget(s, p, P_CITY_CARD) * TIERS, cities)
+        border_pts = tier_points(b, B_MIS_BORDER + pget(s, p, P_BORDER_CARD) * TIERS, border)
         parks_pts = tier_points(b, B_MIS_PARKS, pget(s, p, P_PARKS))
         bases_pts = tier_points(b, B_MIS_BASES, pget(s, p, P_BASES))
         largest = pget(s, p, P_LARGEST)
