@@ -23,10 +23,7 @@ from simkit.games.ufoo.engine import OVER, TO_MOVE, TURN, WINNER, apply_action, 
 from simkit.games.ufoo.params import UfoOParams
 from simkit.seeding import game_seeds
 from strategies.ufoo import SCRATCH
-from strategies.ufoo.heuristic import AGGRESSIVE, DEFAULT_WEIGHTS, MEMORY, TACTICAL, choose_with
-
-NAMES = ("W_RACE", "W_STRUCT", "W_TEMPO", "W_SHOT", "W_AST", "W_VOLLEY", "W_DEFEND", "W_HOME", "W_ATTACK_MIN", "W_REPAIR",
-         "W_PUSH_AST", "W_PUSH_FOLLOW", "W_PUSH_HOME", "W_HOME_RADIUS")
+from strategies.ufoo.heuristic import AGGRESSIVE, DEFAULT_WEIGHTS, MEMORY, TACTICAL, WEIGHT_NAMES, choose_with
 
 
 @njit(cache=True)
@@ -97,7 +94,7 @@ def main() -> None:
         print(f"iteration {it + 1}: best sample {values[order[0]]:.4f}, mean weights {v:.4f} on the base seeds", flush=True)
     print(f"best: objective {best_v:.4f} (start {base:.4f})")
     print("DEFAULT_WEIGHTS = (" + ", ".join(f"{x:.3g}" for x in best_w) + ")")
-    for n, x in zip(NAMES, best_w):
+    for n, x in zip(WEIGHT_NAMES, best_w):
         print(f"    {n} = {x:.3f}")
 
 

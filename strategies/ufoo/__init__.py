@@ -10,7 +10,7 @@ the only way to win, stays), ``:ion-only`` (no lasers), ``:no-repair``.
 from simkit.game import BotInfo
 from simkit.jit import kernel
 
-from . import heuristic, random_bot
+from . import heuristic, random_bot, search
 from .heuristic import AGGRESSIVE, ION_ONLY, LASER_ONLY, NO_REPAIR, TACTICAL
 
 RESTRICTIONS = {"laser-only": LASER_ONLY, "ion-only": ION_ONLY, "no-repair": NO_REPAIR}
@@ -20,9 +20,11 @@ BOTS = {
     "aggressive": BotInfo("aggressive", 1, "rushes the enemy mothership; fires the ion cannon at it whenever it can, else at any UFO in line", RESTRICTIONS),
     "tactical": BotInfo("tactical", 2, "keeps out of enemy fire lines, takes shots with positive expectation choosing laser or ion by the odds, "
                         "repairs, pushes losers next to asteroids", RESTRICTIONS),
+    "search": BotInfo("search", 3, "Monte Carlo: plays candidate movement plans and attacks out to the end with tactical, "
+                      "8 rollouts each (x4: 32, x16: 128), and keeps the one that won most", {**RESTRICTIONS, "x4": search.X4, "x16": search.X16, "tactical-moves": search.NO_PLAN_SEARCH, "tactical-attacks": search.NO_ATTACK_SEARCH}),
 }
 
-SCRATCH = 1024  # ints and floats of scratch per decision (the random bot lists up to 4 * 128 moves)
+SCRATCH = max(1024, search.SCRATCH)  # ints and floats of scratch per decision (random lists up to 4 * 128 moves; search keeps state copies)
 MEMORY = heuristic.MEMORY  # the heuristic bots keep their movement plan for the turn
 
 
@@ -34,4 +36,6 @@ def choose(code, flags, s, legal, rng, b, mem, ib, fb):
         return random_bot.choose(s, rng, b, ib)
     if code == 1:
         return heuristic.choose(s, b, flags, AGGRESSIVE, mem, ib, fb)
-    return heuristic.choose(s, b, flags, TACTICAL, mem, ib, fb)
+    if code == 2:
+        return heuristic.choose(s, b, flags, TACTICAL, mem, ib, fb)
+    return search.choose(s, rng, b, ib, fb, flags, mem)

@@ -1,25 +1,35 @@
 """The heuristic bots of Ufo.O: ``aggressive`` and ``tactical``.
 
-Both plan their whole movement at the turn's first movement decision (one UFO after the
-other, each to the destination its score ranks first, later UFOs seeing the earlier ones
-where they will stand), keep the plan in the seat's memory and play it out one MOVE at a
-time. In the attack phase they take one attack at a time by its expected value, computed
-exactly from the dice (R6.3, R6.5, R7.1).
+Both plan their whole movement at the turn's first movement decision: one UFO after the
+other, the UFO nearest the enemy mothership first, each to the destination its score
+ranks first, later UFOs seeing the earlier ones where they will stand. The plan is kept
+in the seat's memory and played one MOVE at a time. In the attack phase they take one
+attack at a time by its expected value, computed exactly from the dice (R6.3, R6.5, R7.1).
 
-* ``aggressive`` rushes the enemy mothership: it scores a destination by its distance over
-  open terrain to the enemy's launch hexes, fires its ion cannon at the mothership whenever
-  it can, and otherwise its ion cannon at any UFO in its line of fire.
-* ``tactical`` scores a destination by what it can shoot from there (the best expected
-  value of lasers, ion cannon, or the mothership attack), the risk of being shot next turn
-  (the cells enemies can hit after a move of 5: their fire lines), asteroid and mothership
-  laser risk and a little progress toward the enemy mothership. It picks laser or ion by
-  their odds, attacks only when the expectation is positive, repairs damaged UFOs instead
-  of weak attacks, and pushes duel losers next to asteroids (where they roll at once) or
-  into its other UFOs' lines of fire.
+* ``aggressive`` rushes the enemy mothership: a destination's score is its distance over
+  open terrain to the enemy's launch hexes (nearer is better, a launch hex best). It fires
+  its ion cannon at the mothership whenever it can, otherwise its ion cannon at any UFO in
+  its line of fire; it repairs only a UFO with nothing to shoot.
+* ``tactical`` weighs, for each destination: what it can shoot from there (the best
+  expected value of lasers, ion cannon, or the mothership attack, or a repair), the risk
+  of being shot next turn (the destination lies in the line of fire of a hex some enemy
+  UFO can reach in its move: the enemy's fire lines), the risk of an asteroid roll (1/3)
+  and of the enemy mothership's lasers (1/2), and progress toward the enemy mothership.
+  It attacks only when the expectation beats a threshold, picks laser or ion by their
+  odds, repairs when that is worth more than any shot, and pushes duel losers where they
+  roll for asteroids at once, into its other UFOs' lines of fire, or away from its
+  mothership.
 
-Values are in "hit points": a damage is worth 1, destroying a UFO 1 more for its
-remaining side and ``TEMPO`` for the turns it spends coming back; a structure point is
-worth ``STRUCTURE_VALUE`` (the last one wins the game).
+Values are in "hit points": a damage is worth 1, destroying a UFO 1 more for its other
+side and ``W_TEMPO`` for the turns it spends coming back; a structure point is worth
+``W_STRUCT`` (the last one wins the game). The weights were tuned with
+experiments/tune_ufoo.py (cross-entropy method against aggressive and the previous
+weights).
+
+Speed: a destination's full score is computed only where something can be shot or the
+enemy mothership attacked (the union of the enemies' fire masks and the enemy's launch
+hexes); elsewhere the score is progress minus risks, so the board's cells are scanned
+nearest the enemy first and the scan stops when no farther cell can win.
 
 Options (bits of ``flags``): ``LASER_ONLY`` never fires the ion cannon at a UFO (the ion
 attack on a mothership stays: it is the only way to win), ``ION_ONLY`` never fires
@@ -33,19 +43,23 @@ import numpy as np
 from simkit.games.ufoo.board import (
     B_AST_ADJ,
     B_AST_MOVED,
+    B_BY_DIST,
     B_DEF_MALUS,
     B_FIRE_MASK,
     B_HOME_DIST,
     B_ION_ZERO,
     B_LAUNCH,
+    B_LAUNCH_COST,
     B_LAUNCH_MASK,
     B_MS_BACKFIRE,
     B_MS_FROM_MOVED,
     B_OPEN_MASK,
+    B_UFOS_BLOCK,
     MASK_WORDS,
     MAX_CELLS,
 )
 from simkit.games.ufoo.engine import (
+    A_CRASH,
     A_END_MOVE,
     A_END_TURN,
     A_ION,
@@ -57,8 +71,6 @@ from simkit.games.ufoo.engine import (
     A_REPAIR,
     A_VOLLEY,
     ACTIVE,
-    A_CRASH,
-    SIZE,
     MOVE_STEPS,
     PH_ATTACK,
     PH_MOVE,
@@ -73,6 +85,7 @@ from simkit.games.ufoo.engine import (
     S_STRUCTURE,
     SEAT,
     S_STRIDE,
+    SIZE,
     ST_BOARD,
     ST_READY,
     TO_MOVE,
@@ -105,24 +118,24 @@ AGGRESSIVE, TACTICAL = 0, 1
 
 # Weights of the tactical bot (indices into a float array, so that a tuning script can
 # try others without recompiling); values in hit points unless said otherwise.
-(W_RACE, W_STRUCT, W_TEMPO, W_SHOT, W_AST, W_VOLLEY, W_DEFEND, W_HOME, W_ATTACK_MIN, W_REPAIR,
- W_PUSH_AST, W_PUSH_FOLLOW, W_PUSH_HOME, W_HOME_RADIUS) = range(14)
-N_WEIGHTS = 14
+(W_RACE, W_STRUCT, W_TEMPO, W_SHOT, W_AST, W_VOLLEY, W_LAUNCH, W_ATTACK_MIN, W_REPAIR,
+ W_PUSH_AST, W_PUSH_FOLLOW, W_PUSH_HOME) = range(12)
+N_WEIGHTS = 12
+WEIGHT_NAMES = ("W_RACE", "W_STRUCT", "W_TEMPO", "W_SHOT", "W_AST", "W_VOLLEY", "W_LAUNCH", "W_ATTACK_MIN", "W_REPAIR",
+                "W_PUSH_AST", "W_PUSH_FOLLOW", "W_PUSH_HOME")
 DEFAULT_WEIGHTS = (
-    0.35,  # W_RACE: per step nearer the enemy's launch hexes
-    4.0,  # W_STRUCT: a structure point of the enemy mothership (the last one wins: WIN_VALUE)
-    1.0,  # W_TEMPO: the turns a destroyed UFO spends coming back
-    0.3,  # W_SHOT: chance an enemy that can reach a firing position next turn takes the shot
-    1.0,  # W_AST: multiplies the 1/3 chance of an asteroid damage
-    1.0,  # W_VOLLEY: multiplies the 1/2 chance of the enemy mothership's lasers
-    0.5,  # W_DEFEND: extra value of shooting an enemy UFO near our launch hexes
-    0.2,  # W_HOME: per step nearer our launch hexes while enemies threaten them
-    0.05,  # W_ATTACK_MIN: the least expected value an attack must promise
-    0.5,  # W_REPAIR: a repair (a 4-6 heals one side)
-    1.0,  # W_PUSH_AST: multiplies the 1/3 chance a loser pushed beside an asteroid is damaged
-    0.5,  # W_PUSH_FOLLOW: pushing the loser into another attacker's line of fire
-    0.1,  # W_PUSH_HOME: per step the loser is pushed away from our launch hexes
-    3.0,  # W_HOME_RADIUS: enemy UFOs this close to our launch hexes threaten them
+    0.455,  # W_RACE: per step nearer the enemy's launch hexes
+    4.59,  # W_STRUCT: a structure point of the enemy mothership (the last one wins: WIN_VALUE)
+    0.03,  # W_TEMPO: the turns a destroyed UFO spends coming back
+    0.1,  # W_SHOT: chance an enemy that can reach a firing position next turn takes the shot
+    0.94,  # W_AST: multiplies the 1/3 chance of an asteroid damage
+    0.26,  # W_VOLLEY: multiplies the 1/2 chance of the enemy mothership's lasers
+    0.0,  # W_LAUNCH: standing on an enemy launch hex, beyond this turn's shot
+    0.15,  # W_ATTACK_MIN: the least expected value an attack must promise
+    0.74,  # W_REPAIR: a repair (a 4-6 heals one side)
+    1.16,  # W_PUSH_AST: multiplies the 1/3 chance a loser pushed beside an asteroid is damaged
+    0.41,  # W_PUSH_FOLLOW: pushing the loser into another attacker's line of fire
+    0.09,  # W_PUSH_HOME: per step the loser is pushed away from our launch hexes
 )
 WIN_VALUE = 100.0
 
@@ -207,115 +220,151 @@ def ms_ev(s, b, wt, o, dk):
 
 
 @inline_kernel
-def on_launch(b, seat, c):
-    for i in range(UFOS):
-        if b[B_LAUNCH + seat * UFOS + i] == c:
-            return True
-    return False
-
-
-@inline_kernel
 def home_dist(b, seat, c):
     return b[B_HOME_DIST + seat * MAX_CELLS + c]
 
 
 @inline_kernel
-def fire_word(b, c, half):
-    return word(b, B_FIRE_MASK + c * MASK_WORDS + 2 * half)
+def fire_lo(b, c):
+    return word(b, B_FIRE_MASK + c * MASK_WORDS)
 
 
-# ---- the enemy's reach ----------------------------------------------------------------------------
-@kernel
-def danger_mask(s, b, o):
-    """Cells enemy seat ``o`` can fire at next turn: those in the line of fire (as far as
-    terrain goes) of some cell one of its UFOs can reach in a move (R4, R5)."""
-    dlo = np.int64(0)
-    dhi = np.int64(0)
-    for j in range(UFOS):
-        st = ufo(s, o, S_STATUS, j)
-        if st != ST_BOARD and st != ST_READY:
-            continue
-        rlo, rhi = move_destinations(s, b, o, j)
-        if st == ST_BOARD:
-            c = ufo(s, o, S_CELL, j)
-            dlo |= fire_word(b, c, 0)
-            dhi |= fire_word(b, c, 1)
-        while rlo != 0:
-            c = low_cell(rlo)
-            rlo &= rlo - 1
-            dlo |= fire_word(b, c, 0)
-            dhi |= fire_word(b, c, 1)
-        while rhi != 0:
-            c = 64 + low_cell(rhi)
-            rhi &= rhi - 1
-            dlo |= fire_word(b, c, 0)
-            dhi |= fire_word(b, c, 1)
-    return dlo, dhi
-
-
-@kernel
-def threat_near_home(s, b, wt, p):
-    """Enemy UFOs within ``W_HOME_RADIUS`` steps of seat ``p``'s launch hexes."""
-    o = 1 - p
-    n = 0
-    for j in range(UFOS):
-        if ufo(s, o, S_STATUS, j) == ST_BOARD and home_dist(b, p, ufo(s, o, S_CELL, j)) <= wt[W_HOME_RADIUS]:
-            n += 1
-    return n
+@inline_kernel
+def fire_hi(b, c):
+    return word(b, B_FIRE_MASK + c * MASK_WORDS + 2)
 
 
 # ---- movement -------------------------------------------------------------------------------------------
 @kernel
-def best_shot(s, b, wt, flags, mode, p, dk, c, alo, ahi, home_threat):
-    """The best expected value of a LASER/ION from cell ``c`` at the enemy UFOs as they
-    stand (``a``: the cells from which some enemy can be fired at, a quick filter)."""
-    if not has(alo, ahi, c):
-        return -1e9
+def enemy_reach(s, b, o):
+    """Cells seat ``o``'s UFOs can stand on after their next move (their cells included):
+    one breadth-first search from all of them, through hexes without our UFOs (R4)."""
+    olo, ohi = mask(b, B_OPEN_MASK)
+    mlo, mhi = occupancy(s, 1 - o)
+    slo, shi = occupancy(s, o)
+    ready = False
+    for j in range(UFOS):
+        if ufo(s, o, S_STATUS, j) == ST_READY:
+            ready = True
+    if ready:
+        llo, lhi = mask(b, B_LAUNCH_MASK + o * MASK_WORDS)
+        slo |= llo & ~mlo
+        shi |= lhi & ~mhi
+    return expand(b, slo, shi, olo & ~mlo, ohi & ~mhi, MOVE_STEPS)
+
+
+@kernel
+def shot_value(s, b, wt, flags, mode, p, dk, c):
+    """The best expected value of a LASER/ION from cell ``c`` at the enemy UFOs as they stand."""
     o = 1 - p
     best = -1e9
+    flo = fire_lo(b, c)
+    fhi = fire_hi(b, c)
     for j in range(UFOS):
         if ufo(s, o, S_STATUS, j) != ST_BOARD:
             continue
         cj = ufo(s, o, S_CELL, j)
-        if not in_fire(s, b, c, cj):
+        if not has(flo, fhi, cj):
+            continue
+        if b[B_UFOS_BLOCK] != 0 and not in_fire(s, b, c, cj):
             continue
         ev, _ = ufo_attack_ev(b, wt, flags, mode, dk, ufo(s, o, S_DAMAGED, j))
-        if mode == TACTICAL and home_threat > 0 and home_dist(b, p, cj) <= wt[W_HOME_RADIUS]:
-            ev += wt[W_DEFEND]
         best = max(best, ev)
     return best
 
 
 @kernel
-def cell_score(s, b, wt, flags, mode, p, k, c, moved, alo, ahi, dlo, dhi, home_threat):
-    """How good it is for seat ``p``'s UFO ``k`` to end its movement on ``c``."""
+def full_score(s, b, wt, flags, mode, p, k, c, moved, on_launch, rlo, rhi):
+    """How good it is for seat ``p``'s UFO ``k`` to end its movement on ``c``, with what it
+    can shoot from there (``on_launch``: ``c`` is an enemy launch hex; ``r``: the enemy's
+    reach, for the risk of being shot)."""
     o = 1 - p
     dk = ufo(s, p, S_DAMAGED, k)
-    shot = best_shot(s, b, wt, flags, mode, p, dk, c, alo, ahi, home_threat)
+    shot = shot_value(s, b, wt, flags, mode, p, dk, c)
     if mode == AGGRESSIVE:
         score = -1.0 * home_dist(b, o, c)
-        if on_launch(b, o, c):
+        if on_launch:
             score += 5.0
         if shot > 0.0:
             score += 0.5 * shot
         return score
-    act = 0.0
-    if on_launch(b, o, c) and (moved or b[B_MS_FROM_MOVED] == 0):
+    act = shot
+    if on_launch and (moved or b[B_MS_FROM_MOVED] == 0):
         act = max(act, ms_ev(s, b, wt, o, dk))
-    act = max(act, shot)
     if dk != 0 and not (flags & NO_REPAIR):
         act = max(act, wt[W_REPAIR])
+    act = max(act, 0.0)
     loss = loss_value(wt, dk)
-    score = act - wt[W_RACE] * home_dist(b, o, c)
-    if has(dlo, dhi, c):
-        score -= wt[W_SHOT] * loss
-    if b[B_AST_ADJ + c] != 0 and (moved or b[B_AST_MOVED] == 0):
-        score -= wt[W_AST] * loss / 3.0
-    if on_launch(b, o, c):
-        score -= wt[W_VOLLEY] * 0.5 * loss  # the enemy mothership's lasers next turn
-    if home_threat > 0:
-        score -= wt[W_HOME] * home_dist(b, p, c)
+    score = act - wt[W_RACE] * home_dist(b, o, c) - plain_risk(b, wt, c, moved, loss, rlo, rhi)
+    if on_launch:
+        score += wt[W_LAUNCH] - wt[W_VOLLEY] * 0.5 * loss  # the enemy mothership's lasers next turn
     return score
+
+
+@inline_kernel
+def plain_risk(b, wt, c, moved, loss, rlo, rhi):
+    """Risks of standing on ``c``: an enemy shot next turn (``c`` in the line of fire of a
+    cell the enemy can reach) and an asteroid roll (R10.2, A15)."""
+    risk = 0.0
+    if (fire_lo(b, c) & rlo) != 0 or (fire_hi(b, c) & rhi) != 0:
+        risk += wt[W_SHOT] * loss
+    if b[B_AST_ADJ + c] != 0 and (moved or b[B_AST_MOVED] == 0):
+        risk += wt[W_AST] * loss / 3.0
+    return risk
+
+
+@kernel
+def best_destination(s, b, wt, flags, mode, p, k, alo, ahi, rlo, rhi):
+    """The destination of UFO ``k`` with the best score, or -1 to stay."""
+    o = 1 - p
+    dk = ufo(s, p, S_DAMAGED, k)
+    llo, lhi = mask(b, B_LAUNCH_MASK + o * MASK_WORDS)
+    if ufo(s, p, S_STATUS, k) == ST_BOARD:
+        here = ufo(s, p, S_CELL, k)
+        best = full_score(s, b, wt, flags, mode, p, k, here, False, has(llo, lhi, here), rlo, rhi)
+    else:  # staying on the mothership: safe, but far
+        best = -(home_dist(b, o, b[B_LAUNCH + p * UFOS]) + 2) * (1.0 if mode == AGGRESSIVE else wt[W_RACE])
+    pick = -1
+    dlo, dhi = move_destinations(s, b, p, k)
+    # where something can be shot or the mothership attacked: the full score
+    xlo = dlo & (alo | llo)
+    xhi = dhi & (ahi | lhi)
+    for half in range(2):
+        x = xlo if half == 0 else xhi
+        while x != 0:
+            c = 64 * half + low_cell(x)
+            x &= x - 1
+            sc = full_score(s, b, wt, flags, mode, p, k, c, True, has(llo, lhi, c), rlo, rhi)
+            if sc > best:
+                best = sc
+                pick = c
+    # elsewhere: progress minus risks; cells nearest the enemy first, until none can win
+    plo = dlo & ~xlo
+    phi = dhi & ~xhi
+    if plo == 0 and phi == 0:
+        return pick
+    race = 1.0 if mode == AGGRESSIVE else wt[W_RACE]
+    base = 0.0
+    if mode == TACTICAL and dk != 0 and not (flags & NO_REPAIR):
+        base = wt[W_REPAIR]
+    loss = loss_value(wt, dk)
+    order = B_BY_DIST + o * MAX_CELLS
+    for i in range(MAX_CELLS):
+        c = b[order + i]
+        if c < 0:
+            break
+        upper = base - race * home_dist(b, o, c)
+        if upper <= best:
+            break
+        if not has(plo, phi, c):
+            continue
+        sc = upper
+        if mode == TACTICAL:
+            sc -= plain_risk(b, wt, c, True, loss, rlo, rhi)
+        if sc > best:
+            best = sc
+            pick = c
+    return pick
 
 
 @kernel
@@ -329,52 +378,25 @@ def plan_moves(s, b, wt, flags, mode, mem, w):
     p = w[ACTIVE]
     o = 1 - p
     mem[M_TURN] = w[TURN]
-    alo = np.int64(0)
+    alo = np.int64(0)  # cells from which an enemy UFO can be shot (fire lines are symmetric)
     ahi = np.int64(0)
     for j in range(UFOS):
         if ufo(w, o, S_STATUS, j) == ST_BOARD:
-            alo |= fire_word(b, ufo(w, o, S_CELL, j), 0)
-            ahi |= fire_word(b, ufo(w, o, S_CELL, j), 1)
-    dlo = np.int64(0)
-    dhi = np.int64(0)
-    home_threat = 0
-    if mode == TACTICAL:
-        if wt[W_SHOT] != 0.0:
-            dlo, dhi = danger_mask(w, b, o)
-        home_threat = threat_near_home(w, b, wt, p)
+            alo |= fire_lo(b, ufo(w, o, S_CELL, j))
+            ahi |= fire_hi(b, ufo(w, o, S_CELL, j))
+    rlo = np.int64(0)
+    rhi = np.int64(0)
+    if mode == TACTICAL and wt[W_SHOT] != 0.0:
+        rlo, rhi = enemy_reach(w, b, o)
     for i in range(UFOS):
         mem[M_PLAN + i] = -1
     done = 0
     for _ in range(UFOS):
-        # the unplanned UFO nearest the enemy's launch hexes plans next
-        k = -1
-        kd = 1 << 20
-        for q in range(UFOS):
-            if (done >> q) & 1 or not can_move(w, p, q):
-                continue
-            st = ufo(w, p, S_STATUS, q)
-            d = home_dist(b, o, ufo(w, p, S_CELL, q)) if st == ST_BOARD else 1000
-            if d < kd:
-                kd = d
-                k = q
+        k = next_to_plan(w, b, p, done)
         if k < 0:
             break
         done |= 1 << k
-        if ufo(w, p, S_STATUS, k) == ST_BOARD:
-            best = cell_score(w, b, wt, flags, mode, p, k, ufo(w, p, S_CELL, k), False, alo, ahi, dlo, dhi, home_threat)
-        else:  # staying on the mothership: safe, but far
-            best = -(home_dist(b, o, b[B_LAUNCH + p * UFOS]) + 2) * (1.0 if mode == AGGRESSIVE else wt[W_RACE])
-        lo, hi = move_destinations(w, b, p, k)
-        pick = -1
-        for half in range(2):
-            x = lo if half == 0 else hi
-            while x != 0:
-                c = 64 * half + low_cell(x)
-                x &= x - 1
-                sc = cell_score(w, b, wt, flags, mode, p, k, c, True, alo, ahi, dlo, dhi, home_threat)
-                if sc > best:
-                    best = sc
-                    pick = c
+        pick = best_destination(w, b, wt, flags, mode, p, k, alo, ahi, rlo, rhi)
         mem[M_PLAN + k] = pick
         if pick >= 0:  # the next UFOs plan around this one's new cell
             w[SEAT + p * S_STRIDE + S_CELL + k] = pick
@@ -382,16 +404,31 @@ def plan_moves(s, b, wt, flags, mode, mem, w):
             w[SEAT + p * S_STRIDE + S_MOVED + k] = 1
 
 
+@inline_kernel
+def next_to_plan(s, b, p, done):
+    """The movable UFO not yet planned that stands nearest the enemy's launch hexes."""
+    o = 1 - p
+    k = -1
+    kd = 1 << 20
+    for q in range(UFOS):
+        if (done >> q) & 1 or not can_move(s, p, q):
+            continue
+        d = home_dist(b, o, ufo(s, p, S_CELL, q)) if ufo(s, p, S_STATUS, q) == ST_BOARD else 1000
+        if d < kd:
+            kd = d
+            k = q
+    return k
+
+
 @kernel
 def move_decision(s, b, wt, flags, mode, mem, w):
-    """The movement decision: the volley first if it can hit, then the plan's moves,
-    then the end of the movement."""
+    """The movement decision: the volley first if it can hit, then the plan's moves in the
+    order they were planned, then the end of the movement."""
     if volley_legal(s, b):
         return A_VOLLEY
     p = s[ACTIVE]
     if mem[M_TURN] != s[TURN]:
         plan_moves(s, b, wt, flags, mode, mem, w)
-    # the plan's moves, nearest the enemy first (the order they were planned in)
     o = 1 - p
     k = -1
     kd = 1 << 20
@@ -417,7 +454,7 @@ def attack_decision(s, b, wt, flags, mode):
         return A_VOLLEY
     p = s[ACTIVE]
     o = 1 - p
-    home_threat = threat_near_home(s, b, wt, p) if mode == TACTICAL else 0
+    elo, ehi = occupancy(s, o)
     best = wt[W_ATTACK_MIN] if mode == TACTICAL else -1e8
     pick = A_END_TURN
     for k in range(UFOS):
@@ -425,14 +462,12 @@ def attack_decision(s, b, wt, flags, mode):
             continue
         dk = ufo(s, p, S_DAMAGED, k)
         if can_attack_ms(s, b, p, k):
-            ev = ms_ev(s, b, wt, o, dk)
-            if mode == AGGRESSIVE:
-                ev = 1000.0
+            ev = ms_ev(s, b, wt, o, dk) if mode == TACTICAL else 1000.0
             if ev > best:
                 best = ev
                 pick = A_ION_MS + k
-        if can_attack_ufo(s, b, p, k):
-            src = ufo(s, p, S_CELL, k)
+        src = ufo(s, p, S_CELL, k)
+        if ((fire_lo(b, src) & elo) != 0 or (fire_hi(b, src) & ehi) != 0) and can_attack_ufo(s, b, p, k):
             for j in range(UFOS):
                 cj = ufo(s, o, S_CELL, j)
                 if ufo(s, o, S_STATUS, j) != ST_BOARD or not in_fire(s, b, src, cj):
@@ -442,12 +477,10 @@ def attack_decision(s, b, wt, flags, mode):
                     continue
                 if mode == AGGRESSIVE:
                     ev = 100.0 + ev
-                elif home_threat > 0 and home_dist(b, p, cj) <= wt[W_HOME_RADIUS]:
-                    ev += wt[W_DEFEND]
                 if ev > best:
                     best = ev
                     pick = (A_ION if weapon == 1 else A_LASER) + k * UFOS + j
-        if can_repair(s, p, k) and not (flags & NO_REPAIR):
+        if not (flags & NO_REPAIR) and can_repair(s, p, k):
             ev = wt[W_REPAIR] if mode == TACTICAL else 0.0
             if ev > best:
                 best = ev
@@ -469,8 +502,10 @@ def push_score(s, b, wt, me, ls, lk, c, moved):
             if can_attack_ufo(s, b, me, k) and in_fire(s, b, ufo(s, me, S_CELL, k), c):
                 score += wt[W_PUSH_FOLLOW]
                 break
-    elif on_launch(b, me, c):
-        score += 0.5 * wt[W_PUSH_FOLLOW]  # our mothership's lasers next turn
+    else:
+        llo, lhi = mask(b, B_LAUNCH_MASK + me * MASK_WORDS)
+        if has(llo, lhi, c):
+            score += 0.5 * wt[W_PUSH_FOLLOW]  # our mothership's lasers next turn
     return score
 
 

@@ -64,7 +64,7 @@ SPEC = GameSpec(
     board=board_mod.build,
     data_version=board_mod.data_version,
     outputs=OUTPUTS,
-    default_bot="random",
+    default_bot="tactical",
     seats=lambda p: 2,
     seat_range=(2, 2),
     describe_action=describe.describe_action,
@@ -77,7 +77,16 @@ SPEC = GameSpec(
     summary_means=("turns", "kills", "ms_hits"),
     summarize=summary_lines,
     max_steps=20_000,
-    test_variants=({},),
+    test_variants=(
+        {},
+        {"fire_lines": "any", "ufos_block_fire": True, "mothership_blocks_fire": True, "push_path": "straight", "push_through": "empty",
+         "push_off_board": "destroyed", "push_into_asteroid": "destroyed", "mothership_fire": "start", "mothership_volley": "single",
+         "asteroid_roll_timing": "after_each_move", "respawn_delay": "same_turn"},
+        {"push_path": "away", "push_optional": False, "push_blocked": "none", "attacks_per_turn": "one",
+         "no_target_ends_turn": True, "damaged_defender_malus": False, "ion_backfire_zero": False, "asteroid_check": "moved",
+         "mothership_attack_from": "moved", "mothership_ion_backfire": False, "mothership_attack_uses_attack": False,
+         "mothership_fire": "end", "launch_cost": 1, "push_through": "any", "push_length": "up_to"},
+    ),
 )
 
 

@@ -56,6 +56,7 @@ B_OFF_MID = BOARD.array("off_mid", MAX_CELLS * 12)  # cell * 12 + 2i (+1): the t
 B_CUBE_X = BOARD.array("cube_x", MAX_CELLS)  # cube coordinates (R1.2), for distances
 B_CUBE_Z = BOARD.array("cube_z", MAX_CELLS)
 B_HOME_DIST = BOARD.array("home_dist", SEATS * MAX_CELLS)  # seat * 128 + cell: steps over open terrain to the seat's launch hexes
+B_BY_DIST = BOARD.array("by_dist", SEATS * MAX_CELLS)  # seat * 128 + i: the open cells nearest that seat's launch hexes first (-1 after the last)
 B_NB_MASK = BOARD.array("nb_mask", MAX_CELLS * MASK_WORDS)  # the cell's neighbours on the grid
 B_FIRE_MASK = BOARD.array("fire_mask", MAX_CELLS * MASK_WORDS)  # cells in its line of fire as far as terrain goes (R5.1, R5.3)
 B_OPEN_MASK = BOARD.array("open_mask", MASK_WORDS)  # hexes of play: on the grid, no asteroid, no picture
@@ -149,6 +150,10 @@ def build(params: UfoOParams) -> np.ndarray:
             b[B_HOME_DIST + m.seat * MAX_CELLS + i] = FAR
         for cell, d in dist.items():
             b[B_HOME_DIST + m.seat * MAX_CELLS + idx(cell)] = d
+        order = sorted(dist, key=lambda c: (dist[c], idx(c)))
+        b[B_BY_DIST + m.seat * MAX_CELLS:B_BY_DIST + (m.seat + 1) * MAX_CELLS] = -1
+        for i, cell in enumerate(order):
+            b[B_BY_DIST + m.seat * MAX_CELLS + i] = idx(cell)
 
     b[B_TERRAIN:B_TERRAIN + MAX_CELLS] = T_OFF
     b[B_NB:B_NB + MAX_CELLS * 6] = -1

@@ -276,18 +276,16 @@ def can_move(s, p, k):
 
 
 @kernel
-def has_destination(s, b, p, k):
-    """Whether UFO ``k`` has a destination; a free neighbour (or launch hex) answers at once."""
-    olo, ohi = mask(b, B_OPEN_MASK)
-    elo, ehi = occupancy(s, 1 - p)
-    flo, fhi = occupancy(s, p)
+def has_destination(s, b, p, k, free_lo, free_hi):
+    """Whether UFO ``k`` has a destination (``free``: the empty hexes of play); a free
+    neighbour, or a free launch hex, answers at once."""
     if ufo(s, p, S_STATUS, k) == ST_BOARD:
         c = ufo(s, p, S_CELL, k)
         nlo = word(b, B_NB_MASK + c * MASK_WORDS)
         nhi = word(b, B_NB_MASK + c * MASK_WORDS + 2)
     else:
         nlo, nhi = mask(b, B_LAUNCH_MASK + p * MASK_WORDS)
-    if (nlo & olo & ~elo & ~flo) != 0 or (nhi & ohi & ~ehi & ~fhi) != 0:
+    if (nlo & free_lo) != 0 or (nhi & free_hi) != 0:
         return True
     dlo, dhi = move_destinations(s, b, p, k)
     return dlo != 0 or dhi != 0
@@ -388,12 +386,20 @@ def volley_legal(s, b):
 
 @kernel
 def ufo_target_exists(s, b, p):
-    """Whether some LASER/ION of seat ``p`` is legal now."""
+    """Whether some LASER/ION of seat ``p`` is legal now (the fire masks answer at once
+    unless UFOs may block lines)."""
     o = 1 - p
+    elo, ehi = occupancy(s, o)
     for k in range(UFOS):
         if not can_attack_ufo(s, b, p, k):
             continue
         src = ufo(s, p, S_CELL, k)
+        flo = word(b, B_FIRE_MASK + src * MASK_WORDS) & elo
+        fhi = word(b, B_FIRE_MASK + src * MASK_WORDS + 2) & ehi
+        if flo == 0 and fhi == 0:
+            continue
+        if b[B_UFOS_BLOCK] == 0:
+            return True
         for j in range(UFOS):
             if ufo(s, o, S_STATUS, j) == ST_BOARD and in_fire(s, b, src, ufo(s, o, S_CELL, j)):
                 return True
@@ -418,8 +424,13 @@ def move_options(s, b):
     p = s[ACTIVE]
     if volley_legal(s, b):
         return True
+    free_lo, free_hi = mask(b, B_OPEN_MASK)
+    for q in range(SEATS):
+        olo, ohi = occupancy(s, q)
+        free_lo &= ~olo
+        free_hi &= ~ohi
     for k in range(UFOS):
-        if can_move(s, p, k) and has_destination(s, b, p, k):
+        if can_move(s, p, k) and has_destination(s, b, p, k, free_lo, free_hi):
             return True
     return False
 
