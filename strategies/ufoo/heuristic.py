@@ -44,6 +44,7 @@ from simkit.games.ufoo.board import (
     B_AST_ADJ,
     B_AST_MOVED,
     B_BY_DIST,
+    B_DIST_START,
     B_DEF_MALUS,
     B_FIRE_MASK,
     B_HOME_DIST,
@@ -349,7 +350,16 @@ def best_destination(s, b, wt, flags, mode, p, k, alo, ahi, rlo, rhi):
         base = wt[W_REPAIR]
     loss = loss_value(wt, dk)
     order = B_BY_DIST + o * MAX_CELLS
-    for i in range(MAX_CELLS):
+    # every destination is at most MOVE_STEPS from the UFO's hex (or its launch hexes), so no
+    # nearer cell can be one: start the scan there
+    if ufo(s, p, S_STATUS, k) == ST_BOARD:
+        near = home_dist(b, o, ufo(s, p, S_CELL, k))
+    else:
+        near = 1 << 20
+        for i in range(UFOS):
+            near = min(near, home_dist(b, o, b[B_LAUNCH + p * UFOS + i]))
+    start = b[B_DIST_START + o * MAX_CELLS + min(max(near - MOVE_STEPS, 0), MAX_CELLS - 1)]
+    for i in range(start, MAX_CELLS):
         c = b[order + i]
         if c < 0:
             break

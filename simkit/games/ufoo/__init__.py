@@ -77,6 +77,8 @@ SPEC = GameSpec(
     summary_means=("turns", "kills", "ms_hits"),
     summarize=summary_lines,
     max_steps=20_000,
+    report="simkit.games.ufoo.report:build",
+    experiment="experiments/ufo-o.toml",
     test_variants=(
         {},
         {"fire_lines": "any", "ufos_block_fire": True, "mothership_blocks_fire": True, "push_path": "straight", "push_through": "empty",

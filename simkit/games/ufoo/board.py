@@ -57,6 +57,7 @@ B_CUBE_X = BOARD.array("cube_x", MAX_CELLS)  # cube coordinates (R1.2), for dist
 B_CUBE_Z = BOARD.array("cube_z", MAX_CELLS)
 B_HOME_DIST = BOARD.array("home_dist", SEATS * MAX_CELLS)  # seat * 128 + cell: steps over open terrain to the seat's launch hexes
 B_BY_DIST = BOARD.array("by_dist", SEATS * MAX_CELLS)  # seat * 128 + i: the open cells nearest that seat's launch hexes first (-1 after the last)
+B_DIST_START = BOARD.array("dist_start", SEATS * MAX_CELLS)  # seat * 128 + d: the first index of by_dist at distance >= d
 B_NB_MASK = BOARD.array("nb_mask", MAX_CELLS * MASK_WORDS)  # the cell's neighbours on the grid
 B_FIRE_MASK = BOARD.array("fire_mask", MAX_CELLS * MASK_WORDS)  # cells in its line of fire as far as terrain goes (R5.1, R5.3)
 B_OPEN_MASK = BOARD.array("open_mask", MASK_WORDS)  # hexes of play: on the grid, no asteroid, no picture
@@ -154,6 +155,8 @@ def build(params: UfoOParams) -> np.ndarray:
         b[B_BY_DIST + m.seat * MAX_CELLS:B_BY_DIST + (m.seat + 1) * MAX_CELLS] = -1
         for i, cell in enumerate(order):
             b[B_BY_DIST + m.seat * MAX_CELLS + i] = idx(cell)
+        for d in range(MAX_CELLS):
+            b[B_DIST_START + m.seat * MAX_CELLS + d] = next((i for i, c in enumerate(order) if dist[c] >= d), len(order))
 
     b[B_TERRAIN:B_TERRAIN + MAX_CELLS] = T_OFF
     b[B_NB:B_NB + MAX_CELLS * 6] = -1
