@@ -114,7 +114,9 @@ def between(a: Cell, b: Cell) -> list[Cell]:
 
     On a straight line this is the single middle hex; for an off-line target (used only
     with ``fire_lines=any``) it is the two hexes adjacent to both, whose shared edge the
-    line runs along. The list may contain off-grid cells only if ``a``/``b`` are off-grid.
+    line runs along. For an off-line pair at the west or east edge one of the two may lie off
+    the grid, e.g. (0,2) and (0,0) have (0,1) and (-1,1) in between: empty space, which the
+    engine treats as never blocking (docs/rules/ufo-o.md, R5.3).
     """
     if distance(a, b) != 2:
         raise ValueError(f"{a} and {b} are not 2 hexes apart")

@@ -93,7 +93,7 @@ def build(result, target) -> None:
         f"last, and how these move with the asteroid layout and with the readings the rulebook leaves open. "
         f"{n_games:,} simulated games in {len(exp.cells)} cells; every rate with its 95% interval.")
     rep.bullets([
-        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (about 10 minutes on one core); runs are cached in `runs/sweeps/{exp.name}/`.",
+        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (a few minutes on one core); runs are cached in `runs/sweeps/{exp.name}/`.",
         f"Root seed {exp.seed}: game *i* of every cell has the same seed and, seats rotated, the same bot in the same seat, "
         "so cells are compared game by game (paired) where they differ only in a bot option, the board or a reading.",
         "Rules as implemented, with every reading (A1-A37) and stand-in: [docs/rules/ufo-o.md](../../docs/rules/ufo-o.md).",
@@ -340,6 +340,18 @@ def build(result, target) -> None:
             row["p (first player, Holm)"] = f"{next(adj):.2g}"
             del row["p"]
     rep.table(rows, "Each variant and its difference from the default on the same seeds (95% intervals; Holm over the variants)")
+    rep.bullets([
+        "A22 `start` gives the very same games as the default: the bots fire their mothership's lasers at the first "
+        "decision of their turn whenever an enemy UFO stands beside it, which is what `start` does by itself (same dice, "
+        "same order). The reading matters only to a player who would rather wait (to push enemies beside its mothership "
+        "first); `end` lets the enemy fire from a launch hex before being shot at, and changes little.",
+        "A15/A18 `moved` slows the aggressive bot's games 2.6-fold: it parks its UFOs on the enemy's launch hexes and, "
+        "needing to move to fire again, does not shuffle between them; the tactical bot does, and its games barely "
+        "lengthen. That row measures the bot as much as the rule.",
+        "Without the four outlying asteroids the first player's advantage shrinks for both bots and games last a little "
+        "longer; which of the outliers' effects (longer paths, asteroid rolls beside them, blocked lines of fire) causes "
+        "it was not isolated.",
+    ])
     if forest:
         fig, ax = plt.subplots(figsize=(8, 0.4 * len(forest) + 1.2))
         for y, (bot, label, fp) in enumerate(forest):
