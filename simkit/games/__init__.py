@@ -12,6 +12,7 @@ from ..game import GameSpec
 REGISTRY = {
     "ufs": "simkit.games.ufs",
     "aau": "simkit.games.aau",
+    "ufoo": "simkit.games.ufoo",
     "template": "simkit.games.template",  # the contributors' template game (Pig)
 }
 
