@@ -178,6 +178,21 @@ def test_launch_hexes_are_the_picture_neighbours_and_board_is_symmetric():
     assert {(c, 10 - r) for c, r in STANDIN.asteroids} == set(STANDIN.asteroids)
 
 
+def test_standin_facts_stated_by_the_interface():
+    """Component facts: every open hex of rows 4-6 touches an asteroid (with or without the
+    outliers); from a launch hex a UFO reaches row 6 (row 4 from B's side) in one move."""
+    for board in (STANDIN, NO_OUTLIERS):
+        m = fresh(board)
+        for r in (4, 5, 6):
+            for c in range(9):
+                if (c, r) not in board.asteroids:
+                    assert m.next_to_asteroid((c, r)), (c, r)
+        assert any(r == 6 for k in range(4) for _, r in cells_of(m, "move", k))
+        assert not any(r >= 7 for k in range(4) for _, r in cells_of(m, "move", k))
+        m = arrange(fresh(board), {(1, k): board.motherships[1].launch[k] for k in range(4)}, active=1)
+        assert any(r == 4 for k in range(4) for _, r in cells_of(m, "move", k))
+
+
 # ============================================================================================
 # 2. the rulebook, sentence by sentence
 # ============================================================================================
@@ -346,3 +361,672 @@ def test_mothership_picture_in_between():
     m = fresh()
     assert m.rule_line_of_fire((3, 0), (5, 0))
     assert not fresh(mothership_blocks_fire=True).rule_line_of_fire((3, 0), (5, 0))
+
+
+# --- lasers -------------------------------------------------------------------------------------
+
+ANCHOR = {(0, 3): ((8, 0), True)}  # a damaged seat-0 UFO far away: its REPAIR keeps the attack phase open
+
+
+def duel(board=OPEN, att=(4, 4), dfd=(6, 4), att_dmg=False, dfd_dmg=False, extra=None, **settings):
+    pieces = {(0, 0): (att, att_dmg), (1, 0): (dfd, dfd_dmg), **ANCHOR, **(extra or {})}
+    return arrange(fresh(board, **settings), pieces, phase=ATTACK)
+
+
+def test_laser_higher_result_damages_and_winner_pushes():
+    """"entrambi gli Ufo tirano il dado (l'attaccante il rosso ed il difensore il blu), chi
+    ottiene il risultato più alto infligge un danno all'avversario. Questo viene capovolto con
+    lo sfondo rosso verso l'alto" and "il giocatore che ha vinto lo scontro, può spostare a
+    piacimento la navicella avversaria, del numero di esagoni pari alla differenza"."""
+    m = duel()
+    assert {("laser", 0, 0), ("ion", 0, 0)} <= set(m.legal())
+    play(m, [("laser", 0, 0)], faces=[5, 2], tags=["laser attacker", "laser defender"])
+    s = m.snapshot()
+    assert s["ufos"][1][0]["damaged"] and not s["ufos"][0][0]["damaged"]
+    assert s["phase"] == PUSH and s["to_move"] == 0
+    assert s["push"] == {"loser_seat": 1, "loser_ufo": 0, "winner_seat": 0, "length": 3, "winner_cell": (4, 4)}
+    # A9 any path, A8 exactly 3 hexes without entering a hex twice: on open ground that is
+    # every hex 1 to 3 away (a 3-step path can curl back next to its start), except the
+    # winner's hex, which the loser may not cross (A10 like a move) and may not end on.
+    # (3,4), straight behind the winner, is 3 away only through the winner's hex.
+    want = {c for c in board_cells() if 1 <= M.hex_distance((6, 4), c) <= 3} - {(4, 4), (3, 4)}
+    assert cells_of(m) == want
+    assert ("no_push",) in m.legal() and ("crash",) not in m.legal()
+    play(m, [("push", 8, 4)])
+    s = m.snapshot()
+    assert s["ufos"][1][0]["cell"] == (8, 4) and s["phase"] == ATTACK and s["push"] is None
+    assert s["stats"]["pushes"] == [1, 0] and s["stats"]["lasers"] == [1, 0] and s["stats"]["laser_wins"] == [1, 0]
+    # one attack per UFO and per turn
+    assert not [a for a in m.legal() if a[0] in ("laser", "ion", "ion_ms") and a[1] == 0]
+
+
+def test_push_exact_length_one_and_two():
+    m = duel()
+    play(m, [("laser", 0, 0)], faces=[4, 3])
+    assert cells_of(m) == {n for n in M.all_neighbours((6, 4))}  # length 1: the 6 neighbours
+    m = duel()
+    play(m, [("laser", 0, 0)], faces=[5, 3])
+    assert cells_of(m) == {c for c in board_cells() if 1 <= M.hex_distance((6, 4), c) <= 2} - {(4, 4)}
+
+
+def test_exact_equals_up_to_on_open_ground_with_any_path():
+    """Finding on A8/R6.4.1: a simple path on hexes can curl round (three hexes touch each
+    other), so with push_path=any "exactly L" reaches every hex 1..L away, like "up to L"."""
+    for faces in ([4, 3], [5, 3], [6, 3], [6, 2], [6, 1]):
+        a = duel()
+        play(a, [("laser", 0, 0)], faces=faces)
+        b = duel(push_length="up_to")
+        play(b, [("laser", 0, 0)], faces=faces)
+        assert cells_of(a) == cells_of(b)
+
+
+def test_laser_tie_attacker_wins_no_push():
+    """"In caso di parità di risultati vince l'attaccante, ma la navicella avversaria non
+    viene spostata.\""""
+    m = duel()
+    play(m, [("laser", 0, 0)], faces=[3, 3])
+    s = m.snapshot()
+    assert s["ufos"][1][0]["damaged"] and s["ufos"][1][0]["cell"] == (6, 4)
+    assert s["phase"] == ATTACK and s["push"] is None and s["stats"]["laser_wins"] == [1, 0]
+
+
+def test_laser_defender_wins_and_pushes_the_attacker():
+    m = duel()
+    play(m, [("laser", 0, 0)], faces=[2, 6])
+    s = m.snapshot()
+    assert s["ufos"][0][0]["damaged"] and not s["ufos"][1][0]["damaged"]
+    assert s["phase"] == PUSH and s["to_move"] == 1 and s["push"]["length"] == 4
+    assert s["stats"]["defences_won"] == [0, 1] and s["stats"]["laser_wins"] == [0, 0]
+    play(m, [("no_push",)])
+    assert m.phase == ATTACK and m.to_move() == 0 and m.ufos[0][0].cell == (4, 4)
+
+
+def test_laser_damaged_loser_is_destroyed_and_not_pushed():
+    """"se invece si trovava già in questa condizione, viene distrutto e rimosso dal
+    tabellone" (A14: damage first, a destroyed loser is not pushed)."""
+    m = duel(dfd_dmg=True)
+    play(m, [("laser", 0, 0)], faces=[6, 1])
+    s = m.snapshot()
+    assert s["ufos"][1][0]["status"] == DESTROYED and s["ufos"][1][0]["cell"] is None
+    assert not s["ufos"][1][0]["damaged"]
+    assert s["phase"] == ATTACK and s["push"] is None
+    assert s["stats"]["kills"] == [1, 0] and s["stats"]["ufos_lost"] == [0, 1]
+
+
+def test_damaged_minus_one_on_attack_rolls():
+    """"(Nb: un Ufo danneggiato subisce un -1 al risultato di ogni tiro di attacco)"."""
+    # damaged attacker: 4-1 = 3 against 3 is a tie, the attacker wins
+    m = duel(att_dmg=True)
+    play(m, [("laser", 0, 0)], faces=[4, 3])
+    assert m.ufos[1][0].damaged and m.ufos[0][0].damaged and m.phase == ATTACK
+    # damaged attacker 4-1 = 3 against 5: defender wins by 2, attacker destroyed, no push
+    m = duel(att_dmg=True)
+    play(m, [("laser", 0, 0)], faces=[4, 5])
+    assert m.ufos[0][0].status == DESTROYED and m.phase == ATTACK
+    # A5 default: a damaged defender's die has the -1 too: 3 against 4-1 = 3, attacker wins
+    m = duel(dfd_dmg=True)
+    play(m, [("laser", 0, 0)], faces=[3, 4])
+    assert m.ufos[1][0].status == DESTROYED and not m.ufos[0][0].damaged
+    # damaged_defender_malus=false: 3 against 4 is the defender's win, by 1
+    m = duel(dfd_dmg=True, damaged_defender_malus=False)
+    play(m, [("laser", 0, 0)], faces=[3, 4])
+    assert m.ufos[0][0].damaged and m.ufos[1][0].damaged and m.phase == PUSH and m.push.length == 1
+
+
+# --- ion cannon ----------------------------------------------------------------------------------
+
+
+def test_ion_cannon():
+    """"l'Ufo attaccante tira il dado rosso, se ottiene da 4 a 6 la navicella avversaria è
+    distrutta. Se invece il risultato è 1 o 2, l'Ufo che ha compiuto l'attacco viene
+    danneggiato"."""
+    for face in (4, 5, 6):
+        m = duel()
+        play(m, [("ion", 0, 0)], faces=[face], tags=["ion attacker"])
+        assert m.ufos[1][0].status == DESTROYED and m.stats.counters["kills"] == [1, 0]
+    m = duel()
+    play(m, [("ion", 0, 0)], faces=[3])
+    assert m.ufos[1][0].status == BOARD and not m.ufos[1][0].damaged and not m.ufos[0][0].damaged
+    for face in (1, 2):
+        m = duel()
+        play(m, [("ion", 0, 0)], faces=[face])
+        assert m.ufos[0][0].damaged and m.ufos[1][0].status == BOARD
+        assert m.stats.counters["backfires"] == [1, 0] and m.stats.counters["ions"] == [1, 0]
+    # damaged attacker: 4 - 1 = 3 does nothing, 5 - 1 = 4 destroys, 3 - 1 = 2 backfires and
+    # destroys it (A31), 1 - 1 = 0 backfires (A6 default) or does nothing
+    m = duel(att_dmg=True)
+    play(m, [("ion", 0, 0)], faces=[4])
+    assert m.ufos[1][0].status == BOARD and m.ufos[0][0].status == BOARD
+    m = duel(att_dmg=True)
+    play(m, [("ion", 0, 0)], faces=[5])
+    assert m.ufos[1][0].status == DESTROYED
+    m = duel(att_dmg=True)
+    play(m, [("ion", 0, 0)], faces=[3])
+    assert m.ufos[0][0].status == DESTROYED and m.stats.counters["ufos_lost"] == [1, 0]
+    assert m.stats.counters["kills"] == [0, 0]
+    m = duel(att_dmg=True)
+    play(m, [("ion", 0, 0)], faces=[1])
+    assert m.ufos[0][0].status == DESTROYED
+    m = duel(att_dmg=True, ion_backfire_zero=False)
+    play(m, [("ion", 0, 0)], faces=[1])
+    assert m.ufos[0][0].status == BOARD and m.ufos[0][0].damaged and m.stats.counters["backfires"] == [0, 0]
+
+
+def test_one_attack_per_ufo_or_per_player():
+    """"(una navicella può compiere un solo attacco per turno)" (A4)."""
+    extra = {(0, 1): (4, 6), (1, 1): (6, 6)}  # a second pair, (4,6)-(6,6) on the E line
+    m = duel(extra=extra)
+    play(m, [("ion", 0, 0)], faces=[3])
+    assert ("laser", 1, 1) in m.legal() and not [a for a in m.legal() if a[0] in ("laser", "ion") and a[1] == 0]
+    m = duel(extra=extra, attacks_per_turn="one")
+    play(m, [("ion", 0, 0)], faces=[3])
+    assert not kinds(m, "laser") and not kinds(m, "ion") and ("repair", 3) in m.legal()
+
+
+def test_line_of_fire_is_checked_when_the_attack_is_declared():
+    """A35: a push changes who is in range."""
+    extra = {(0, 1): (4, 6)}  # (4,6) to (6,4) is 2 hexes but off the straight lines
+    m = duel(extra=extra)
+    assert ("laser", 1, 0) not in m.legal()
+    play(m, [("laser", 0, 0), ("push", 6, 6)], faces=[6, 4])  # pushed 2 hexes to (6,6)
+    assert ("laser", 1, 0) in m.legal()
+
+
+# --- the push in detail (A7-A14) -------------------------------------------------------------------
+
+
+def test_push_optional_or_compulsory():
+    m = duel(push_optional=False)
+    play(m, [("laser", 0, 0)], faces=[4, 3])
+    assert ("no_push",) not in m.legal() and len(cells_of(m)) == 6
+
+
+def test_push_passes_friends_of_the_loser_not_its_enemies():
+    """A10 like_move: the pushed ship passes its own side's UFOs, not the other side's."""
+    # loser at (0,0) in the corner; (0,1) an asteroid; its only way out is (1,0)
+    board = open_board([(0, 1)])
+    att, dfd = (2, 0), (0, 0)  # on the top edge, (1,0) in between
+    for through, friend_side, expect_out in (
+        ("like_move", 1, True), ("like_move", 0, False), ("empty", 1, False), ("any", 0, True),
+    ):
+        extra = {(friend_side, 2): (1, 0)}
+        m = duel(board, att=att, dfd=dfd, extra=extra, push_through=through, push_blocked="none")
+        play(m, [("laser", 0, 0)], faces=[5, 3])  # push of 2
+        if expect_out:
+            assert m.phase == PUSH and cells_of(m) == {(1, 1)}, (through, friend_side, cells_of(m))
+        else:
+            assert m.phase == ATTACK and m.ufos[1][0].cell == (0, 0)  # only NO_PUSH: applied at once (R12.1)
+
+
+def test_push_blocked_shorten_or_none_and_crashes():
+    """A11-A13 on a straight push (A9 straight): loser in the corner (0,0), winner at (2,0),
+    asteroid at (0,1): the only straight way is E, one hex, then the winner."""
+    board = open_board([(0, 1)])
+    base = dict(board=board, att=(2, 0), dfd=(0, 0), push_path="straight")
+    m = duel(**base)
+    play(m, [("laser", 0, 0)], faces=[6, 3])  # length 3; only (1,0) at length 1
+    assert cells_of(m) == {(1, 0)} and ("no_push",) in m.legal()
+    m = duel(**base, push_blocked="none")
+    play(m, [("laser", 0, 0)], faces=[6, 3])
+    assert m.phase == ATTACK and m.ufos[1][0].cell == (0, 0)
+    m = duel(**base, push_blocked="none", push_off_board="destroyed")
+    play(m, [("laser", 0, 0)], faces=[6, 3])
+    assert set(m.legal()) == {("crash",), ("no_push",)}
+    play(m, [("crash",)])
+    assert m.ufos[1][0].status == DESTROYED and m.stats.counters["kills"] == [1, 0] and m.stats.counters["pushes"] == [1, 0]
+    m = duel(**base, push_into_asteroid="destroyed", push_optional=False)
+    play(m, [("laser", 0, 0)], faces=[6, 3])
+    assert set(m.legal()) == {("crash",), ("push", 1, 0)}
+    # up_to: every length from 1 to 3 (here only length 1 exists)
+    m = duel(**base, push_length="up_to")
+    play(m, [("laser", 0, 0)], faces=[6, 3])
+    assert cells_of(m) == {(1, 0)}
+
+
+def test_push_straight_and_away():
+    """A9: straight lines in any direction; away = along the line from the winner."""
+    m = duel(att=(2, 5), dfd=(4, 5), push_path="straight")
+    play(m, [("laser", 0, 0)], faces=[5, 3])  # length 2
+    want = {M.hex_step(M.hex_step((4, 5), d), d) for d in range(6)} - {(2, 5)}
+    assert cells_of(m) == want
+    # A10: straight west, 3 hexes, only through the winner's hex (push_through=any)
+    m = duel(push_path="straight")
+    play(m, [("laser", 0, 0)], faces=[6, 3])
+    assert (3, 4) not in cells_of(m)
+    m = duel(push_path="straight", push_through="any")
+    play(m, [("laser", 0, 0)], faces=[6, 3])
+    assert (3, 4) in cells_of(m)
+    m = duel(att=(2, 5), dfd=(4, 5), push_path="away")
+    play(m, [("laser", 0, 0)], faces=[5, 3])
+    assert cells_of(m) == {(6, 5)}
+    # the defender wins: it pushes the attacker away from itself
+    m = duel(att=(2, 5), dfd=(4, 5), push_path="away")
+    play(m, [("laser", 0, 0)], faces=[1, 4])  # length 3 westwards from (2,5): (-1,5) is off the sheet
+    assert m.to_move() == 1 and cells_of(m) == {(0, 5)}  # A11 shorten: as far as it goes, 2 hexes
+    m = duel(att=(2, 5), dfd=(4, 5), push_path="away", push_off_board="destroyed")
+    play(m, [("laser", 0, 0)], faces=[1, 4])
+    assert set(m.legal()) == {("push", 0, 5), ("crash",), ("no_push",)}
+
+
+# --- asteroids ---------------------------------------------------------------------------------------
+
+
+def asteroid_position(**settings):
+    """Stand-in board: seat 0's UFO 0 at (4,2) (no asteroid near) will move to (4,4) (beside
+    (3,5)); UFO 1 stays at (2,4) (beside (2,3) and (1,5)); the enemy is far away."""
+    return arrange(fresh(STANDIN, **settings), {(0, 0): (4, 2), (0, 1): (2, 4), (1, 0): (8, 10)})
+
+
+def test_asteroid_rolls_at_the_end_of_movement():
+    """"ogni navicella che termina il movimento in un esagono adiacente ad essi rischia di
+    venire danneggiata. Prima di effettuare un eventuale attacco, tira il dado rosso, con un
+    risultato di 1 o 2, riceve un danno." A15 all, A16 end of movement, UFO order 0-3."""
+    m = asteroid_position()
+    play(m, [("move", 0, 4, 4)])  # no die yet
+    play(m, [("end_move",)], faces=[2, 3], tags=["asteroid after movement"] * 2)
+    assert m.ufos[0][0].damaged and not m.ufos[0][1].damaged
+    assert m.stats.counters["asteroid_damage"] == [1, 0]
+    m = asteroid_position()
+    play(m, [("move", 0, 4, 4), ("end_move",)], faces=[5, 1])
+    assert not m.ufos[0][0].damaged and m.ufos[0][1].damaged
+    # a 1 on an already damaged UFO destroys it
+    m = asteroid_position()
+    m.ufos[0][1].damaged = True
+    play(m, [("end_move",)], faces=[1])
+    assert m.ufos[0][1].status == DESTROYED and m.stats.counters["kills"] == [0, 0]
+
+
+def test_asteroid_check_moved_and_after_each_move():
+    m = asteroid_position(asteroid_check="moved")
+    play(m, [("move", 0, 4, 4), ("end_move",)], faces=[2])  # only the UFO that moved
+    assert m.ufos[0][0].damaged
+    m = asteroid_position(asteroid_roll_timing="after_each_move")
+    play(m, [("move", 0, 4, 4)], faces=[1], tags=["asteroid after move"])
+    assert m.ufos[0][0].damaged
+    play(m, [("end_move",)], faces=[6], tags=["asteroid after movement"])  # UFO 1 did not move
+    m = asteroid_position(asteroid_roll_timing="after_each_move", asteroid_check="moved")
+    play(m, [("move", 0, 4, 4), ("end_move",)], faces=[6])  # one die, at the move
+    m = asteroid_position(asteroid_roll_timing="after_each_move")
+    play(m, [("move", 0, 4, 1)], faces=[])  # (4,1) touches no asteroid: no die
+
+
+def test_asteroid_damage_then_attack_with_minus_one():
+    """A17: the roll comes "prima di effettuare un eventuale attacco"; a UFO damaged by it
+    attacks with the -1."""
+    m = arrange(fresh(STANDIN), {(0, 0): (4, 2), (1, 0): (5, 6), (1, 1): (8, 10)})
+    # UFO 0 is the only one that can move: after its move END_MOVE is the only option and is
+    # taken at once (R12.1), with its asteroid die
+    play(m, [("move", 0, 4, 4)], faces=[2])
+    assert m.phase == ATTACK and m.ufos[0][0].damaged and ("laser", 0, 0) in m.legal()
+    play(m, [("laser", 0, 0)], faces=[4, 3])  # 4 - 1 = 3 ties 3: the attacker wins, no push
+    assert m.ufos[1][0].damaged and m.ufos[1][0].cell == (5, 6)
+    assert m.active == 1 and m.phase == MOVE  # nothing left to do: END_TURN taken at once
+
+
+def test_pushed_next_to_an_asteroid_rolls_at_once():
+    """"Nb: un Ufo che a seguito di un combattimento perso viene spostato in modo da risultare
+    adiacente ad un asteroide deve immediatamente tirare il dado rosso." A14: a declined push
+    rolls nothing."""
+    pieces = {(0, 0): (4, 2), (1, 0): (5, 4), **ANCHOR}
+    m = arrange(fresh(STANDIN), pieces, phase=ATTACK)
+    assert ("laser", 0, 0) in m.legal()
+    play(m, [("laser", 0, 0)], faces=[4, 3])
+    assert cells_of(m) == {(6, 4), (5, 3), (4, 3), (4, 4), (4, 5)}
+    play(m, [("push", 6, 4)], faces=[1], tags=["asteroid after push"])
+    assert m.ufos[1][0].status == DESTROYED
+    assert m.stats.counters["kills"] == [1, 0] and m.stats.counters["asteroid_damage"] == [0, 1]
+    m = arrange(fresh(STANDIN), pieces, phase=ATTACK)
+    play(m, [("laser", 0, 0), ("no_push",)], faces=[4, 3])
+    assert m.ufos[1][0].cell == (5, 4) and m.ufos[1][0].damaged
+    m = arrange(fresh(STANDIN), pieces, phase=ATTACK)
+    play(m, [("laser", 0, 0), ("push", 5, 3)], faces=[4, 3, 6])  # (5,3) touches (6,3): a die
+    m = arrange(fresh(STANDIN), pieces, phase=ATTACK)
+    play(m, [("laser", 0, 0), ("push", 4, 3)], faces=[4, 3])  # (4,3) touches none: no die
+    assert m.ufos[1][0].cell == (4, 3)
+
+
+# --- motherships --------------------------------------------------------------------------------------
+
+
+def ms_position(structure=(5, 5), att_dmg=False, **settings):
+    """Seat 0's UFO 0 on (3,9), a launch hex of B; an enemy UFO 2 hexes east on (5,9)."""
+    pieces = {(0, 0): ((3, 9), att_dmg), (1, 0): (5, 9), **ANCHOR}
+    return arrange(fresh(**settings), pieces, phase=ATTACK, structure=structure)
+
+
+def test_ion_cannon_at_the_enemy_mothership():
+    """"Un Ufo che termina il movimento su uno dei quattro esagoni adiacenti all'immagine
+    dell'Astronave Madre avversaria può tentare di colpirla con il Cannone ionico (i laser non
+    hanno effetto sugli scudi dell'Astronave)." and "Ogni volta che essa viene colpita, tale
+    valore diminuisce di uno"."""
+    m = ms_position()
+    assert ("ion_ms", 0) in m.legal() and ("laser", 0, 0) in m.legal()
+    play(m, [("ion_ms", 0)], faces=[4], tags=["ion at mothership"])
+    assert m.structure == [5, 4] and m.stats.counters["ms_hits"] == [1, 0] and m.stats.counters["ms_attacks"] == [1, 0]
+    # A20 default: that was UFO 0's attack
+    assert not [a for a in m.legal() if a[0] in ("laser", "ion", "ion_ms") and a[1] == 0]
+    m = ms_position(mothership_attack_uses_attack=False)
+    play(m, [("ion_ms", 0)], faces=[3])
+    assert m.structure == [5, 5] and ("laser", 0, 0) in m.legal() and ("ion_ms", 0) not in m.legal()
+    play(m, [("laser", 0, 0)], faces=[3, 3])
+    m = ms_position(mothership_attack_uses_attack=False)
+    play(m, [("laser", 0, 0)], faces=[3, 3])
+    assert ("ion_ms", 0) in m.legal()
+
+
+def test_mothership_ion_backfire_and_minus_one():
+    m = ms_position()
+    play(m, [("ion_ms", 0)], faces=[2])
+    assert m.ufos[0][0].damaged and m.structure == [5, 5] and m.stats.counters["backfires"] == [1, 0]
+    m = ms_position(mothership_ion_backfire=False)
+    play(m, [("ion_ms", 0)], faces=[1])
+    assert not m.ufos[0][0].damaged
+    m = ms_position(att_dmg=True)
+    play(m, [("ion_ms", 0)], faces=[4])  # 4 - 1 = 3: no hit
+    assert m.structure == [5, 5] and m.ufos[0][0].status == BOARD
+    m = ms_position(att_dmg=True)
+    play(m, [("ion_ms", 0)], faces=[1])  # 0 backfires (A6): destroyed
+    assert m.ufos[0][0].status == DESTROYED
+
+
+def test_destroying_the_mothership_wins_at_once():
+    """"una volta raggiunto lo zero la si considera distrutta e la vittoria va all'avversario"
+    and "Un giocatore ottiene la vittoria distruggendo l'Astronave Madre dell'avversario."."""
+    m = ms_position(structure=(5, 1))
+    play(m, [("ion_ms", 0)], faces=[6])
+    assert m.over() and m.won() == [True, False] and m.legal() == [] and m.to_move() == -1
+    o = m.outcome()
+    assert (o["winner"], o["draw"], o["turns"], o["rounds"], o["structure"], o["won"]) == (0, 0, 1, 1, [5, 0], [1, 0])
+    with pytest.raises(ValueError):
+        m.apply(("end_turn",), NO_DICE)
+
+
+def test_mothership_attack_from_moved():
+    """A18: with ``moved`` only a UFO that moved this turn may fire at the mothership."""
+    for where, expect in (("all", {0, 1}), ("moved", {0})):
+        m = arrange(fresh(mothership_attack_from=where), {(0, 0): (3, 9), (0, 1): (5, 10), (1, 0): (8, 0)})
+        play(m, [("move", 0, 4, 9), ("end_move",)])
+        assert {a[1] for a in kinds(m, "ion_ms")} == expect
+
+
+def test_no_laser_action_against_a_mothership():
+    """A21: lasers have no effect on the shields; no such action is offered."""
+    m = ms_position()
+    assert {a[0] for a in m.legal()} <= {"laser", "ion", "ion_ms", "repair", "volley", "end_turn"}
+    assert all(a[0] != "laser" or len(a) == 3 for a in m.legal())
+
+
+def volley_position(**settings):
+    """Seat 0 to move; enemy UFOs 0 and 2 on A's launch hexes (3,0) and (4,1)."""
+    pieces = {(0, 0): (0, 5), (1, 0): (3, 0), (1, 1): (8, 10), (1, 2): (4, 1)}
+    return arrange(fresh(**settings), pieces)
+
+
+def test_mothership_volley():
+    """"Un'Astronave Madre del giocatore di turno, può colpire con i suoi laser "tutti" gli Ufo
+    avversari a lei adiacenti, con un risultato da 4 a 6 sul tiro del dado rosso (gli Ufo
+    danneggiati non vengono spostati)." A22 any time, once; A23 one die per UFO, UFO order."""
+    m = volley_position()
+    assert ("volley",) in m.legal()
+    play(m, [("volley",)], faces=[4, 3], tags=["mothership volley"] * 2)
+    assert m.ufos[1][0].damaged and not m.ufos[1][2].damaged
+    assert (m.ufos[1][0].cell, m.ufos[1][2].cell) == ((3, 0), (4, 1))  # not moved
+    assert ("volley",) not in m.legal() and m.volley_fired
+    assert m.stats.counters["volley_hits"] == [1, 0]
+    # in the attack phase too, and a damaged UFO hit is destroyed
+    m = volley_position()
+    m.ufos[1][0].damaged = True
+    play(m, [("end_move",)])
+    assert m.phase == ATTACK and ("volley",) in m.legal()
+    play(m, [("volley",)], faces=[6, 6])
+    # destroyed; nothing was left to do, so the turn ended (R12.1) and seat 1's turn start put
+    # it back on its mothership's picture
+    assert m.active == 1 and m.ufos[1][0].status == WAITING and m.ufos[1][2].damaged
+    assert m.stats.counters["kills"] == [1, 0]
+
+
+def test_mothership_volley_single_die():
+    m = volley_position(mothership_volley="single")
+    play(m, [("volley",)], faces=[5])
+    assert m.ufos[1][0].damaged and m.ufos[1][2].damaged and m.stats.counters["volley_hits"] == [2, 0]
+    m = volley_position(mothership_volley="single")
+    play(m, [("volley",)], faces=[3])
+    assert not m.ufos[1][0].damaged and not m.ufos[1][2].damaged
+
+
+def test_volley_needs_targets():
+    m = arrange(fresh(), {(0, 0): (0, 5), (1, 0): (8, 10)})
+    assert ("volley",) not in m.legal()
+
+
+def test_mothership_fire_start_and_end_are_automatic():
+    # start: seat 1 ends its turn; seat 0's turn begins with the volley
+    m = volley_position(mothership_fire="start")
+    assert ("volley",) not in m.legal()
+    m.active, m.phase, m._legal_cache = 1, ATTACK, None
+    play(m, [("end_turn",)], faces=[6, 1], tags=["mothership volley"] * 2)
+    assert m.active == 0 and m.ufos[1][0].damaged and not m.ufos[1][2].damaged
+    # end: seat 0's END_TURN fires first
+    m = volley_position(mothership_fire="end")
+    assert ("volley",) not in m.legal()
+    # nothing to do in the attack phase: END_TURN is taken at once (R12.1) with the volley's dice
+    play(m, [("end_move",)], faces=[1, 6], tags=["mothership volley"] * 2)
+    assert m.active == 1 and m.ufos[1][2].damaged and not m.ufos[1][0].damaged
+
+
+# --- respawn ------------------------------------------------------------------------------------------
+
+
+def test_respawn_waits_a_turn_by_default():
+    """"All'inizio del proprio turno, un giocatore pone tutti i suoi Ufo precedentemente
+    distrutti sull'immagine della propria Astronave Madre. A partire dal suo turno successivo
+    potrà nuovamente muoverli e farli attaccare" (A26 next_turn)."""
+    m = arrange(fresh(), {(0, 0): (0, 5), (1, 0): DESTROYED, (1, 1): (8, 8)}, phase=ATTACK)
+    for k in (1, 2, 3):
+        m.ufos[1][k] = M.Ufo(status=BOARD, cell=[(8, 8), (7, 8), (6, 8)][k - 1])
+    m.ufos[0][1] = M.Ufo(status=BOARD, cell=(0, 3))
+    m._legal_cache = None
+    play(m, [("end_turn",)])
+    assert m.active == 1 and m.ufos[1][0].status == WAITING and m.ufos[1][0].cell is None
+    assert not cells_of(m, "move", 0)
+    play(m, [("end_move",)])  # -> END_TURN alone, taken at once
+    assert m.active == 0
+    play(m, [("end_move",)])
+    assert m.active == 1 and m.ufos[1][0].status == READY and cells_of(m, "move", 0)
+
+
+def test_respawn_same_turn():
+    m = arrange(fresh(respawn_delay="same_turn"), {(0, 0): (0, 5), (0, 1): (0, 3), (1, 0): DESTROYED, (1, 1): (8, 8)}, phase=ATTACK)
+    play(m, [("end_turn",)])
+    assert m.ufos[1][0].status == READY and cells_of(m, "move", 0)
+
+
+def test_launch_from_the_mothership():
+    """"facendo iniziare il loro movimento su uno dei quattro esagoni adiacenti all'immagine
+    dell'Astronave (se questi non sono occupati da navicelle nemiche)" (A27 launch_cost; A29
+    through a friend on a launch hex; A28 all held: it stays)."""
+    launch = [(3, 0), (5, 0), (3, 1), (4, 1)]
+    pics = {(4, 0), (4, 10)}
+    for cost in (0, 1):
+        # enemy on (3,0), friend on (5,0)
+        m = arrange(fresh(launch_cost=cost), {(0, 0): READY, (0, 1): (5, 0), (1, 0): (3, 0)})
+        starts = [(5, 0), (3, 1), (4, 1)]
+        blocked = pics | {(3, 0)}
+        want = {c for c in board_cells() - blocked - {(5, 0)}
+                if min(0 if c == s else path_len(s, c, blocked) for s in starts) + cost <= 5}
+        assert cells_of(m, "move", 0) == want, cost
+        play(m, [("move", 0, 4, 1)])
+        assert m.ufos[0][0].status == BOARD and m.ufos[0][0].moved
+    # all four launch hexes held by enemies: it cannot leave
+    m = arrange(fresh(), {(0, 0): READY, (1, 0): (3, 0), (1, 1): (5, 0), (1, 2): (3, 1), (1, 3): (4, 1)})
+    assert not cells_of(m, "move", 0)
+
+
+# --- repair -------------------------------------------------------------------------------------------
+
+
+def test_repair():
+    """"Un Ufo posizionato con il lato danneggiato verso l'alto, può, durante il suo turno,
+    rinunciare all'attacco per tentare di auto-ripararsi (può comunque muoversi). Una navicella
+    si auto-ripara [...] se ottiene un risultato da 4 a 6 sul tiro del dado.\""""
+    pieces = {(0, 0): ((4, 4), True), (0, 1): ((2, 2), True), (1, 0): (6, 4)}
+    m = arrange(fresh(), pieces)
+    # moving first is allowed; once both moved END_MOVE is the only option and is taken (R12.1)
+    play(m, [("move", 0, 4, 5), ("move", 1, 2, 3)])
+    assert m.phase == ATTACK
+    assert ("repair", 0) in m.legal() and ("repair", 1) in m.legal()
+    play(m, [("repair", 0)], faces=[4], tags=["repair"])
+    assert not m.ufos[0][0].damaged and m.stats.counters["repairs_ok"] == [1, 0]
+    assert not [a for a in m.legal() if a[0] in ("laser", "ion", "ion_ms", "repair") and a[1] == 0]
+    play(m, [("repair", 1)], faces=[3])
+    assert m.ufos[0][1].damaged and m.stats.counters["repairs"] == [2, 0] and m.stats.counters["repairs_ok"] == [1, 0]
+    # a healthy UFO has nothing to repair; a UFO that attacked cannot repair
+    m = duel(att_dmg=True)
+    assert ("repair", 0) in m.legal()
+    play(m, [("ion", 0, 0)], faces=[3])
+    assert ("repair", 0) not in m.legal()
+    m = duel()
+    assert ("repair", 0) not in m.legal()
+
+
+# --- the turn -----------------------------------------------------------------------------------------
+
+
+def test_no_target_ends_turn():
+    """A37: "In caso contrario il turno passa all'avversario."."""
+    pieces = {(0, 0): ((3, 9), True), (1, 0): (8, 0)}  # damaged, on B's launch hex, no UFO target
+    m = arrange(fresh(), pieces)
+    play(m, [("end_move",)])
+    assert m.phase == ATTACK and {("repair", 0), ("ion_ms", 0)} <= set(m.legal())
+    m = arrange(fresh(no_target_ends_turn=True), pieces)
+    play(m, [("end_move",)])
+    assert m.active == 1 and m.phase == MOVE
+    # with a UFO target the whole attack phase is open
+    m = arrange(fresh(no_target_ends_turn=True), {**pieces, (1, 1): (5, 9)})
+    play(m, [("end_move",)])
+    assert {("repair", 0), ("ion_ms", 0), ("laser", 0, 1)} <= set(m.legal())
+
+
+def test_turn_cap_draw():
+    """A33: after ``turn_cap`` turns the game is a draw."""
+    m = Model({"turn_cap": 2, "first_player": "seat1"}, STANDIN)
+    m.setup(NO_DICE)
+    play(m, [("end_move",)])  # turn 1 (seat 1): nothing to attack: END_TURN at once
+    assert (m.turn, m.active) == (2, 0)
+    play(m, [("end_move",)])
+    assert m.over() and m.draw and m.won() == [False, False]
+    o = m.outcome()
+    assert (o["draw"], o["turns"], o["rounds"], o["winner"], o["first_seat"], o["first"]) == (1, 2, 1, -1, 1, [0, 1])
+
+
+def test_action_ids_round_trip():
+    m = fresh(STANDIN)
+    for i in range(685):
+        a = M.action_of_id(i, 9)
+        assert M.action_id(a, 9) == i
+    assert M.action_id(("move", 3, 4, 1), 9) == 3 * 128 + 13
+    assert M.action_id(("laser", 3, 2), 9) == 514 + 14 and M.action_id(("push", 0, 0), 9) == 555
+    for a in m.legal():
+        assert M.action_of_id(M.action_id(a, 9), 9) == a
+
+
+# ============================================================================================
+# 3. random self-play for every setting value
+# ============================================================================================
+
+
+def check_invariants(m):
+    s = m.snapshot()
+    cells = []
+    for seat in range(2):
+        for u in s["ufos"][seat]:
+            if u["status"] == BOARD:
+                c = u["cell"]
+                assert m.is_hex(c), c
+                cells.append(c)
+            else:
+                assert u["cell"] is None and not u["damaged"]
+            if seat != s["active"] and not s["over"]:
+                assert not (u["moved"] or u["attacked"] or u["ms_attacked"] or u["repaired"])
+            assert int(u["attacked"]) + int(u["repaired"]) + (int(u["ms_attacked"]) if m.s["mothership_attack_uses_attack"] else 0) <= 1
+    assert len(cells) == len(set(cells))
+    for seat in range(2):
+        assert 0 <= s["structure"][seat] <= m.start_structure[seat]
+    assert s["over"] == (0 in s["structure"] or s["draw"])
+    assert (s["winner"] != -1) == (0 in s["structure"])
+    assert 1 <= s["turn"] <= m.s["turn_cap"]
+    if m.s["attacks_per_turn"] == "one":
+        assert s["attacks_made"] <= 1
+    if not s["over"]:
+        assert (s["phase"] == PUSH) == (s["push"] is not None)
+        assert s["to_move"] == (s["push"]["winner_seat"] if s["phase"] == PUSH else s["active"])
+        assert len(m.legal()) >= 2  # R12.1: single options are never left pending
+
+
+def random_game(settings, board, seed, bias=0.7):
+    """A random game: attacks are preferred (``bias``) so that games get decided."""
+    m = Model(settings, board)
+    ch = RandomChance(seed)
+    rng = random.Random(seed * 7919 + 1)
+    m.setup(ch)
+    check_invariants(m)
+    steps = 0
+    while not m.over():
+        legal = m.legal()
+        strong = [a for a in legal if a[0] in ("ion_ms", "laser", "ion", "push", "crash", "volley")]
+        forward = [a for a in legal if a[0] == "move"]
+        if strong and rng.random() < bias:
+            a = rng.choice(strong)
+        elif forward and rng.random() < 0.8:
+            # head for the enemy mothership half of the time
+            enemy = board.motherships[1 - m.active].launch
+            if rng.random() < 0.5:
+                a = min(forward, key=lambda x: (min(M.hex_distance((x[2], x[3]), e) for e in enemy), rng.random()))
+            else:
+                a = rng.choice(forward)
+        else:
+            a = rng.choice(legal)
+        m.apply(a, ch)
+        check_invariants(m)
+        steps += 1
+    return m, steps
+
+
+VARIANTS = [(name, v) for name, vals in M.CHOICES.items() for v in vals[1:]] + [("board", "no-outliers")]
+
+
+@pytest.mark.parametrize("name,value", VARIANTS, ids=[f"{n}={v}" for n, v in VARIANTS])
+def test_random_games_end_properly(name, value):
+    board = STANDIN
+    settings = {"turn_cap": 120}
+    if name == "board":
+        board = NO_OUTLIERS
+    else:
+        settings[name] = value
+    if name == "push_path" and value == "away":
+        settings["fire_lines"] = "straight"
+    for seed in range(3):
+        m, steps = random_game(settings, board, seed)
+        o = m.outcome()
+        assert m.over() and steps > 0
+        assert o["draw"] == 1 or o["structure"][1 - o["winner"]] == 0
+        assert sum(o["won"]) == (0 if o["draw"] else 1)
+
+
+def test_random_games_default_settings_get_decided():
+    wins = 0
+    for seed in range(6):
+        m, _ = random_game({}, STANDIN, 100 + seed)
+        o = m.outcome()
+        wins += o["winner"] != -1
+        assert o["turns"] <= 200 and o["rounds"] == (o["turns"] + 1) // 2
+        assert sum(o["ms_hits"]) >= 5 * (o["winner"] != -1)
+        assert o["ufos_lost"][0] + o["ufos_lost"][1] >= o["kills"][0] + o["kills"][1]
+    assert wins >= 3
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError):
+        Model({"push_path": "away", "fire_lines": "any"}, STANDIN)
+    with pytest.raises(ValueError):
+        Model({"push_path": "sideways"}, STANDIN)

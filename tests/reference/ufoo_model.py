@@ -618,7 +618,7 @@ class Model:
             return False
         return True
 
-    def attack_roll(self, face, ufo):
+    def rule_attack_roll(self, face, ufo):
         """"(Nb: un Ufo danneggiato subisce un -1 al risultato di ogni tiro di attacco)" -- a
         damaged UFO has -1 on the result of every attack roll."""
         return face - (1 if ufo.damaged else 0)
@@ -659,9 +659,9 @@ class Model:
         die also gets the -1 when it is damaged."""
         a, o = self.active, 1 - self.active
         att, dfd = self.ufos[a][k], self.ufos[o][j]
-        ra = self.attack_roll(chance.die("laser attacker"), att)
+        ra = self.rule_attack_roll(chance.die("laser attacker"), att)
         fd = chance.die("laser defender")
-        rd = self.attack_roll(fd, dfd) if self.s["damaged_defender_malus"] else fd
+        rd = self.rule_attack_roll(fd, dfd) if self.s["damaged_defender_malus"] else fd
         att.attacked = True
         self.attacks_made += 1
         self.stats.add("lasers", a)
@@ -686,7 +686,7 @@ class Model:
         of fire as lasers."""
         a, o = self.active, 1 - self.active
         att = self.ufos[a][k]
-        r = self.attack_roll(chance.die("ion attacker"), att)
+        r = self.rule_attack_roll(chance.die("ion attacker"), att)
         att.attacked = True
         self.attacks_made += 1
         self.stats.add("ions", a)
@@ -846,7 +846,7 @@ class Model:
         0)."""
         a, o = self.active, 1 - self.active
         u = self.ufos[a][k]
-        r = self.attack_roll(chance.die("ion at mothership"), u)
+        r = self.rule_attack_roll(chance.die("ion at mothership"), u)
         u.ms_attacked = True
         if self.s["mothership_attack_uses_attack"]:
             self.attacks_made += 1
