@@ -11,7 +11,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from ...report import PALETTE, Report, pct, style
+from ...report import PALETTE, Report, fmt_p, pct, style
 from ...stats import holm_adjusted, paired_binary, paired_numeric, wilson
 
 DEFAULTS = {"board": "", "asteroid_check": "all", "mothership_attack_from": "all", "mothership_fire": "any_time"}
@@ -135,7 +135,7 @@ def build(result, target) -> None:
             verdict = f"inconclusive: above {100 * fp['ruled_out']:.1f} points ruled out"
         rows.append({"pairing": label, "games": f"{fp['n']:,}", "first player wins": pct(fp["win"]), "draws": pct(fp["draw"]),
                      "first player loses": pct(fp["loss"]), "advantage (points)": f"{_pts(fp['adv'])} [{_pts(fp['adv_lo'])}, {_pts(fp['adv_hi'])}]",
-                     "p (Holm)": f"{p_adj:.2g}", "verdict": verdict})
+                     "p (Holm)": fmt_p(p_adj), "verdict": verdict})
     rep.table(rows, "The first player's results, by pairing (95% intervals; the verdict tests wins = losses, Holm over the pairings)")
     fig, ax = plt.subplots(figsize=(8.5, 0.45 * len(fps) + 1.2))
     for y, (label, fp) in enumerate(fps):
@@ -189,7 +189,7 @@ def build(result, target) -> None:
                              f"wins moving first": pct(wilson(int(first["won"].sum()), first.height)),
                              f"wins moving second": pct(wilson(int(second["won"].sum()), second.height))})
     for r, p_adj in zip(lad_rows, holm_adjusted(lad_p)):
-        r["p (wins = losses, Holm)"] = f"{p_adj:.2g}"
+        r["p (wins = losses, Holm)"] = fmt_p(p_adj)
         rows.append(r)
     rep.table(rows, "Win rate of each bot against each other bot, overall and by seat order (95% intervals)")
     if len(present) > 1:
@@ -238,8 +238,8 @@ def build(result, target) -> None:
                          f"full bot's uses per game": f"{uses.mean():.2f}", "p (McNemar)": pr.p_value})
             plot.append((f"{base}: {worth}", -100 * pr.estimate, -100 * pr.hi, -100 * pr.lo))
     for row, p_adj in zip(rows, holm_adjusted(pv)):
-        row["p (Holm)"] = f"{p_adj:.2g}"
-        row["p (McNemar)"] = f"{row['p (McNemar)']:.2g}"
+        row["p (Holm)"] = fmt_p(p_adj)
+        row["p (McNemar)"] = fmt_p(row["p (McNemar)"])
     rep.table(rows, "Win rate lost by giving up one option (positive: the option helps); paired by seed, 95% intervals")
     if plot:
         fig, ax = plt.subplots(figsize=(7, 0.5 * len(plot) + 1.2))
@@ -337,7 +337,7 @@ def build(result, target) -> None:
     adj = iter(holm_adjusted(pv))
     for row in rows:
         if "p" in row:
-            row["p (first player, Holm)"] = f"{next(adj):.2g}"
+            row["p (first player, Holm)"] = fmt_p(next(adj))
             del row["p"]
     rep.table(rows, "Each variant and its difference from the default on the same seeds (95% intervals; Holm over the variants)")
     rep.bullets([
