@@ -203,3 +203,18 @@ def test_a_full_disk_is_one_line_and_leaves_nothing_half_written(tmp_path, monke
     monkeypatch.undo()
     again = run(s, out, chunk_size=10, progress=False)  # resumes from the part that was written
     assert again.manifest["resumed_games"] == 10 and again.frame.height == 30
+
+
+def test_never_more_workers_than_chunks(monkeypatch):
+    import simkit.runner as R
+
+    seen = {}
+    real = R._loky
+
+    def spy(tasks, runs, jobs, advance):
+        seen["jobs"] = jobs
+        return real(tasks, runs, jobs, advance)
+
+    monkeypatch.setattr(R, "_loky", spy)
+    res = run(spec(n=20), None, jobs=8, chunk_size=10, progress=False)
+    assert seen["jobs"] == 2 and res.frame.height == 20
