@@ -1,19 +1,42 @@
-"""Bots for Escape From the Aliens In Outer Space. Each sees only its seat's observation."""
+"""Bots for Escape From the Aliens In Outer Space. Each sees only its seat's observation
+(``observe``) and keeps its belief over the map in its seat's memory (``belief.py``)."""
 
 from simkit.game import BotInfo
 from simkit.jit import kernel
 
-from . import random_bot
+from . import belief, heuristic, random_bot
+from .heuristic import (
+    NO_ADRENALINE,
+    NO_ATTACK,
+    NO_AVOID,
+    NO_BLUFF,
+    NO_DEFENCE,
+    NO_SEDATIVES,
+    NO_SPOTLIGHT,
+    NO_TELEPORT,
+    NO_TRACK,
+)
+
+RESTRICTIONS = {
+    "no-attack": NO_ATTACK, "no-teleport": NO_TELEPORT, "no-adrenaline": NO_ADRENALINE,
+    "no-sedatives": NO_SEDATIVES, "no-spotlight": NO_SPOTLIGHT, "no-defence": NO_DEFENCE,
+    "no-bluff": NO_BLUFF, "no-avoid": NO_AVOID, "no-track": NO_TRACK,
+}
 
 BOTS = {
     "random": BotInfo("random", 0, "uniform over the legal actions"),
-    "heuristic": BotInfo("heuristic", 1, "placeholder"),
+    "heuristic": BotInfo("heuristic", 1, "humans: shortest path to a live hatch away from the aliens' reach, bluffs, items "
+                         "when they pay; aliens: follow every seat's possible sectors from the announcements, chase and "
+                         "attack where a human is likely", dict(RESTRICTIONS)),
 }
 
-SCRATCH = 4096
-MEMORY = 1024
+SCRATCH = 4096  # ints and floats of scratch per decision
+MEMORY = belief.MEM_SIZE  # each seat's belief over the map
 
 
 @kernel
 def choose(code, flags, obs, legal, rng, b, mem, ib, fb):
-    return random_bot.choose(legal, rng)
+    """The action of built-in bot ``code`` for the seat whose observation is ``obs``."""
+    if code == 0:
+        return random_bot.choose(legal, rng)
+    return heuristic.choose(flags, obs, legal, rng, b, mem, ib, fb)
