@@ -4,7 +4,7 @@
 from simkit.game import BotInfo
 from simkit.jit import kernel
 
-from . import belief, heuristic, random_bot
+from . import belief, heuristic, random_bot, search
 from .heuristic import (
     NO_ADRENALINE,
     NO_ATTACK,
@@ -28,9 +28,13 @@ BOTS = {
     "heuristic": BotInfo("heuristic", 1, "humans: shortest path to a live hatch away from the aliens' reach, bluffs, items "
                          "when they pay; aliens: follow every seat's possible sectors from the announcements, chase and "
                          "attack where a human is likely", dict(RESTRICTIONS)),
+    "search": BotInfo("search", 2, "determinized Monte Carlo at contested moves: samples worlds consistent with the "
+                      "announcements and plays each candidate out in them (4 worlds; b16, b64: more; deep: one more round)",
+                      {"b16": search.BUDGET_16, "b64": search.BUDGET_64, "deep": search.DEEP,
+                       "humans": search.ONLY_HUMANS, "aliens": search.ONLY_ALIENS}),
 }
 
-SCRATCH = 4096  # ints and floats of scratch per decision
+SCRATCH = search.SCRATCH_NEEDED  # ints and floats of scratch per decision (the searching bot's worlds)
 MEMORY = belief.MEM_SIZE  # each seat's belief over the map
 
 
@@ -39,4 +43,6 @@ def choose(code, flags, obs, legal, rng, b, mem, ib, fb):
     """The action of built-in bot ``code`` for the seat whose observation is ``obs``."""
     if code == 0:
         return random_bot.choose(legal, rng)
-    return heuristic.choose(flags, obs, legal, rng, b, mem, ib, fb)
+    if code == 1:
+        return heuristic.choose(flags, obs, legal, rng, b, mem, ib, fb)
+    return search.choose(flags, obs, legal, rng, b, mem, ib, fb)
