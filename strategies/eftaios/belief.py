@@ -67,14 +67,17 @@ M_T0 = MEM.array("t0", W)  # scratch sets
 M_T1 = MEM.array("t1", W)
 M_T2 = MEM.array("t2", W)
 M_T3 = MEM.array("t3", W)
-(M_INIT, M_SEEN, M_ME, M_CUR, M_SEARCH, M_TARGET_SIDE) = MEM.scalars("init", "seen", "me", "cur", "search", "target_side")
+M_THREAT = MEM.array("threat", NS * W)  # the heuristic's reach sets of the other seats (cached)
+M_THREAT_W = MEM.array("threat_w", NS)  # their weights x 1e6
+(M_INIT, M_SEEN, M_ME, M_CUR, M_SEARCH, M_TARGET_SIDE, M_THREAT_STAMP) = MEM.scalars(
+    "init", "seen", "me", "cur", "search", "target_side", "threat_stamp")
 SEAT = MEM.seats("seat", NS, "track", "pend", "adr", "sed", "item_att", "can_h", "can_a", "fed", "gone",
                  "age_h", "age_a", "last_noise", "noise_round", "attacks", "seen_round")
 S_BASE, S_STRIDE = SEAT.base, SEAT.stride
 (S_TRACK, S_PEND, S_ADR, S_SED, S_ITEM_ATT, S_CAN_H, S_CAN_A, S_FED, S_GONE, S_AGE_H, S_AGE_A,
  S_LAST_NOISE, S_NOISE_ROUND, S_ATTACKS, S_SEEN_ROUND) = SEAT.fields.values()
 MEM_SIZE = MEM.size
-for _f in ("h", "a", "lh", "la", "t0", "t1", "t2", "t3"):
+for _f in ("h", "a", "lh", "la", "t0", "t1", "t2", "t3", "threat"):
     assert MEM.fields[_f].offset % 2 == 0
 
 

@@ -65,7 +65,10 @@ I_T3 = I_T2 + W
 I_T4 = I_T3 + W
 I_LIST = I_T4 + W  # a list of cells
 F_W = 0  # weight of each seat's reach set
-F_SCORE = 16  # per legal action
+F_DENS = 100  # prepare_density's tables (3 per seat)
+F_DENS2 = 130
+F_SCORE = 160  # per legal action
+F_CELL = 1000  # per sector (alien_move's densities)
 
 
 @kernel
@@ -99,17 +102,37 @@ def open_hatch_at(obs, b, y):
 @kernel
 def threat_sets(obs, b, mem, ib, fb):
     """For every other seat that may be an alien: the sectors it could attack on its next
-    turn (its possible or likely sectors grown by its range) in ib[I_R + j*W], and a weight
-    (the chance it is an alien, discounted when it could be in many places) in fb[F_W + j]."""
+    turn (its possible or likely sectors grown by its range), kept in memory until a new
+    event arrives, and a weight (the chance it is an alien, discounted when it could be in
+    many places) in fb[F_W + j]."""
     n = b[B_PLAYERS]
+    stamp = obs[E.O_NSEEN] + 1
+    if mem[B.M_THREAT_STAMP] == stamp:
+        for j in range(n):
+            fb[F_W + j] = mem[B.M_THREAT_W + j] * 1e-6
+        return
+    mem[B.M_THREAT_STAMP] = stamp
     me = obs[E.O_SEAT]
     wo = B.walk_of(b)
     walk = b[wo:wo + W].view(np.int64)
     f = ib[I_T0:I_T0 + W].view(np.int64)
     nx = ib[I_T1:I_T1 + W].view(np.int64)
+    # the sectors within 6 steps of the seat: an alien whose possible sectors miss them cannot
+    # threaten any sector the seat may reach this turn (range 3 + the seat's 2 + margin)
+    near = ib[I_T2:I_T2 + W].view(np.int64)
+    bits.clear(near)
+    pos = obs[E.O_POS]
+    if pos >= 0:
+        bits.add(near, pos)
+        for _ in range(6):
+            bits.expand(near, nx)
+            bits.or_into(near, nx)
     for j in range(n):
         fb[F_W + j] = 0.0
+        mem[B.M_THREAT_W + j] = 0
         if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
+            continue
+        if pos >= 0 and not bits.intersects(mem[M_A + j * W:M_A + j * W + W].view(np.int64), near):
             continue
         pa = B.p_side(obs, b, mem, j, E.ALIEN)
         if pa <= 0.0:
@@ -127,33 +150,36 @@ def threat_sets(obs, b, mem, ib, fb):
                 w = pa * (ANCHOR_WEIGHT * min(1.0, 5.0 / lsize) + (1.0 - ANCHOR_WEIGHT) * min(1.0, 5.0 / size))
                 if lsize * 2 < size:
                     src = la
-        r = ib[I_R + j * W:I_R + j * W + W].view(np.int64)
+        r = mem[B.M_THREAT + j * W:B.M_THREAT + j * W + W].view(np.int64)
         steps = 3 if sg(mem, j, S_FED) != 0 else 2
         B.step_sets(src, r, f, nx, steps, walk)
         bits.or_into(r, src)
         fb[F_W + j] = w
+        mem[B.M_THREAT_W + j] = int(w * 1e6)
+        fb[F_W + j] = mem[B.M_THREAT_W + j] * 1e-6
 
 
 @kernel
-def threat_at(obs, b, ib, fb, y):
+def threat_at(obs, b, mem, fb, y):
     n = b[B_PLAYERS]
     t = 0.0
     for j in range(n):
         w = fb[F_W + j]
         if w > 0.0:
-            r = ib[I_R + j * W:I_R + j * W + W].view(np.int64)
+            r = mem[B.M_THREAT + j * W:B.M_THREAT + j * W + W].view(np.int64)
             if bits.has(r, y):
                 t += w
     return t
 
 
 @kernel
-def density(obs, b, mem, y, target_side):
-    """The expected number of seats of ``target_side`` on sector y (humans for an alien)."""
+def prepare_density(obs, b, mem, fb, off, target_side):
+    """Per seat j, in fb[off + 3j ...]: the chance it is on ``target_side`` (0 when it is not
+    a candidate), 1 / its possible sectors, 1 / its noise-anchored sectors (0 if none)."""
     n = b[B_PLAYERS]
     me = obs[E.O_SEAT]
-    total = 0.0
     for j in range(n):
+        fb[off + 3 * j] = 0.0
         if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
             continue
         p = B.p_side(obs, b, mem, j, target_side)
@@ -167,16 +193,77 @@ def density(obs, b, mem, y, target_side):
             st = mem[M_A + j * W:M_A + j * W + W].view(np.int64)
             ls = mem[M_LA + j * W:M_LA + j * W + W].view(np.int64)
             age = sg(mem, j, S_AGE_A)
-        if not bits.has(st, y):
-            continue
         size = bits.count(st)
-        d = 1.0 / size
+        if size == 0:
+            continue
+        fb[off + 3 * j] = p
+        fb[off + 3 * j + 1] = 1.0 / size
+        fb[off + 3 * j + 2] = 0.0
         if age >= 0:
             lsize = bits.count(ls)
             if lsize > 0:
-                d = (1.0 - ANCHOR_WEIGHT) * d + (ANCHOR_WEIGHT / lsize if bits.has(ls, y) else 0.0)
+                fb[off + 3 * j + 2] = 1.0 / lsize
+
+
+@kernel
+def density_at(b, mem, fb, off, y, target_side):
+    """The expected number of seats of ``target_side`` on sector y (after prepare_density)."""
+    n = b[B_PLAYERS]
+    total = 0.0
+    for j in range(n):
+        p = fb[off + 3 * j]
+        if p <= 0.0:
+            continue
+        o = (M_H if target_side == E.HUMAN else M_A) + j * W
+        if not bits.has(mem[o:o + W].view(np.int64), y):
+            continue
+        d = fb[off + 3 * j + 1]
+        linv = fb[off + 3 * j + 2]
+        if linv > 0.0:
+            lo = (M_LH if target_side == E.HUMAN else M_LA) + j * W
+            d = (1.0 - ANCHOR_WEIGHT) * d + (ANCHOR_WEIGHT * linv if bits.has(mem[lo:lo + W].view(np.int64), y) else 0.0)
         total += p * d
     return total
+
+
+@kernel
+def add_density(b, mem, fb, off, cells, target_side, scale, ib):
+    """fb[F_CELL + y] += scale x the expected seats of ``target_side`` on y, for y in ``cells``."""
+    n = b[B_PLAYERS]
+    x = ib[I_T4:I_T4 + W].view(np.int64)
+    for j in range(n):
+        p = fb[off + 3 * j]
+        if p <= 0.0:
+            continue
+        o = (M_H if target_side == E.HUMAN else M_A) + j * W
+        st = mem[o:o + W].view(np.int64)
+        hit = np.int64(0)
+        for w in range(bits.WORDS):
+            x[w] = st[w] & cells[w]
+            hit |= x[w]
+        if hit == 0:
+            continue
+        d0 = fb[off + 3 * j + 1]
+        linv = fb[off + 3 * j + 2]
+        lo = (M_LH if target_side == E.HUMAN else M_LA) + j * W
+        ls = mem[lo:lo + W].view(np.int64)
+        for w in range(bits.WORDS):
+            xw = x[w]
+            while xw != 0:
+                low = xw & -xw
+                y = bits.cell_at(w, bits.lowest(low))
+                xw ^= low
+                d = d0
+                if linv > 0.0:
+                    d = (1.0 - ANCHOR_WEIGHT) * d0 + (ANCHOR_WEIGHT * linv if bits.has(ls, y) else 0.0)
+                fb[F_CELL + y] += scale * p * d
+
+
+@kernel
+def density(obs, b, mem, fb, y, target_side):
+    """The expected number of seats of ``target_side`` on sector y (humans for an alien)."""
+    prepare_density(obs, b, mem, fb, F_DENS2, target_side)
+    return density_at(b, mem, fb, F_DENS2, y, target_side)
 
 
 # ---- the move ------------------------------------------------------------------------------------------
@@ -197,7 +284,7 @@ def human_move(flags, obs, legal, rng, b, mem, ib, fb):
         if open_hatch_at(obs, b, y):
             return a  # R10.1: reach it
         score = 1.0 * hatch_distance(obs, b, y)
-        score += THREAT_WEIGHT * threat_at(obs, b, ib, fb, y)
+        score += THREAT_WEIGHT * threat_at(obs, b, mem, fb, y)
         if b[B_KIND + y] == DANGER:
             score += DANGER_WEIGHT
         score += 0.01 * uniform(rng, BOT)
@@ -264,12 +351,22 @@ def alien_move(flags, obs, legal, rng, b, mem, ib, fb):
         return a
     best_att = -1
     best_d = 0.0
+    # the expected targets on each reachable sector: only the seats whose possible sectors
+    # meet the reach contribute (most do not), so work set by set, not sector by sector
+    reach = ib[I_T3:I_T3 + W].view(np.int64)
+    bits.clear(reach)
     for i in range(nmoves):
         y = legal[i] - E.A_MOVE
-        d = density(obs, b, mem, y, target)
-        if target == E.HUMAN:
-            d -= 0.5 * density(obs, b, mem, y, E.ALIEN)  # fellow aliens would die too
-        d += 0.001 * uniform(rng, BOT)
+        bits.add(reach, y)
+        fb[F_CELL + y] = 0.0
+    prepare_density(obs, b, mem, fb, F_DENS, target)
+    add_density(b, mem, fb, F_DENS, reach, target, 1.0, ib)
+    if target == E.HUMAN:
+        prepare_density(obs, b, mem, fb, F_DENS2, E.ALIEN)
+        add_density(b, mem, fb, F_DENS2, reach, E.ALIEN, -0.5, ib)  # fellow aliens would die too
+    for i in range(nmoves):
+        y = legal[i] - E.A_MOVE
+        d = fb[F_CELL + y] + 0.001 * uniform(rng, BOT)
         if d > best_d:
             best_d = d
             best_att = y
@@ -423,7 +520,7 @@ def pre(flags, obs, legal, rng, b, mem, ib, fb):
     pos = obs[E.O_POS]
     d = hatch_distance(obs, b, pos)
     threat_sets(obs, b, mem, ib, fb)
-    danger_here = threat_at(obs, b, ib, fb, pos)
+    danger_here = threat_at(obs, b, mem, fb, pos)
     if has_action(legal, E.A_USE_ADRENALINE) and (flags & NO_ADRENALINE) == 0:
         if d == 2 or (danger_here >= 0.6 and d > 1):
             return E.A_USE_ADRENALINE
@@ -431,7 +528,7 @@ def pre(flags, obs, legal, rng, b, mem, ib, fb):
         dh = hatch_distance(obs, b, b[B_HUMAN_START])
         if dh + 3 < d or (danger_here >= 0.9 and dh <= d + 2):
             return E.A_USE_TELEPORT
-    if obs[E.O_ITEMS + IT_SPOTLIGHT] > 0 and (flags & NO_SPOTLIGHT) == 0:
+    if obs[E.O_ITEMS + IT_SPOTLIGHT] > 0 and (flags & NO_SPOTLIGHT) == 0 and danger_here >= 0.15:
         t = spotlight_target(obs, b, mem, ib, fb)
         if t >= 0 and has_action(legal, E.A_USE_SPOTLIGHT + t):
             return E.A_USE_SPOTLIGHT + t
@@ -444,11 +541,11 @@ def post(flags, obs, legal, rng, b, mem, ib, fb):
     near the aliens or the hatches."""
     pos = obs[E.O_POS]
     if has_action(legal, E.A_USE_ATTACK) and (flags & NO_ATTACK) == 0:
-        if density(obs, b, mem, pos, E.ALIEN) >= 0.5 and density(obs, b, mem, pos, E.HUMAN) < 0.2:
+        if density(obs, b, mem, fb, pos, E.ALIEN) >= 0.5 and density(obs, b, mem, fb, pos, E.HUMAN) < 0.2:
             return E.A_USE_ATTACK
     if has_action(legal, E.A_USE_SEDATIVES) and (flags & NO_SEDATIVES) == 0:
         threat_sets(obs, b, mem, ib, fb)
-        if threat_at(obs, b, ib, fb, pos) >= 0.3 or hatch_distance(obs, b, pos) <= 3:
+        if threat_at(obs, b, mem, fb, pos) >= 0.3 or hatch_distance(obs, b, pos) <= 3:
             return E.A_USE_SEDATIVES
     return E.A_RESOLVE
 
@@ -460,7 +557,7 @@ def end(flags, obs, legal, rng, b, mem, ib, fb):
         threat_sets(obs, b, mem, ib, fb)
         dh = hatch_distance(obs, b, b[B_HUMAN_START])
         d = hatch_distance(obs, b, pos)
-        if threat_at(obs, b, ib, fb, pos) >= 0.9 and threat_at(obs, b, ib, fb, b[B_HUMAN_START]) < 0.3 and dh <= d + 3:
+        if threat_at(obs, b, mem, fb, pos) >= 0.9 and threat_at(obs, b, mem, fb, b[B_HUMAN_START]) < 0.3 and dh <= d + 3:
             return E.A_USE_TELEPORT
     return E.A_END_TURN
 

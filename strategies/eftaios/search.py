@@ -57,7 +57,7 @@ from simkit.rng import BOT, next_u64, randint, uniform
 
 from . import belief as B
 from . import heuristic as H
-from .belief import M_A, M_H, M_LA, M_LH, S_AGE_A, S_AGE_H, S_CAN_A, S_CAN_H, S_FED, W, sg
+from .belief import M_A, M_H, M_LA, M_LH, S_AGE_A, S_AGE_H, S_CAN_A, S_CAN_H, S_FED, S_GONE, W, sg
 
 BUDGET_16, BUDGET_64, DEEP, ONLY_HUMANS, ONLY_ALIENS = 512, 1024, 2048, 4096, 8192
 BASE_WORLDS = 4
@@ -75,9 +75,11 @@ I_LEGAL = I_SIM + SIZE2
 I_POOL = I_LEGAL + ((E.MAX_ACTIONS + 1) & ~1)
 I_CAND = I_POOL + 64
 SCRATCH_NEEDED = I_CAND + 32
-F_VAL = 200  # float scratch: candidate values
-F_VIS0 = 220  # per seat: how well the others know where it is, at the root
-F_VIS = 230  # the same, during a rollout
+F_VAL = 400  # float scratch: candidate values
+F_VIS0 = 420  # per seat: how well the others know where it is, at the root
+F_VIS = 430  # the same, during a rollout
+F_HDENS = 440  # prepare_human_density's tables (5 per seat)
+PROGRESS = 0.35  # motion prior: weight kept per step a sector lies behind the front of the set
 I_PREV = I_CAND + 8  # per seat: noises and bluffs announced so far in the rollout (2 x 8)
 
 
@@ -105,6 +107,120 @@ def pick_from(mem, rng, off, loff, age, j, b):
         return bits.nth(st, randint(rng, BOT, k))
     walk = b[BB_WALK:BB_WALK + W].view(np.int64)
     return bits.nth(walk, randint(rng, BOT, bits.count(walk)))
+
+
+@kernel
+def progress_weight(obs, b, y, dmin):
+    """The motion prior of a human: it walks to a live hatch, so among its possible sectors
+    those nearest a hatch (the front of the set) are the likeliest; each step behind the
+    front divides the weight by 1 / PROGRESS."""
+    d = H.hatch_distance(obs, b, y)
+    if d >= FAR:
+        return PROGRESS ** 8
+    return PROGRESS ** min(d - dmin, 8)
+
+
+@kernel
+def front(obs, b, st):
+    """The least hatch distance over a set of sectors, and the set's total prior weight."""
+    dmin = FAR
+    for w in range(bits.WORDS):
+        x = st[w]
+        while x != 0:
+            low = x & -x
+            y = bits.cell_at(w, bits.lowest(low))
+            x ^= low
+            d = H.hatch_distance(obs, b, y)
+            if d < dmin:
+                dmin = d
+    z = 0.0
+    for w in range(bits.WORDS):
+        x = st[w]
+        while x != 0:
+            low = x & -x
+            y = bits.cell_at(w, bits.lowest(low))
+            x ^= low
+            z += progress_weight(obs, b, y, dmin)
+    return dmin, z
+
+
+@kernel
+def weighted_pick(obs, b, st, rng):
+    dmin, z = front(obs, b, st)
+    u = uniform(rng, BOT) * z
+    last = -1
+    for w in range(bits.WORDS):
+        x = st[w]
+        while x != 0:
+            low = x & -x
+            y = bits.cell_at(w, bits.lowest(low))
+            x ^= low
+            last = y
+            u -= progress_weight(obs, b, y, dmin)
+            if u <= 0.0:
+                return y
+    return last
+
+
+@kernel
+def human_pick(obs, b, mem, rng, age, j):
+    """A sector for seat j as a human: its noise-anchored sectors with the anchor's weight,
+    else its possible sectors, weighted by the motion prior."""
+    st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
+    if age >= 0 and uniform(rng, BOT) < H.ANCHOR_WEIGHT:
+        ls = mem[M_LH + j * W:M_LH + j * W + W].view(np.int64)
+        if not bits.empty(ls):
+            return weighted_pick(obs, b, ls, rng)
+    if not bits.empty(st):
+        return weighted_pick(obs, b, st, rng)
+    walk = b[BB_WALK:BB_WALK + W].view(np.int64)
+    return bits.nth(walk, randint(rng, BOT, bits.count(walk)))
+
+
+@kernel
+def human_density(obs, b, mem, fb, off, y):
+    """The expected humans on sector y under the motion prior (after prepare_human_density)."""
+    n = b[B_PLAYERS]
+    total = 0.0
+    for j in range(n):
+        p = fb[off + 5 * j]
+        if p <= 0.0:
+            continue
+        st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
+        if not bits.has(st, y):
+            continue
+        d = progress_weight(obs, b, y, fb[off + 5 * j + 1]) / fb[off + 5 * j + 2]
+        if fb[off + 5 * j + 4] > 0.0:
+            ls = mem[M_LH + j * W:M_LH + j * W + W].view(np.int64)
+            dl = progress_weight(obs, b, y, fb[off + 5 * j + 3]) / fb[off + 5 * j + 4] if bits.has(ls, y) else 0.0
+            d = (1.0 - H.ANCHOR_WEIGHT) * d + H.ANCHOR_WEIGHT * dl
+        total += p * d
+    return total
+
+
+@kernel
+def prepare_human_density(obs, b, mem, fb, off):
+    n = b[B_PLAYERS]
+    me = obs[E.O_SEAT]
+    for j in range(n):
+        fb[off + 5 * j] = 0.0
+        fb[off + 5 * j + 4] = 0.0
+        if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
+            continue
+        p = B.p_side(obs, b, mem, j, E.HUMAN)
+        st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
+        if p <= 0.0 or bits.empty(st):
+            continue
+        dmin, z = front(obs, b, st)
+        fb[off + 5 * j] = p
+        fb[off + 5 * j + 1] = dmin
+        fb[off + 5 * j + 2] = z
+        if sg(mem, j, S_AGE_H) >= 0:
+            ls = mem[M_LH + j * W:M_LH + j * W + W].view(np.int64)
+            if not bits.empty(ls):
+                dl, zl = front(obs, b, ls)
+                fb[off + 5 * j + 3] = dl
+                fb[off + 5 * j + 4] = zl
 
 
 @kernel
@@ -244,7 +360,7 @@ def sample_world(obs, b, mem, rng, ib):
             pset(s, q, E.P_POS, -1)
             continue
         if pget(s, q, E.P_SIDE) == E.HUMAN:
-            x = pick_from(mem, rng, M_H, M_LH, sg(mem, q, S_AGE_H), q, b)
+            x = human_pick(obs, b, mem, rng, sg(mem, q, S_AGE_H), q)
         else:
             x = pick_from(mem, rng, M_A, M_LA, sg(mem, q, S_AGE_A), q, b)
         pset(s, q, E.P_POS, x)
@@ -569,7 +685,7 @@ def choose(flags, obs, legal, rng, b, mem, ib, fb):
             y = a - E.A_MOVE
             if H.open_hatch_at(obs, b, y):
                 return a
-            t = H.threat_at(obs, b, ib, fb, y)
+            t = H.threat_at(obs, b, mem, fb, y)
             if t > 0.02:
                 contested = True
             sc = H.hatch_distance(obs, b, y) + H.THREAT_WEIGHT * t + 0.01 * uniform(rng, BOT)
@@ -578,10 +694,17 @@ def choose(flags, obs, legal, rng, b, mem, ib, fb):
             fb[H.F_SCORE + i] = sc
     else:
         target = E.ALIEN if b[B_SCENARIO] == SC_ARENA else E.HUMAN
+        H.prepare_density(obs, b, mem, fb, H.F_DENS, target)
+        if target == E.HUMAN:
+            prepare_human_density(obs, b, mem, fb, F_HDENS)
         for i in range(nl):
             a = legal[i]
             if a >= E.A_MOVE_ATTACK and a < E.A_MOVE_ATTACK + NCELLS:
-                d = H.density(obs, b, mem, a - E.A_MOVE_ATTACK, target)
+                y = a - E.A_MOVE_ATTACK
+                if target == E.HUMAN:
+                    d = human_density(obs, b, mem, fb, F_HDENS, y)
+                else:
+                    d = H.density_at(b, mem, fb, H.F_DENS, y, target)
                 if d > 0.04:
                     contested = True
                 fb[H.F_SCORE + i] = -d

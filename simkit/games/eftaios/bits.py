@@ -144,6 +144,14 @@ def expand(src, dst):
     """``dst`` = the cells adjacent to some cell of ``src`` (R2.2); ``dst`` may not be ``src``."""
     for w in range(WORDS):
         x = src[w]
+        near = x
+        if w > 0:
+            near |= src[w - 1]
+        if w + 1 < WORDS:
+            near |= src[w + 1]
+        if near == 0:  # sets are mostly local: most words have nothing nearby
+            dst[w] = 0
+            continue
         e = x & EVEN_LANES
         o = x & ODD_LANES
         ev = e | (e >> np.int64(1))  # an odd column touches rows r and r+1 of its even neighbours

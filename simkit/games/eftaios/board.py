@@ -78,6 +78,9 @@ B_HATCHNUM = BOARD.array("hatchnum", NCELLS)  # 1..4 on a hatch, 0 elsewhere
 B_HATCH_CELL = BOARD.array("hatch_cell", 4)  # cell of hatch 1..4, -1 if absent
 B_NB = BOARD.array("nb", NCELLS * 6)  # the adjacent sectors of each cell, -1 padded
 B_HDIST = BOARD.array("hdist", 4 * NCELLS)  # human walking distance from a cell to hatch k (FAR if none)
+B_NNOISE, B_NSPOT = BOARD.scalars("nnoise", "nspot")
+B_NOISE_LIST = BOARD.array("noise_list", NCELLS)  # the sectors a noise anywhere may name (A9), in id order
+B_SPOT_LIST = BOARD.array("spot_list", NCELLS)  # the sectors a Spotlight may light (A10), in id order
 B_DANGER_KIND = BOARD.array("danger_kind", MAX_DANGER)
 B_DANGER_ICON = BOARD.array("danger_icon", MAX_DANGER)
 B_ITEM_KIND = BOARD.array("item_kind", MAX_ITEMS)
@@ -230,6 +233,14 @@ def _build(map_name: str, card_file: str, players: int, mode: str, scenario: str
             nb[x, :len(ns)] = ns
     b[B_NB:B_NB + NCELLS * 6] = nb.ravel()
     b[B_HDIST:B_HDIST + 4 * NCELLS] = _hatch_distances(m).ravel()
+    noise_ok = {"coordinates": (SAFE, DANGER), "dangerous": (DANGER,),
+                "any": (SAFE, DANGER, HUMAN_START, ALIEN_START, HATCH)}[r["noise_targets"]]  # A9
+    spot_ok = (SAFE, DANGER, HUMAN_START, ALIEN_START, HATCH) if r["spotlight_targets"] == "any" else (SAFE, DANGER)  # A10
+    noise = [x for x in range(NCELLS) if kind[x] in noise_ok]
+    spot = [x for x in range(NCELLS) if kind[x] in spot_ok]
+    b[B_NNOISE], b[B_NSPOT] = len(noise), len(spot)
+    b[B_NOISE_LIST:B_NOISE_LIST + len(noise)] = noise
+    b[B_SPOT_LIST:B_SPOT_LIST + len(spot)] = spot
     ids = np.arange(NCELLS)
     b[BB_VALID:BB_VALID + BITS_INTS] = bitset(ids[kind != VOID])
     b[BB_SAFE:BB_SAFE + BITS_INTS] = bitset(ids[kind == SAFE])

@@ -73,6 +73,10 @@ from .board import (
     B_NDANGER,
     B_NHATCHCARDS,
     B_NITEMS,
+    B_NNOISE,
+    B_NOISE_LIST,
+    B_NSPOT,
+    B_SPOT_LIST,
     B_NOISE_TARGETS,
     B_OG_CHARS,
     B_OG_ITEMS,
@@ -438,27 +442,6 @@ def open_hatches(s):
     return n
 
 
-@inline_kernel
-def spotlight_target(b, x):
-    """A10: any sector, or only safe and dangerous ones."""
-    k = b[B_KIND + x]
-    if b[B_SPOTLIGHT_ANY] != 0:
-        return k != VOID
-    return k == SAFE or k == DANGER
-
-
-@inline_kernel
-def noise_target(b, x):
-    """A9: the sectors a noise in any sector may name."""
-    k = b[B_KIND + x]
-    t = b[B_NOISE_TARGETS]
-    if t == NOISE_COORDINATES:
-        return k == SAFE or k == DANGER
-    if t == NOISE_DANGEROUS:
-        return k == DANGER
-    return k != VOID
-
-
 # ---- movement (R4) -----------------------------------------------------------------------
 @inline_kernel
 def move_range(s, b, p):
@@ -539,11 +522,23 @@ def reach(s, b, p, scratch):
 # ---- legal actions -----------------------------------------------------------------------
 @kernel
 def list_targets(b, out, n, base, noise, own):
-    for x in range(NCELLS):
-        ok = noise_target(b, x) if noise else spotlight_target(b, x)
-        if ok or x == own:
-            out[n] = base + x
-            n += 1
+    """``base + x`` for every sector x a noise anywhere (A9) or a Spotlight (A10) may name,
+    from the board's precomputed lists; ``own`` (the seat's sector) is always allowed."""
+    lst = B_NOISE_LIST if noise else B_SPOT_LIST
+    m = b[B_NNOISE] if noise else b[B_NSPOT]
+    placed = own < 0
+    for i in range(m):
+        x = b[lst + i]
+        if not placed and own <= x:
+            if own < x:
+                out[n] = base + own
+                n += 1
+            placed = True
+        out[n] = base + x
+        n += 1
+    if not placed:
+        out[n] = base + own
+        n += 1
     return n
 
 
