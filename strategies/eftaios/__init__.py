@@ -15,6 +15,7 @@ from .heuristic import (
     NO_SPOTLIGHT,
     NO_TELEPORT,
     NO_TRACK,
+    GUARD,
 )
 
 RESTRICTIONS = {
@@ -22,12 +23,13 @@ RESTRICTIONS = {
     "no-sedatives": NO_SEDATIVES, "no-spotlight": NO_SPOTLIGHT, "no-defence": NO_DEFENCE,
     "no-bluff": NO_BLUFF, "no-avoid": NO_AVOID, "no-track": NO_TRACK,
 }
+VARIANTS = {"guard": GUARD}
 
 BOTS = {
     "random": BotInfo("random", 0, "uniform over the legal actions"),
     "heuristic": BotInfo("heuristic", 1, "humans: shortest path to a live hatch away from the aliens' reach, bluffs, items "
                          "when they pay; aliens: follow every seat's possible sectors from the announcements, chase and "
-                         "attack where a human is likely", dict(RESTRICTIONS)),
+                         "attack where a human is likely", {**RESTRICTIONS, **VARIANTS}),
     "search": BotInfo("search", 2, "determinized Monte Carlo at contested moves: samples worlds consistent with the "
                       "announcements and plays each candidate out in them (4 worlds; b16, b64: more; deep: one more round)",
                       {"b16": search.BUDGET_16, "b64": search.BUDGET_64, "deep": search.DEEP,

@@ -6,8 +6,10 @@ a human is likely. Both see only their seat's observation.
 Options (bits of ``flags``) switch one item or one skill off, so that the report can measure
 what it is worth: ``no-attack`` ... ``no-defence`` (never use that item), ``no-bluff`` (a noise
 in any sector names the seat's own sector), ``no-avoid`` (humans ignore the aliens' reach),
-``no-track`` (aliens ignore the announcements: they wander and attack where they stand next
-to the Human sector's paths at random).
+``no-track`` (aliens ignore the announcements: they wander and attack at random now and then).
+``guard`` is a variant, not a restriction: aliens also make for the hatch most humans are
+heading to and wait a couple of steps from it (it helps the aliens in the advanced game and
+hurts them in the basic one, so it is off by default).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from .belief import M_A, M_H, M_LA, M_LH, S_AGE_A, S_AGE_H, S_FED, S_GONE, W, sg
 
 # option bits
 NO_ATTACK, NO_TELEPORT, NO_ADRENALINE, NO_SEDATIVES, NO_SPOTLIGHT, NO_DEFENCE = 1, 2, 4, 8, 16, 32
-NO_BLUFF, NO_AVOID, NO_TRACK = 64, 128, 256
+NO_BLUFF, NO_AVOID, NO_TRACK, GUARD = 64, 128, 256, 1 << 16
 ITEM_FLAG = (NO_ATTACK, NO_TELEPORT, NO_ADRENALINE, NO_SEDATIVES, NO_SPOTLIGHT, NO_DEFENCE)
 
 # tuning (see docs/rules/eftaios.md "Bots")
@@ -53,6 +55,8 @@ THREAT_WEIGHT = 3.0  # steps of detour a certain alien reach is worth
 DANGER_WEIGHT = 0.35  # a dangerous sector may announce where the human is
 ATTACK_THRESHOLD = 0.22  # expected humans in a sector worth revealing oneself for
 ANCHOR_WEIGHT = 0.6  # chance that a seat is near its last noise, when that is possible
+GUARD_WEIGHT = 0.5  # an alien's move: share of guarding the humans' hatch against chasing them
+GUARD_RING = 2  # steps from that hatch where it waits
 # discard order (lowest first): what a human keeps longest
 KEEP = (1, 3, 6, 4, 2, 5)  # attack, teleport, adrenaline, sedatives, spotlight, defence
 
@@ -69,6 +73,7 @@ F_DENS = 100  # prepare_density's tables (3 per seat)
 F_DENS2 = 130
 F_SCORE = 160  # per legal action
 F_CELL = 1000  # per sector (alien_move's densities)
+F_GUARD = 90  # guard_hatch's pressure per hatch
 
 
 @kernel
@@ -335,6 +340,56 @@ def heat_layers(obs, b, mem, ib, target_side):
 
 
 @kernel
+def guard_hatch(obs, b, mem, fb):
+    """The open hatch most humans are heading for: each seat that may be human counts, with
+    its chance of being human, for the hatch nearest the front of its possible sectors (the
+    sector nearest any hatch). -1 if no human can be placed."""
+    n = b[B_PLAYERS]
+    me = obs[E.O_SEAT]
+    for k in range(4):
+        fb[F_GUARD + k] = 0.0
+    any_ = False
+    for j in range(n):
+        if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
+            continue
+        p = B.p_side(obs, b, mem, j, E.HUMAN)
+        if p <= 0.0:
+            continue
+        st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
+        best_d = FAR
+        best_k = -1
+        for w in range(bits.WORDS):
+            x = st[w]
+            while x != 0:
+                low = x & -x
+                y = bits.cell_at(w, bits.lowest(low))
+                x ^= low
+                for k in range(4):
+                    if obs[E.O_HATCH + k] == E.HATCH_OPEN:
+                        d = b[B_HDIST + k * NCELLS + y]
+                        if d < best_d:
+                            best_d = d
+                            best_k = k
+        if best_k >= 0:
+            fb[F_GUARD + best_k] += p
+            any_ = True
+    if not any_:
+        return -1
+    pos = obs[E.O_POS]
+    best = -1
+    best_v = 0.0
+    for k in range(4):
+        if obs[E.O_HATCH + k] != E.HATCH_OPEN:
+            continue
+        # closer hatches count a little more: the alien must get there first
+        v = fb[F_GUARD + k] / (1.0 + 0.05 * min(b[B_HDIST + k * NCELLS + pos], 30))
+        if v > best_v:
+            best_v = v
+            best = k
+    return best
+
+
+@kernel
 def alien_move(flags, obs, legal, rng, b, mem, ib, fb):
     target = E.ALIEN if b[B_SCENARIO] == SC_ARENA else E.HUMAN
     nmoves = 0
@@ -373,6 +428,9 @@ def alien_move(flags, obs, legal, rng, b, mem, ib, fb):
     if best_att >= 0 and best_d >= ATTACK_THRESHOLD and has_action(legal, E.A_MOVE_ATTACK + best_att):
         return E.A_MOVE_ATTACK + best_att
     layers = heat_layers(obs, b, mem, ib, target)
+    guard = -1
+    if target == E.HUMAN and (flags & GUARD) != 0:
+        guard = guard_hatch(obs, b, mem, fb)
     best = legal[randint(rng, BOT, nmoves)]
     best_score = 1e18
     for i in range(nmoves):
@@ -385,6 +443,10 @@ def alien_move(flags, obs, legal, rng, b, mem, ib, fb):
                 break
         if layers == 0:
             dist = 0.1 * hatch_distance(obs, b, y)  # nobody to chase: stay between humans and hatches
+        if guard >= 0:
+            # wait for them on the way in: hover about GUARD_RING steps from the hatch they make for
+            gd = b[B_HDIST + guard * NCELLS + y]
+            dist = (1.0 - GUARD_WEIGHT) * dist + GUARD_WEIGHT * abs(min(gd, 20) - GUARD_RING)
         score = dist + 0.2 * (1.0 if b[B_KIND + y] == DANGER else 0.0) + 0.3 * uniform(rng, BOT)
         if score < best_score:
             best_score = score
