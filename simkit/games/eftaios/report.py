@@ -24,6 +24,9 @@ PAIRINGS = {
     "search": "search / search",
 }
 ITEMS = ("attack", "teleport", "adrenaline", "sedatives", "spotlight", "defence")
+SHORT = {"random": "rand / rand", "heuristic:no-avoid": "heur (no avoid) / heur", "heuristic": "heur / heur",
+         "heuristic:no-track": "heur / heur (no track)", "search:humans": "search / heur",
+         "search:aliens": "heur / search", "search": "search / search"}
 LADDER = ("random", "heuristic:no-track+no-avoid+no-bluff", "heuristic", "search", "search:b16")
 LADDER_NAMES = {"random": "random", "heuristic:no-track+no-avoid+no-bluff": "heuristic, no skills",
                 "heuristic": "heuristic", "search": "search (4 worlds)", "search:b16": "search (16 worlds)"}
@@ -97,6 +100,7 @@ def build(result, target) -> None:
     ])
 
     base = f.filter(pl.col("grid") == 0)
+    _headlines(rep, f)
     _map_section(rep, plt, base)
     _scenario_section(rep, f.filter(pl.col("grid") == 1))
     _balance_section(rep, plt, f.filter(pl.col("grid") == 2))
@@ -109,6 +113,45 @@ def build(result, target) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+def _headlines(rep, f):
+    rep.heading("Headlines")
+    items = []
+    bal = f.filter(pl.col("grid") == 2)
+    for mode in ("basic", "advanced"):
+        g = _games(_cell(bal, mode=mode, bot="heuristic", players=6))
+        if g.height:
+            b = balance(g)
+            items.append(f"Galilei, 6 heuristic players, {mode} game: a human wins {_rate(g['human_win'])}, the aliens "
+                         f"{_rate(g['alien_win'])}; D = {100 * b['D'].estimate:+.1f} points "
+                         f"[{100 * b['D'].lo:+.1f}, {100 * b['D'].hi:+.1f}]: {b['verdict']}.")
+    held = []
+    for (mode, bot, n) in [(m, b, n) for m in ("basic", "advanced") for b in PAIRINGS for n in (4, 6, 8)]:
+        g = _games(_cell(bal, mode=mode, bot=bot, players=n))
+        if g.height and balance(g)["verdict"].startswith("balanced"):
+            held.append(f"{PAIRINGS[bot]} ({mode}, {n})")
+    items.append("The rulebook's \"perfectly balanced\" Galilei is balanced within 10 points of D only for "
+                 + ("; ".join(held) + " (where both sides win most games)" if held else "no pairing")
+                 + ": with capable bots on both sides the basic game "
+                 "favours the humans (one escape among several humans wins) and the advanced game the aliens.")
+    sf = _cell(f.filter(pl.col("grid") == 3), mode="advanced")
+    if sf.height:
+        h0 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 0))["won"].mean()
+        h5 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 5))["won"].mean()
+        items.append(f"Turn order: a human who plays first wins {100 * h0:.0f}% of advanced games, one who plays last "
+                     f"{100 * h5:.0f}% (Galilei, 6 players): hatches are first come, first served.")
+    items.append("Items: Adrenaline, Sedatives and Defence each add 1-3.5 points to a human's win rate; bluffing with "
+                 "noises adds about 20; see the table for intervals.")
+    lad = f.filter(pl.col("grid") == 5)
+    if lad.height:
+        d = {b: balance(_games(_cell(lad, mode="advanced", bot=b)))["D"].estimate for b in ("heuristic", "search")
+             if _games(_cell(lad, mode="advanced", bot=b)).height}
+        if len(d) == 2:
+            items.append(f"Ladder: when both sides move from the heuristic to the searching bot, D moves from "
+                         f"{100 * d['heuristic']:+.0f} to {100 * d['search']:+.0f} points in the advanced game: the "
+                         f"search mostly strengthens the aliens.")
+    rep.bullets(items)
+
+
 def _map_section(rep, plt, base):
     rep.heading("Who wins, by map, player count and mode")
     rep.text("Heuristic bots at every seat. **Basic** game: the first human to reach a hatch wins alone, otherwise the "
@@ -144,7 +187,8 @@ def _map_section(rep, plt, base):
         ax.set_title(f"{mode} game")
         ax.set_xlabel("players")
         ax.set_ylabel("games won by a human (%)")
-        ax.legend(loc="upper right")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=3, bbox_to_anchor=(0.5, 1.04))
     rep.figure(fig, "maps", "Share of games a human wins, by map and player count (heuristic bots; bars: 95% intervals)")
     gal = _games(_cell(base, mode="advanced", map="galilei", players=6))
     if gal.height:
@@ -220,6 +264,8 @@ def _balance_section(rep, plt, bal):
                              "verdict": b["verdict"]})
     rep.table(rows, f"Galilei: D with its 95% interval, the 90% interval of the TOST and the verdict (margin {MARGIN * 100:.0f} points)")
     held = [f"{PAIRINGS[b]} ({mode}, {n} players)" for (mode, b, n), v in verdicts.items() if v["verdict"].startswith("balanced")]
+    rep.text("In the advanced game D near 0 can also mean that *both* sides win most games (all but one human escape, "
+             "the last one dies): read it with the two win rates beside it.")
     rep.text("**The claim holds** (|D| < 10 points shown) for: " + ("; ".join(held) if held else "no pairing") + ". "
              "Everywhere else the game is either shown to favour one side or the run cannot tell.")
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
@@ -239,7 +285,7 @@ def _balance_section(rep, plt, bal):
         ax.axhspan(-100 * MARGIN, 100 * MARGIN, color="#2ca02c", alpha=0.12, label="equivalence margin")
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_xticks(range(len(names)))
-        ax.set_xticklabels([PAIRINGS[b].replace(" / ", "\n/ ") for b in names], rotation=0, fontsize=7)
+        ax.set_xticklabels([SHORT[b] for b in names], rotation=35, ha="right", fontsize=8)
         ax.set_title(f"{mode} game")
         ax.set_ylabel("D = P(human wins) - P(aliens win), points")
     axes[1].legend(loc="lower right", fontsize=8)
@@ -316,6 +362,12 @@ def _seat_section(rep, plt, sf):
             table.append(wins)
         rep.table(rows, f"{mode} game: win rate by position in the turn order, 95% intervals; chi-square test of equal rates")
         if mode == "advanced":
+            rep.text("Turn order matters a great deal to humans, because hatches are first come, first served: in the "
+                     "basic game the first human to arrive wins alone, and humans walking equally long paths arrive in "
+                     "the same round, in turn order; in the advanced game each hatch lets one human out (green) or none "
+                     "(red), so the late humans find the hatches closed and must cross the ship again. For aliens (a team) "
+                     "the order barely matters.")
+        if mode == "advanced":
             fig, ax = plt.subplots(figsize=(6.5, 3.6))
             for k, (side, name) in enumerate(((0, "human seats"), (1, "alien seats"))):
                 xs, ys, lo, hi = [], [], [], []
@@ -368,11 +420,16 @@ def _item_section(rep, plt, basef, items):
         rows.append({"item": opt, "uses per human per game": f"{uses:.2f}",
                      "human win with - without (points)": f"{100 * pb.estimate:+.2f} [{100 * pb.lo:+.2f}, {100 * pb.hi:+.2f}]",
                      "Holm p": f"{p:.2g}",
-                     "reading": (f"worth {100 * pb.estimate:+.1f} points" if p < 0.05
+                     "reading": ("hardly ever used by this bot: not measured" if uses < 0.02
+                                 else f"worth {100 * pb.estimate:+.1f} points" if p < 0.05
                                  else f"no effect shown; above {100 * bound:.1f} points ruled out"),
                      "alien win with - without (points)": f"{100 * pa.estimate:+.2f} [{100 * pa.lo:+.2f}, {100 * pa.hi:+.2f}]",
                      "games": f"{n:,}"})
     rep.table(rows, "Worth of each item to a human seat (Galilei, 6 players, advanced game, paired by seed and seat)")
+    rep.text("These are the worths **to this bot**: an item the heuristic uses rarely (Teleport, Attack) cannot show its "
+             "worth here, and a better use policy could make any item worth more. Bluffing (naming a sector away from "
+             "one's own on a noise in any sector) is by far the most valuable skill: a human who always tells the truth "
+             "gives its position away on every noise.")
     fig, ax = plt.subplots(figsize=(7.5, 3.6))
     ys = np.arange(len(res))
     est = [100 * r[1].estimate for r in res]
@@ -419,7 +476,7 @@ def _ladder_section(rep, plt, lad):
     ax.set_xticks(range(len(LADDER)))
     ax.set_xticklabels([LADDER_NAMES[b] for b in LADDER], fontsize=8)
     ax.set_ylabel("D = P(human wins) - P(aliens win), points")
-    ax.legend(loc="lower left")
+    ax.legend(loc="lower right")
     rep.table(rows, "The ladder: both sides at the same level (Galilei, 6 players), 95% intervals")
     rep.figure(fig, "ladder", "Balance D along the ladder of bot strength (green band: the +-10-point margin)")
 
@@ -430,7 +487,8 @@ def _notes(rep):
         "**Maps and decks** are verified transcriptions (C1-C10 of the rules doc: 14 of 17 Galilei transcriptions agree cell "
         "for cell; the deck breakdowns match the box manifest). The card ids' order (C13) only affects which seed gives which game.",
         "**A17** (a stranded last human gives the aliens the win) and **A16** (dead aliens share the win) move the advanced "
-        "game's *alien win* directly; stranding is rare with these bots (see the fates table), so A17 moves it little.",
+        "game's *alien win* directly; stranding happens to 1-2% of human seats on Galilei and Galvani and 8% on Fermi "
+        "with these bots (see the fates table), so A17 moves Fermi's numbers most.",
         "**A4** (Defence saves only its holder) and **A9** (bluffs may name any safe or dangerous sector) shape the item and "
         "bluff worth; A1/A2 (passing through hatches) change a few reaches near the hatches.",
         "**Old Guard** lacks the roles the base cast does not have (R12.2.9); **Arena's** numbers depend on A22-A26 "
