@@ -900,3 +900,50 @@ def test_events_are_never_missed():
                             truth[q].append(int(st.s[E.GLOG_EV + i % E.GLOG]))
             for p in range(r.seats):
                 assert rebuilt[p] == truth[p][:len(rebuilt[p])]
+
+
+# ------------------------------------------------------------------ T6 information hiding, every mode
+
+@pytest.mark.parametrize("settings", [{"mode": "basic", "players": 5}, {"scenario": "old_guard", "old_guard_spotlight": "private"},
+                                      {"scenario": "infection", "players": 7}, {"scenario": "arena", "players": 4},
+                                      {"players": 8, "discard_revealed": True, "overflow_use": True}])
+def test_t6_observation_ignores_what_the_seat_may_not_see(settings):
+    """On positions of real games (heuristic play): twins that differ only in what a seat may
+    not see (hidden_variants) give that seat the same observation."""
+    from simkit.games import get
+    from simkit.play import Table
+
+    game = get("eftaios")
+    r = Rules(**settings)
+    bot = game.resolve_bots(["heuristic"], r.params)[0]
+    rng = np.random.default_rng(0)
+    twins = 0
+    for seed in range(2):
+        t = Table(game, r.b, seed)
+        steps = 0
+        while not t.over() and steps < 400:
+            if steps % 3 == 0:
+                for seat in range(r.seats):
+                    obs = np.zeros(E.OBS_SIZE, np.int32)
+                    E.observe(t.s, r.b, seat, obs)
+                    for tw in E.hidden_variants(t.s.copy(), r.b, seat, rng):
+                        o2 = np.zeros(E.OBS_SIZE, np.int32)
+                        E.observe(tw, r.b, seat, o2)
+                        assert np.array_equal(obs, o2), f"seed {seed} step {steps}: seat {seat} sees a hidden change"
+                        twins += 1
+            a, _ = t.decide(bot, 0)
+            t.step(a)
+            steps += 1
+    assert twins > 100
+
+
+def test_t6_a19_private_spotlight_is_seen_by_the_user_and_the_lit_only():
+    r, st = human_turn({"scenario": "old_guard", "old_guard_spotlight": "private"}, at="D09", items=("spotlight",))
+    place(st, 1, "D08")
+    n1 = get(st, 2, E.P_NSEEN)
+    step(r, st, E.A_USE_SPOTLIGHT + S("D08"))
+    assert ("SPOTLIGHT", 0, S("D08")) in events(st, 0) and ("SEEN", 1, S("D08")) in events(st, 1)
+    assert ("SEEN", 1, S("D08")) in events(st, 0)
+    seen2 = events(st, 2, since=n1)
+    assert seen2[0] == ("ITEM_DISCARDED", 0, -1)  # G.4: the card goes unseen, the light is private
+    assert not any(k in ("SPOTLIGHT", "SEEN") for k, a, x in seen2)
