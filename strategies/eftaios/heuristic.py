@@ -39,7 +39,7 @@ from simkit.games.eftaios.board import (
     NCELLS,
     SC_ARENA,
 )
-from simkit.jit import kernel
+from simkit.jit import inline_kernel, kernel
 from simkit.rng import BOT, randint, uniform
 
 from . import belief as B
@@ -74,6 +74,19 @@ F_DENS2 = 130
 F_SCORE = 160  # per legal action
 F_CELL = 1000  # per sector (alien_move's densities)
 F_GUARD = 90  # guard_hatch's pressure per hatch
+F_PH = 80  # cache_sides: the chance each seat is human
+
+
+@kernel
+def cache_sides(obs, b, mem, fb):
+    """The chance that each seat is human (belief.p_side), once per decision, in fb[F_PH:]."""
+    for j in range(b[B_PLAYERS]):
+        fb[F_PH + j] = B.p_side(obs, b, mem, j, E.HUMAN)
+
+
+@inline_kernel
+def side_p(fb, j, side):
+    return fb[F_PH + j] if side == E.HUMAN else 1.0 - fb[F_PH + j]
 
 
 @kernel
@@ -139,7 +152,7 @@ def threat_sets(obs, b, mem, ib, fb):
             continue
         if pos >= 0 and not bits.intersects(mem[M_A + j * W:M_A + j * W + W].view(np.int64), near):
             continue
-        pa = B.p_side(obs, b, mem, j, E.ALIEN)
+        pa = side_p(fb, j, E.ALIEN)
         if pa <= 0.0:
             continue
         a = mem[M_A + j * W:M_A + j * W + W].view(np.int64)
@@ -187,7 +200,7 @@ def prepare_density(obs, b, mem, fb, off, target_side):
         fb[off + 3 * j] = 0.0
         if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
             continue
-        p = B.p_side(obs, b, mem, j, target_side)
+        p = side_p(fb, j, target_side)
         if p <= 0.0:
             continue
         if target_side == E.HUMAN:
@@ -300,9 +313,10 @@ def human_move(flags, obs, legal, rng, b, mem, ib, fb):
 
 
 @kernel
-def heat_layers(obs, b, mem, ib, target_side):
+def heat_layers(obs, b, mem, ib, fb, target_side, cells):
     """Sets of the sectors at distance 0, 1, 2, ... from where targets likely are: layer k in
-    ib[I_LIST + k*W] for k < 6. Returns the number of non-empty layers."""
+    ib[I_LIST + k*W] for k < 6, stopping once every sector of ``cells`` (the candidate moves)
+    lies in some layer. Returns the number of layers made."""
     n = b[B_PLAYERS]
     me = obs[E.O_SEAT]
     heat = ib[I_LIST:I_LIST + W].view(np.int64)
@@ -310,7 +324,7 @@ def heat_layers(obs, b, mem, ib, target_side):
     for j in range(n):
         if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
             continue
-        if B.p_side(obs, b, mem, j, target_side) < 0.2:
+        if side_p(fb, j, target_side) < 0.2:
             continue
         off = M_H if target_side == E.HUMAN else M_A
         loff = M_LH if target_side == E.HUMAN else M_LA
@@ -336,6 +350,11 @@ def heat_layers(obs, b, mem, ib, target_side):
         bits.andnot_into(cur, seen)
         bits.or_into(seen, cur)
         layers += 1
+        left = np.int64(0)
+        for w in range(bits.WORDS):
+            left |= cells[w] & ~seen[w]
+        if left == 0:
+            break
     return layers
 
 
@@ -352,7 +371,7 @@ def guard_hatch(obs, b, mem, fb):
     for j in range(n):
         if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
             continue
-        p = B.p_side(obs, b, mem, j, E.HUMAN)
+        p = side_p(fb, j, E.HUMAN)
         if p <= 0.0:
             continue
         st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
@@ -427,7 +446,7 @@ def alien_move(flags, obs, legal, rng, b, mem, ib, fb):
             best_att = y
     if best_att >= 0 and best_d >= ATTACK_THRESHOLD and has_action(legal, E.A_MOVE_ATTACK + best_att):
         return E.A_MOVE_ATTACK + best_att
-    layers = heat_layers(obs, b, mem, ib, target)
+    layers = heat_layers(obs, b, mem, ib, fb, target, reach)
     guard = -1
     if target == E.HUMAN and (flags & GUARD) != 0:
         guard = guard_hatch(obs, b, mem, fb)
@@ -558,7 +577,7 @@ def spotlight_target(obs, b, mem, ib, fb):
             for j in range(n):
                 if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
                     continue
-                pa = B.p_side(obs, b, mem, j, E.ALIEN)
+                pa = side_p(fb, j, E.ALIEN)
                 if pa <= 0.0:
                     continue
                 a = mem[M_A + j * W:M_A + j * W + W].view(np.int64)
@@ -630,6 +649,7 @@ def choose(flags, obs, legal, rng, b, mem, ib, fb):
     if mem[B.M_INIT] == 0:
         B.init(obs, b, mem, False)
     B.update(obs, b, mem)
+    cache_sides(obs, b, mem, fb)
     ph = obs[E.O_PHASE]
     if ph == E.P_MOVE:
         if obs[E.O_SIDE] == E.HUMAN and b[B_SCENARIO] != SC_ARENA:

@@ -207,7 +207,7 @@ def prepare_human_density(obs, b, mem, fb, off):
         fb[off + 5 * j + 4] = 0.0
         if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
             continue
-        p = B.p_side(obs, b, mem, j, E.HUMAN)
+        p = H.side_p(fb, j, E.HUMAN)
         st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
         if p <= 0.0 or bits.empty(st):
             continue
@@ -665,6 +665,7 @@ def choose(flags, obs, legal, rng, b, mem, ib, fb):
     if mem[B.M_INIT] == 0:
         B.init(obs, b, mem, True)
     B.update(obs, b, mem)
+    H.cache_sides(obs, b, mem, fb)
     ph = obs[E.O_PHASE]
     if ph != E.P_MOVE:
         return H.choose(flags, obs, legal, rng, b, mem, ib, fb)
