@@ -13,6 +13,7 @@ REGISTRY = {
     "ufs": "simkit.games.ufs",
     "aau": "simkit.games.aau",
     "ufoo": "simkit.games.ufoo",
+    "eftaios": "simkit.games.eftaios",
     "template": "simkit.games.template",  # the contributors' template game (Pig)
 }
 
