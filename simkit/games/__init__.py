@@ -12,6 +12,7 @@ from ..game import GameSpec
 REGISTRY = {
     "ufs": "simkit.games.ufs",
     "aau": "simkit.games.aau",
+    "ovni": "simkit.games.ovni",
     "template": "simkit.games.template",  # the contributors' template game (Pig)
 }
 
