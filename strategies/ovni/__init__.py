@@ -1,20 +1,41 @@
 """Bots for O.V.N.I. Each sees its seat's observation only (simkit/games/ovni/engine.py:
-the public view at the state's own offsets, its hand, its missions and its own
-face-down tokens) and the list of legal actions."""
+the public view at the state's own offsets, its hand, its missions, its own face-down
+tokens and every planet's unseen tokens) and the list of legal actions.
+
+Options restrict a bot to measure what a choice is worth: ``no-swap``, ``no-shield``,
+``no-extra``, ``no-nomajority``, ``no-six-twice`` never use that ability card (swap_human,
+force_field, extra_moves, abduct_without_majority, six_twice); ``one-mission`` /
+``two-missions`` keep that many missions. ``search`` takes ``b2`` / ``b16`` / ``b64``:
+samples of the hidden tokens per candidate placement (default 6).
+"""
 
 from simkit.game import BotInfo
 from simkit.jit import kernel
 
-from . import random_bot
+from . import random_bot, strategic
+from .evaluate import GREEDY, STRATEGIC
+from .strategic import NO_EXTRA, NO_NOMAJ, NO_SHIELD, NO_SIX_TWICE, NO_SWAP, ONE_MISSION, TWO_MISSIONS
+
+OPTIONS = {"no-swap": NO_SWAP, "no-shield": NO_SHIELD, "no-extra": NO_EXTRA, "no-nomajority": NO_NOMAJ,
+           "no-six-twice": NO_SIX_TWICE, "one-mission": ONE_MISSION, "two-missions": TWO_MISSIONS}
 
 BOTS = {
     "random": BotInfo("random", 0, "uniform over the legal actions"),
+    "greedy": BotInfo("greedy", 1, "the most immediate points: bids its highest token on the card worth most now, "
+                      "takes the action that scores most if the game ended now; keeps one mission", OPTIONS),
+    "strategic": BotInfo("strategic", 2, "bids with intent (cards valued by its needs, majorities and missions, win "
+                         "chances from the visible tokens, its 6 face down, the energy card on purpose); plays "
+                         "toward its missions, majorities, mappings and airspace", OPTIONS),
 }
 
 SCRATCH = 256
-MEMORY = 0
+MEMORY = 24  # strategic: this round's card values (see strategic.choose)
 
 
 @kernel
 def choose(code, flags, obs, legal, rng, b, mem, ib, fb):
-    return random_bot.choose(obs, legal, rng)
+    if code == 0:
+        return random_bot.choose(obs, legal, rng)
+    if code == 1:
+        return strategic.choose(obs, legal, rng, b, mem, ib, fb, flags, GREEDY)
+    return strategic.choose(obs, legal, rng, b, mem, ib, fb, flags, STRATEGIC)

@@ -66,6 +66,7 @@ B_MIS = BOARD.array("missions", MAX_MISSIONS * MIS_STRIDE)
 B_ADJ = BOARD.array("adj", N_CITIES * N_CITIES)  # 1 when two cities share a route (R9.2)
 B_NDEG = BOARD.array("ndeg", N_CITIES)
 B_NB = BOARD.array("nb", N_CITIES * MAX_DEGREE)  # neighbours of each city, ascending
+B_NBMASK = BOARD.array("nbmask", N_CITIES)  # neighbours of each city as a bit mask
 B_DIST_RANK = BOARD.array("dist_rank", 4)  # rank of each board planet's distance, 0 = nearest to Earth
 B_EVEN = BOARD.array("even", N_CITIES)  # 1 when the city's number (1-12) is even
 B_DIST = BOARD.array("city_dist", N_CITIES * N_CITIES)  # fewest Pilot moves between two cities (bots)
@@ -215,6 +216,7 @@ def _build(params: OVNIParams) -> np.ndarray:
         for k, d in enumerate(nbs):
             b[B_NB + c * MAX_DEGREE + k] = d - 1
             b[B_ADJ + c * N_CITIES + d - 1] = 1
+            b[B_NBMASK + c] |= 1 << (d - 1)
         b[B_EVEN + c] = int((c + 1) % 2 == 0)
         for d in range(N_CITIES):
             b[B_DIST + c * N_CITIES + d] = board.distance(c + 1, d + 1)
