@@ -175,7 +175,7 @@ PLAYER_BLOCK = STATE.seats(
     "mapped", "nmapped", ("humans", N_KINDS), "nhumans",
     "nhand", "six_uses", "six_max", "six_spent",
     "energy", "ff", "parked",
-    ("abil", 2), "eff", "start_n", "map_thr", "extra_moves", "extra_min", "ff_mil", "map_pts", "ufo_pts",
+    ("abil", 2), "eff", "start_n", "map_thr", "prebuilt", "extra_moves", "extra_min", "ff_mil", "map_pts", "ufo_pts",
     "nkept", "won_mask", "got_round",
     # outputs
     "score", "won", ("pts", N_CATEGORIES), "first1", "first2", "areas_won", "recruited", "energy1", "energy2",
@@ -185,7 +185,7 @@ PLAYER_BLOCK = STATE.seats(
 PLAYER, P_STRIDE = PLAYER_BLOCK.base, PLAYER_BLOCK.stride
 (P_PLANET_ID, P_DIST_RANK, P_OWN, P_CAPT, P_CAPTURED_FROM, P_UFO, P_FROZEN, P_PAD, P_RESERVE, P_ON_BOARD,
  P_LAUNCHED, P_MAPPED, P_NMAPPED, P_HUMANS, P_NHUMANS, P_NHAND, P_SIX_USES, P_SIX_MAX, P_SIX_SPENT, P_ENERGY, P_FF,
- P_PARKED, P_ABIL, P_EFF, P_START_N, P_MAP_THR, P_EXTRA_MOVES, P_EXTRA_MIN, P_FF_MIL, P_MAP_PTS, P_UFO_PTS,
+ P_PARKED, P_ABIL, P_EFF, P_START_N, P_MAP_THR, P_PREBUILT, P_EXTRA_MOVES, P_EXTRA_MIN, P_FF_MIL, P_MAP_PTS, P_UFO_PTS,
  P_NKEPT, P_WON_MASK, P_GOT_ROUND,
  P_SCORE, P_WON, P_PTS, P_FIRST1, P_FIRST2, P_AREAS_WON, P_RECRUITED, P_ENERGY1, P_ENERGY2, P_SIXES_PLAYED,
  P_SHIELD_ROUNDS, P_SWAPS, P_EXTRA_USED, P_NOMAJ_ABD, P_DESTROYED, P_LOST, P_CONTROLLED, P_M1, P_M2, P_M1_DONE,
@@ -447,6 +447,8 @@ def init_state(seed, b):
                 s[o + P_START_N] = p1
             elif e == EFF_MAP_THRESHOLD:
                 s[o + P_MAP_THR] = p1
+            elif e == EFF_PREBUILT_UFO:
+                s[o + P_PREBUILT] = p1
             elif e == EFF_EXTRA_MOVES:
                 s[o + P_EXTRA_MOVES] = p1
                 s[o + P_EXTRA_MIN] = p2
@@ -496,15 +498,11 @@ def _put_ufo(s, q, c):
 def _finish_setup(s, rng, b):
     """R1.12, then round 1 (R1.13)."""
     for seat in range(s[PLAYERS]):
-        if has_eff(s, seat, EFF_PREBUILT_UFO):
-            o = po(seat)
-            for k in range(2):
-                card = s[o + P_ABIL + k]
-                if b[B_ABIL_EFFECT + card] == EFF_PREBUILT_UFO:
-                    for _ in range(b[B_ABIL_P1 + card]):
-                        if s[o + P_PAD] < b[B_PAD] and s[o + P_RESERVE] > 0:
-                            s[o + P_PAD] += 1
-                            s[o + P_RESERVE] -= 1
+        o = po(seat)
+        for _ in range(s[o + P_PREBUILT]):
+            if s[o + P_PAD] < b[B_PAD] and s[o + P_RESERVE] > 0:
+                s[o + P_PAD] += 1
+                s[o + P_RESERVE] -= 1
     _start_round(s, rng, b)
 
 
