@@ -219,7 +219,7 @@ def test_E2_starting_pairs_are_never_repeated():
     st = rules.new(5)
     neutral(st)
     for q in range(4):
-        act(rules, st, "keep_one", 0)
+        act(rules, st, "keep", 0)
     act(rules, st, "start_pair", A, M)
     pairs = {t for t in legal(rules, st)}
     assert len(pairs) == 5 and ("start_pair", A, M) not in pairs
@@ -239,9 +239,9 @@ def test_E19_three_starting_aliens_and_prebuilt_ufo():
     give(st, 0, "three_starting_aliens")
     give(st, 1, "prebuilt_ufo")
     for q in range(3):
-        act(rules, st, "keep_two", (0, 1))
-    assert legal(rules, st) == {("start_triple", t) for t in [(1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2)]}
-    act(rules, st, "start_triple", (P, BLD, M))
+        act(rules, st, "keep", 5)  # keep slots 0 and 1
+    assert legal(rules, st) == {("start_triple", k) for k in range(4)}
+    act(rules, st, "start_triple", A)  # every class but the Abductors
     assert [holding(st, 0, k) for k in range(4)] == [1, 0, 1, 1]
     reserve = get(st, 1, E.P_RESERVE)
     act(rules, st, "start_pair", P, A)
@@ -254,8 +254,8 @@ def test_missions_keep_one_or_two():
     """R1.10: KEEP ids 0-2 keep one slot, 3-5 keep the two other slots."""
     rules = Rules(players=3)
     st = rules.new(3)
-    act(rules, st, "keep_one", 2)
-    act(rules, st, "keep_two", (0, 2))
+    act(rules, st, "keep", 2)
+    act(rules, st, "keep", 4)  # both slots other than slot 1
     assert st.s[E.KEPT + 0] == 0b100 and st.s[E.KEPT + 1] == 0b101
     assert get(st, 0, E.P_NKEPT) == 1 and get(st, 1, E.P_NKEPT) == 2
 
@@ -896,8 +896,8 @@ def test_E20_two_player_setup():
     assert [get(st, q, E.P_RESERVE) for q in range(3)] == [4, 4, 0]
     assert s[E.NAREAS] == 3
     neutral(st)
-    act(rules, st, "keep_one", 0)
-    act(rules, st, "keep_one", 0)
+    act(rules, st, "keep", 0)
+    act(rules, st, "keep", 0)
     act(rules, st, "start_pair", A, M)
     act(rules, st, "start_pair", P, BLD)
     assert s[E.PHASE] == E.PH_DUMMY_START and s[E.TO_MOVE] == 0
@@ -919,7 +919,7 @@ def test_A22_free_dummy_start():
     rules = Rules(players=2, dummy_start="free")
     st = rules.new(8)
     neutral(st)
-    for t in [("keep_one", 0), ("keep_one", 0), ("start_pair", A, M), ("start_pair", P, BLD), ("dummy_alien", A)]:
+    for t in [("keep", 0), ("keep", 0), ("start_pair", A, M), ("start_pair", P, BLD), ("dummy_alien", A)]:
         act(rules, st, *t)
     assert len(legal(rules, st)) == 4
 

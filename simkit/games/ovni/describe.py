@@ -37,23 +37,22 @@ def planet_label(params, s, q: int) -> str:
 
 
 def semantic(a: int) -> tuple:
-    """The action as a tuple with names (D2), e.g. ``("place", area, value)``,
-    ``("move", from_city, to_city)`` (city indices 0-11), ``("start_pair", 1, 3)``."""
+    """The action as the specification's D2 names it, with numbers instead of an id:
+    ``("keep", i)``, ``("start_pair", x, y)``, ``("start_triple", k)``, ``("dummy_alien", k)``,
+    ``("place", area, value)``, ``("place_dummy", area)``, ``("pick", k)``,
+    ``("energy_alien", k)``, ``("energy_three",)``, ``("shield", 0 or 1)``, ``("activate", k)``,
+    ``("end_turn",)``, ``("move", from, to)``, ``("abduct", city, swap_city)``,
+    ``("launch", city)``, ``("capture", target, k)``, ``("destroy", target, city)``,
+    ``("end_group",)``; cities 0-11, classes 0-3, areas 0-3, planets 0-3."""
     kind, i = E.ACTIONS.decode(int(a))
-    if kind == "keep":
-        return ("keep_one", i) if i < 3 else ("keep_two", tuple(x for x in range(3) if x != i - 3))
     if kind == "start_pair":
         return ("start_pair", int(E.PAIR_A[i]), int(E.PAIR_B[i]))
-    if kind == "start_triple":
-        return ("start_triple", tuple(k for k in range(4) if k != i))
     if kind == "place":
         return ("place", i // E.TOKENS, i % E.TOKENS + 2)
-    if kind in ("move", "abduct"):
+    if kind in ("move", "abduct", "destroy"):
         return (kind, i // E.N_CITIES, i % E.N_CITIES)
     if kind == "capture":
         return ("capture", i // E.N_CLASSES, i % E.N_CLASSES)
-    if kind == "destroy":
-        return ("destroy", i // E.N_CITIES, i % E.N_CITIES)
     if kind in ("energy_three", "end_turn", "end_group"):
         return (kind,)
     return (kind, i)
@@ -63,15 +62,9 @@ def action_id(t: tuple) -> int:
     """The inverse of :func:`semantic`."""
     kind = t[0]
     r = E.ACTIONS.ranges
-    if kind == "keep_one":
-        return r["keep"].start + t[1]
-    if kind == "keep_two":
-        return r["keep"].start + 3 + ({0, 1, 2} - set(t[1])).pop()
     if kind == "start_pair":
         pairs = list(zip(E.PAIR_A.tolist(), E.PAIR_B.tolist()))
         return r["start_pair"].start + pairs.index((min(t[1], t[2]), max(t[1], t[2])))
-    if kind == "start_triple":
-        return r["start_triple"].start + ({0, 1, 2, 3} - set(t[1])).pop()
     if kind == "place":
         return r["place"].start + t[1] * E.TOKENS + t[2] - 2
     if kind in ("move", "abduct", "destroy"):
@@ -88,14 +81,16 @@ def describe_action(params, s: np.ndarray, b: np.ndarray, a: int) -> str:
     city = nm["cities"]
     t = semantic(a)
     kind = t[0]
-    if kind == "keep_one":
-        return f"keeps mission slot {t[1] + 1}"
-    if kind == "keep_two":
-        return f"keeps mission slots {t[1][0] + 1} and {t[1][1] + 1}"
+    if kind == "keep":
+        i = t[1]
+        if i < 3:
+            return f"keeps mission slot {i + 1}"
+        both = [x + 1 for x in range(3) if x != i - 3]
+        return f"keeps mission slots {both[0]} and {both[1]}"
     if kind == "start_pair":
         return f"starts with a {CLASS_NAMES[t[1]]} and a {CLASS_NAMES[t[2]]}"
     if kind == "start_triple":
-        return "starts with " + ", ".join(CLASS_NAMES[k] for k in t[1])
+        return "starts with " + ", ".join(CLASS_NAMES[k] for k in range(4) if k != t[1])
     if kind == "dummy_alien":
         return f"gives the dummy a {CLASS_NAMES[t[1]]}"
     if kind == "place":
