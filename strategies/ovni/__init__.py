@@ -12,8 +12,10 @@ samples of the hidden tokens per candidate placement (default 6).
 from simkit.game import BotInfo
 from simkit.jit import kernel
 
-from . import random_bot, strategic
+from . import random_bot, search, strategic
 from .evaluate import GREEDY, STRATEGIC
+
+assert search.SCRATCH_NEEDED <= 1024 and search.F_SUM + search.K_CANDIDATES <= 1024
 from .strategic import NO_EXTRA, NO_NOMAJ, NO_SHIELD, NO_SIX_TWICE, NO_SWAP, ONE_MISSION, TWO_MISSIONS
 
 OPTIONS = {"no-swap": NO_SWAP, "no-shield": NO_SHIELD, "no-extra": NO_EXTRA, "no-nomajority": NO_NOMAJ,
@@ -26,9 +28,12 @@ BOTS = {
     "strategic": BotInfo("strategic", 2, "bids with intent (cards valued by its needs, majorities and missions, win "
                          "chances from the visible tokens, its 6 face down, the energy card on purpose); plays "
                          "toward its missions, majorities, mappings and airspace", OPTIONS),
+    "search": BotInfo("search", 3, "strategic, but each bid is chosen among its 4 best by playing the round's placements "
+                      "out in worlds sampled from the tokens it cannot see (6 samples; b2/b16/b64)",
+                      {**OPTIONS, "b2": search.BUDGET_2, "b16": search.BUDGET_16, "b64": search.BUDGET_64}),
 }
 
-SCRATCH = 256
+SCRATCH = 1024  # the search bot builds a world (a state) in its int scratch
 MEMORY = 24  # strategic: this round's card values (see strategic.choose)
 
 
@@ -38,4 +43,6 @@ def choose(code, flags, obs, legal, rng, b, mem, ib, fb):
         return random_bot.choose(obs, legal, rng)
     if code == 1:
         return strategic.choose(obs, legal, rng, b, mem, ib, fb, flags, GREEDY)
-    return strategic.choose(obs, legal, rng, b, mem, ib, fb, flags, STRATEGIC)
+    if code == 2:
+        return strategic.choose(obs, legal, rng, b, mem, ib, fb, flags, STRATEGIC)
+    return search.choose(obs, legal, rng, b, mem, ib, fb, flags)

@@ -182,6 +182,8 @@ F_TOKCOST = F_BOT  # cost per point of a token
 F_SIXCOST = F_BOT + 1
 F_GAIN_IN = F_BOT + 2  # per city: value of one more of the seat's UFOs there (prepare_moves)
 F_LOSS_OUT = F_GAIN_IN + N_CITIES  # per city: change from one less
+F_CAND = F_LOSS_OUT + N_CITIES  # the score of each legal placement (place_choice), for the search bot
+MAX_CAND = 24
 
 
 # ---- set-up -------------------------------------------------------------------------------
@@ -342,6 +344,8 @@ def place_choice(x, b, fb, legal, flags, greedy):
             owner = int(fb[o + AS_SINGLE + v])
             if owner != me:
                 val += 0.3 * fb[F_WDENY] * fb[F_AV + 4 * owner + a]
+        if i < MAX_CAND:
+            fb[F_CAND + i] = val
         if val > bv:
             bv = val
             best = legal[i]
@@ -670,6 +674,47 @@ def shield_choice(x, b, fb, flags):
 
 # ---- dispatch ------------------------------------------------------------------------------
 @kernel
+def prepare_place(x, b, mem, fb, mode):
+    """The tables a placement needs (F_AV, F_E, F_TOKCOST, F_SIXCOST): the cards' values
+    do not change while tokens are placed, so they are computed once a round and kept in
+    the seat's memory (thousandths)."""
+    me = x[O_SEAT]
+    stamp = x[ROUND] * 2 + 1
+    if mem[0] == stamp:
+        for i in range(16):
+            fb[F_AV + i] = mem[1 + i] * 0.001
+        fb[F_E] = mem[17] * 0.001
+        fb[F_TOKCOST] = mem[18] * 0.001
+        fb[F_SIXCOST] = mem[19] * 0.001
+    else:
+        prepare(x, b, fb, mode)
+        prepare_areas(x, b, fb)
+        fb[F_E] = energy_value(x, b, fb, me)
+        avg = 0.0
+        for a in range(x[NAREAS]):
+            avg += fb[F_AV + 4 * me + a]
+        avg /= x[NAREAS]
+        fb[F_TOKCOST] = 0.04 * avg + 0.1
+        r = fb[F_R]
+        six_left = 1.0 if has_eff(x, me, EFF_SIX_USES) and x[po(me) + P_SIX_USES] == 0 else 0.0
+        fb[F_SIXCOST] = (0.6 * min(r - 1.0, 4.0)) * (1.0 - 0.5 * six_left) if r > 1.0 else 0.0
+        mem[0] = stamp
+        for i in range(16):
+            mem[1 + i] = int(round(fb[F_AV + i] * 1000.0))
+        mem[17] = int(round(fb[F_E] * 1000.0))
+        mem[18] = int(round(fb[F_TOKCOST] * 1000.0))
+        mem[19] = int(round(fb[F_SIXCOST] * 1000.0))
+        # use the rounded values, so that a remembered decision equals a fresh one
+        for i in range(16):
+            fb[F_AV + i] = mem[1 + i] * 0.001
+        fb[F_E] = mem[17] * 0.001
+        fb[F_TOKCOST] = mem[18] * 0.001
+        fb[F_SIXCOST] = mem[19] * 0.001
+    fb[F_MODE] = mode
+    fb[F_WDENY] = 1.0 if x[PLAYERS] == 2 else 0.5
+
+
+@kernel
 def choose(x, legal, rng, b, mem, ib, fb, flags, mode):
     me = x[O_SEAT]
     ph = x[PHASE]
@@ -677,41 +722,7 @@ def choose(x, legal, rng, b, mem, ib, fb, flags, mode):
     if ph == PH_KEEP:
         return keep_choice(x, b, flags, greedy)
     if ph == PH_PLACE:
-        # the cards' values do not change while tokens are placed: one computation per
-        # round, kept in the seat's memory (thousandths)
-        stamp = x[ROUND] * 2 + 1
-        if mem[0] == stamp:
-            for i in range(16):
-                fb[F_AV + i] = mem[1 + i] * 0.001
-            fb[F_E] = mem[17] * 0.001
-            fb[F_TOKCOST] = mem[18] * 0.001
-            fb[F_SIXCOST] = mem[19] * 0.001
-        else:
-            prepare(x, b, fb, mode)
-            prepare_areas(x, b, fb)
-            fb[F_E] = energy_value(x, b, fb, me)
-            avg = 0.0
-            for a in range(x[NAREAS]):
-                avg += fb[F_AV + 4 * me + a]
-            avg /= x[NAREAS]
-            fb[F_TOKCOST] = 0.04 * avg + 0.1
-            r = fb[F_R]
-            six_left = 1.0 if has_eff(x, me, EFF_SIX_USES) and x[po(me) + P_SIX_USES] == 0 else 0.0
-            fb[F_SIXCOST] = (0.6 * min(r - 1.0, 4.0)) * (1.0 - 0.5 * six_left) if r > 1.0 else 0.0
-            mem[0] = stamp
-            for i in range(16):
-                mem[1 + i] = int(round(fb[F_AV + i] * 1000.0))
-            mem[17] = int(round(fb[F_E] * 1000.0))
-            mem[18] = int(round(fb[F_TOKCOST] * 1000.0))
-            mem[19] = int(round(fb[F_SIXCOST] * 1000.0))
-            # use the rounded values, so that a cached decision equals a fresh one
-            for i in range(16):
-                fb[F_AV + i] = mem[1 + i] * 0.001
-            fb[F_E] = mem[17] * 0.001
-            fb[F_TOKCOST] = mem[18] * 0.001
-            fb[F_SIXCOST] = mem[19] * 0.001
-        fb[F_MODE] = mode
-        fb[F_WDENY] = 1.0 if x[PLAYERS] == 2 else 0.5
+        prepare_place(x, b, mem, fb, mode)
         return place_choice(x, b, fb, legal, flags, greedy)
     prepare(x, b, fb, mode)
     if ph == PH_GROUP or ph == PH_TURN:
