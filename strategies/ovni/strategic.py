@@ -173,10 +173,13 @@ NO_SIX_TWICE = 16
 ONE_MISSION = 32
 TWO_MISSIONS = 64
 
-# Estimated chance of completing a mission of each kind when kept (airspace+abduction,
-# abduction+possession, capture+possession, mapping+possession), measured with this bot
-# on the stand-in cards (reports/ovni): the keep rule needs > 5/13.
-KIND_PRIOR = np.array([0.30, 0.25, 0.10, 0.45])
+# Estimated chance of completing a kept mission, by player count (rows 2, 3, 4) and kind
+# (airspace+abduction, abduction+possession, capture+possession, mapping+possession):
+# the completion rates of this bot keeping two missions, 3,000 games per player count on
+# the stand-in cards (see reports/ovni). A mission is kept when the chance beats 5/13.
+KIND_PRIOR = np.array([[0.41, 0.46, 0.55, 0.21],
+                       [0.05, 0.33, 0.48, 0.45],
+                       [0.01, 0.21, 0.38, 0.23]])
 
 F_TOKCOST = F_BOT  # cost per point of a token
 F_SIXCOST = F_BOT + 1
@@ -184,6 +187,8 @@ F_GAIN_IN = F_BOT + 2  # per city: value of one more of the seat's UFOs there (p
 F_LOSS_OUT = F_GAIN_IN + N_CITIES  # per city: change from one less
 F_CAND = F_LOSS_OUT + N_CITIES  # the score of each legal placement (place_choice), for the search bot
 MAX_CAND = 24
+# seat memory: 0-19 the round's card values (prepare_place); the previous Pilot move
+M_MOVE_STAMP, M_MOVE_BACK = 20, 21
 
 
 # ---- set-up -------------------------------------------------------------------------------
@@ -193,7 +198,7 @@ def mission_chance(x, b, me, m):
     ability cards and by the humans it needs being about)."""
     r = B_MIS + m * MIS_STRIDE
     kind = b[r + M_KIND]
-    p = KIND_PRIOR[kind]
+    p = KIND_PRIOR[x[PLAYERS] - 2, kind]
     if kind == 3 and has_eff(x, me, EFF_MAP_THRESHOLD):
         p += 0.2
     if kind == 3 and (has_eff(x, me, EFF_PREBUILT_UFO) or has_eff(x, me, EFF_UFO_POINTS)):
@@ -445,10 +450,12 @@ def prepare_moves(x, b, fb, me):
 
 
 @kernel
-def best_move(x, b, fb, me, budget, targets):
+def best_move(x, b, fb, me, budget, targets, back):
     """The best Pilot move (value, action), from the seat's unfrozen UFOs (after
-    prepare_moves); with two moves left, a first step toward a mapping target counts
-    half the flight."""
+    prepare_moves). With two moves left, a flight f -> t -> u to a mapping target u is
+    worth what it changes at f and u (t is only crossed), three quarters of it as the
+    first step's value, unless arriving at t would map it (the UFO would freeze there).
+    ``back`` (a MOVE id, or -1) is the reverse of the previous move: never taken."""
     o = po(me)
     bv = 0.0
     ba = -1
@@ -460,19 +467,22 @@ def best_move(x, b, fb, me, budget, targets):
         out = fb[F_LOSS_OUT + f]
         for k in range(b[B_NDEG + f]):
             t = b[B_NB + f * MAX_DEGREE + k]
+            a = A_MOVE + f * N_CITIES + t
+            if a == back:
+                continue
             v = fb[F_GAIN_IN + t] + out
-            reach = targets & b[B_NBMASK + t] & ~(1 << f)
-            if reach:
+            reach = targets & b[B_NBMASK + t] & ~(1 << f) & ~(1 << t)
+            if reach and not (targets >> t) & 1:
                 best = 0.0
                 for u in range(N_CITIES):
                     if (reach >> u) & 1 and fb[F_GAIN_IN + u] > best:
                         best = fb[F_GAIN_IN + u]
-                v2 = 0.5 * (best + v)
+                v2 = 0.75 * (best + out)
                 if v2 > v:
                     v = v2
             if v > bv:
                 bv = v
-                ba = A_MOVE + f * N_CITIES + t
+                ba = a
     return bv, ba
 
 
@@ -560,7 +570,7 @@ def group_values(x, b, fb, me, legal, flags, out_best):
             if budget > 0 and not (flags & NO_EXTRA):
                 budget += x[o + P_EXTRA_MOVES] if _extra(x, me) else 0
             if budget > 0:
-                mv, _ = best_move(x, b, fb, me, budget, targets)
+                mv, _ = best_move(x, b, fb, me, budget, targets, -1)
                 v = mv * (1.0 + 0.3 * min(budget - 1, 3))
         elif k == ABDUCTORS:
             n = held(x, me, ABDUCTORS) // 2
@@ -622,15 +632,23 @@ def _extra(x, me):
 
 
 @kernel
-def group_action(x, b, fb, me, legal, flags):
+def group_action(x, b, fb, me, legal, flags, mem):
     """The best action of the active group, or END_GROUP when nothing gains."""
     g = x[GROUP]
     if g == PILOTS:
         if flags & NO_EXTRA and x[MOVES_MADE] >= x[GROUP_BASE]:
             return A_END_GROUP
         targets = prepare_moves(x, b, fb, me)
-        bv, ba = best_move(x, b, fb, me, x[BUDGET], targets)
+        # the seat's memory holds its previous move of this activation (M_MOVE_*)
+        back = -1
+        if mem[M_MOVE_STAMP] == x[ROUND] * 64 + x[MOVES_MADE]:
+            back = mem[M_MOVE_BACK]
+        bv, ba = best_move(x, b, fb, me, x[BUDGET], targets, back)
         if ba >= 0 and bv > 0.05:
+            f = (ba - A_MOVE) // N_CITIES
+            t = (ba - A_MOVE) % N_CITIES
+            mem[M_MOVE_STAMP] = x[ROUND] * 64 + x[MOVES_MADE] + 1
+            mem[M_MOVE_BACK] = A_MOVE + t * N_CITIES + f
             return ba
         return A_END_GROUP
     if g == BUILDERS:
@@ -728,7 +746,7 @@ def choose(x, legal, rng, b, mem, ib, fb, flags, mode):
     if ph == PH_GROUP or ph == PH_TURN:
         prepare_cities(x, b, fb, me)
         if ph == PH_GROUP:
-            return group_action(x, b, fb, me, legal, flags)
+            return group_action(x, b, fb, me, legal, flags, mem)
         return group_values(x, b, fb, me, legal, flags, 0)
     if ph == PH_PICK:
         a, _ = best_class(x, b, fb, me, A_PICK, N_CLASSES, legal, True)
