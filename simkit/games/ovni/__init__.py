@@ -127,6 +127,8 @@ SPEC = GameSpec(
     compare_metrics=("rounds", "missions_done"),
     max_steps=20_000,
     test_variants=({"players": 2}, {"players": 3}, {"players": 4}),
+    report="simkit.games.ovni.report:build",
+    experiment="experiments/ovni.toml",
 )
 
 
