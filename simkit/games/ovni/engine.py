@@ -436,9 +436,12 @@ def init_state(seed, b):
         s[o + P_NHAND] = TOKENS
     for seat in range(players):
         o = po(seat)
+        c0 = deck[2 * seat]
+        c1 = deck[2 * seat + 1]
+        s[o + P_ABIL + 0] = min(c0, c1)  # in decks-file order (output columns)
+        s[o + P_ABIL + 1] = max(c0, c1)
         for k in range(2):
             card = deck[2 * seat + k]
-            s[o + P_ABIL + k] = card
             e = b[B_ABIL_EFFECT + card]
             s[o + P_EFF] |= 1 << e
             p1 = b[B_ABIL_P1 + card]
