@@ -111,7 +111,8 @@ def build(result, target) -> None:
         "Many tests at once are controlled with Holm's method (family-wise 5%). A shared win counts 1/k for each "
         "of the k winners (win share).",
     ])
-    ref = f.filter((pl.col("grid") == 0) & (pl.col("table") == REFERENCE))
+    default_files = (pl.col("decks") == "") & (pl.col("board") == "")
+    ref = f.filter((pl.col("grid") == 0) & (pl.col("table") == REFERENCE) & default_files)
     players_list = sorted(ref["players"].unique().to_list())
 
     # -- 1. seats ----------------------------------------------------------------------------
@@ -185,10 +186,11 @@ def build(result, target) -> None:
             how = ""
             if card in ACTIVE:
                 label = f"{REFERENCE}:{ACTIVE[card]}"
-                variant = f.filter((pl.col("grid") == 3) & (pl.col("players") == n) & (pl.col("table") == label))
+                variant = f.filter((pl.col("players") == n) & (pl.col("table") == label) & default_files)
                 how = f"bot `{label}`"
             elif card in BLANKABLE:
-                variant = f.filter((pl.col("grid") == 4) & (pl.col("players") == n) & pl.col("decks").str.contains(f"blank-{card}"))
+                variant = f.filter((pl.col("players") == n) & (pl.col("table") == REFERENCE)
+                                   & pl.col("decks").str.contains(f"blank-{card}"))
                 how = "blank card"
             if variant is None or not variant.height:
                 continue
@@ -363,7 +365,7 @@ def build(result, target) -> None:
 
     # -- 6. bot strength -------------------------------------------------------------------------
     rep.heading("How the conclusions move with bot strength")
-    strength = f.filter(pl.col("grid").is_in([0, 1, 2]))
+    strength = f.filter(pl.col("table").is_in(["random", "greedy", REFERENCE, "search"]) & default_files)
     order = ["random", "greedy", REFERENCE, "search"]
     rows_s = []
     for b in order:
