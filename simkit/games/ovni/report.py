@@ -111,7 +111,7 @@ def build(result, target) -> None:
         "Many tests at once are controlled with Holm's method (family-wise 5%). A shared win counts 1/k for each "
         "of the k winners (win share).",
     ])
-    default_files = (pl.col("decks") == "") & (pl.col("board") == "")
+    default_files = (pl.col("decks") == "") & (pl.col("board") == "")  # the built-in data files
     ref = f.filter((pl.col("grid") == 0) & (pl.col("table") == REFERENCE) & default_files)
     players_list = sorted(ref["players"].unique().to_list())
 
@@ -415,7 +415,39 @@ def build(result, target) -> None:
         r["significant (Holm)"] = "yes" if rej else "no"
     rep.table(ab_rows, "Win share of holders minus non-holders, greedy and search bots")
 
-    # -- 7. what depends on what ----------------------------------------------------------------
+    # -- 7. the stand-in board ---------------------------------------------------------------------
+    complete = f.filter((pl.col("table") == REFERENCE) & pl.col("board").str.contains("board_complete"))
+    if complete.height:
+        rep.heading("Sensitivity to the stand-in routes")
+        rep.text("The routes between the twelve cities are a stand-in (reference 1.3 b; the rulebook fixes only "
+                 "Berlin-Paris and Moscow-Tokyo and that Berlin is two moves from Tokyo). The same games played on a "
+                 "board where every city neighbours every other show what the routes decide: the first "
+                 f"{complete['game_index'].n_unique() // max(1, complete['players'].n_unique()):,} games of each player "
+                 "count, stand-in board against complete board (paired by game and seat).")
+        sens = []
+        for n in players_list:
+            c = complete.filter(pl.col("players") == n)
+            if not c.height:
+                continue
+            r_ = ref.filter((pl.col("players") == n) & (pl.col("game_index") < c["game_index"].max() + 1))
+            m = r_.select("game_index", "seat", "win_share", "score", *[f"points_{k}" for k in CATEGORIES]).join(
+                c.select("game_index", "seat", pl.col("win_share").alias("c_share"), pl.col("score").alias("c_score"),
+                         *[pl.col(f"points_{k}").alias(f"c_{k}") for k in CATEGORIES]), on=["game_index", "seat"])
+            row = {"players": n, "games": f"{c['game_index'].n_unique():,}"}
+            for seat in range(n):
+                part = m.filter(pl.col("seat") == seat)
+                d = paired_numeric(part["c_share"].to_numpy(), part["win_share"].to_numpy())
+                row[f"seat {seat + 1} win share change"] = _pp(d)
+            ds = paired_numeric(m["c_score"].to_numpy().astype(float), m["score"].to_numpy().astype(float))
+            row["score change"] = f"{ds.estimate:+.1f} [{ds.lo:+.1f}, {ds.hi:+.1f}]"
+            for k in ("airspace", "mapping", "humans"):
+                row[f"{k} points"] = f"{m[f'points_{k}'].mean():.1f} -> {m[f'c_{k}'].mean():.1f}"
+            row["rounds"] = (f"{r_.filter(pl.col('seat') == 0)['rounds'].mean():.2f} -> "
+                             f"{c.filter(pl.col('seat') == 0)['rounds'].mean():.2f}")
+            sens.append(row)
+        rep.table(sens, "Stand-in board -> complete board: changes of each seat's win share (percentage points, paired), of the score and of the route-dependent categories")
+
+    # -- 8. what depends on what ----------------------------------------------------------------
     rep.heading("Which numbers depend on which readings and stand-ins")
     rep.bullets([
         "**Mission payoffs** depend entirely on the stand-in mission parameters (reference 1.3 c): the airspace "
