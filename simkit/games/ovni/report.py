@@ -119,7 +119,11 @@ def build(result, target) -> None:
     rep.heading("Seat advantage")
     rep.text("The strategic bot at every seat. Seat 1 places the first UFO (Sao Paulo), keeps its missions and "
              "chooses its starting aliens first; the turn orders of both phases then follow the aliens held (R3, R8), "
-             "so no seat keeps the lead by rule.")
+             "so no seat keeps the lead by rule. What seat 1 does get is the first choice of starting aliens, and "
+             "no later seat may repeat its pair (R1.11): it takes the start that leads round 1's phase-1 order "
+             "(a Builder and a Military, which no other pair outranks), and the bots value that lead highly "
+             "(tuned head to head, see strategies/ovni/strategic.py). How large the edge is depends on how well "
+             "the players choose their starts: see the bot-strength section, where random starts are fair.")
     rows, figs = _seat_rows(ref, REFERENCE)
     rep.table(rows, "Win share by seat (95% intervals), chi-square test against equal shares, and the equivalence margin")
     fig, ax = plt.subplots(figsize=(7.5, 3.8))
@@ -433,7 +437,8 @@ def build(result, target) -> None:
             m = r_.select("game_index", "seat", "win_share", "score", *[f"points_{k}" for k in CATEGORIES]).join(
                 c.select("game_index", "seat", pl.col("win_share").alias("c_share"), pl.col("score").alias("c_score"),
                          *[pl.col(f"points_{k}").alias(f"c_{k}") for k in CATEGORIES]), on=["game_index", "seat"])
-            row = {"players": n, "games": f"{c['game_index'].n_unique():,}"}
+            row = {"players": n, "games": f"{c['game_index'].n_unique():,}",
+                   **{f"seat {k + 1} win share change": "" for k in range(4)}}
             for seat in range(n):
                 part = m.filter(pl.col("seat") == seat)
                 d = paired_numeric(part["c_share"].to_numpy(), part["win_share"].to_numpy())
