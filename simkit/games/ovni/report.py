@@ -256,13 +256,14 @@ def build(result, target) -> None:
             comp_plot.setdefault(n, []).append((m, ci))
     rep.table(mission_rows, "Each mission card when kept: completion rate, net points (+8 / -5) and the win share of the seats keeping it (fair share: 1/n)")
     fig, ax = plt.subplots(figsize=(9, 3.8))
+    all_ids = sorted({m for n in players_list for m, _ in comp_plot.get(n, [])})
     for i, n in enumerate(players_list):
-        ms = comp_plot[n]
-        xs = np.arange(len(ms)) + (i - 1) * 0.25
+        ms = comp_plot.get(n, [])
+        xs = np.array([all_ids.index(m) for m, _ in ms]) + (i - 1) * 0.25
         ys = [100 * c.estimate for _, c in ms]
         err = [[max(0.0, 100 * (c.estimate - c.lo)) for _, c in ms], [max(0.0, 100 * (c.hi - c.estimate)) for _, c in ms]]
         ax.bar(xs, ys, width=0.24, yerr=err, capsize=1.5, color=PALETTE[i], label=f"{n} players")
-        ax.set_xticks(np.arange(len(ms)), [m for m, _ in ms])
+    ax.set_xticks(np.arange(len(all_ids)), all_ids)
     ax.axhline(100 * 5 / 13, color="k", ls=":", lw=1)
     ax.set_ylabel("completed (%)")
     ax.set_title("Mission completion when kept (dotted: 5/13, where keeping breaks even)")
