@@ -192,7 +192,9 @@ F_TOKCOST = F_BOT  # cost per point of a token
 F_SIXCOST = F_BOT + 1
 F_GAIN_IN = F_BOT + 2  # per city: value of one more of the seat's UFOs there (prepare_moves)
 F_LOSS_OUT = F_GAIN_IN + N_CITIES  # per city: change from one less
-F_CAND = F_LOSS_OUT + N_CITIES  # the score of each legal placement (place_choice), for the search bot
+F_MYCV = F_LOSS_OUT + N_CITIES  # the seat's class values (prepare_mine)
+F_REST = F_MYCV + N_CLASSES  # per area: the chance of winning none of the other areas (place_choice)
+F_CAND = F_REST + 4  # the score of each legal placement (place_choice), for the search bot
 MAX_CAND = 24
 # Turn order at the start (R1.11): nobody holds anything yet, so the starting aliens decide
 # round 1's phase-1 order (Military, then Builders ..., R3.1: the opener's tie-breaks, the
@@ -393,6 +395,12 @@ def place_choice(x, b, fb, legal, flags, greedy):
         s += p
         none *= 1.0 - p
     base = _round_value(ev, s, none, fb[F_E])
+    for a in range(nareas):  # the chance of winning no area but a
+        rest = 1.0
+        for c in range(nareas):
+            if c != a:
+                rest *= 1.0 - fb[F_P + c]
+        fb[F_REST + a] = rest
     six_ok = not (flags & NO_SIX_TWICE and x[po(me) + P_SIX_USES] >= 1)
     best = legal[0]
     bv = -1e9
@@ -407,11 +415,7 @@ def place_choice(x, b, fb, legal, flags, greedy):
         p = win_chance(x, b, fb, me, a, v)
         p0 = fb[F_P + a]
         va = fb[F_AV + 4 * me + a]
-        rest = 1.0
-        for c in range(nareas):
-            if c != a:
-                rest *= 1.0 - fb[F_P + c]
-        val = _round_value(ev + (p - p0) * va, s + p - p0, rest * (1.0 - p), fb[F_E]) - base - cost
+        val = _round_value(ev + (p - p0) * va, s + p - p0, fb[F_REST + a] * (1.0 - p), fb[F_E]) - base - cost
         # denial: a value known once in the area cancels with this token
         o = F_AS + a * AS_STRIDE
         if fb[o + AS_CNT + v] == 1.0:
@@ -575,9 +579,16 @@ def abduct_value(x, b, fb, me, c, d, flags):
     return fb[F_HV + kind] + (0.0 if d == c else -0.05)
 
 
+@kernel
+def prepare_mine(x, b, fb, me):
+    for k in range(N_CLASSES):
+        fb[F_MYCV + k] = class_value(x, b, fb, me, k, 0)
+
+
 @inline_kernel
 def capture_value(x, b, fb, me, t, k):
-    v = class_value(x, b, fb, me, k, 0)
+    """After prepare_mine (F_MYCV)."""
+    v = fb[F_MYCV + k]
     if fb[F_MODE] == GREEDY:
         v += _loss_now(x, b, t, k)
         return v
@@ -673,6 +684,7 @@ def group_values(x, b, fb, me, legal, flags, out_best):
         else:
             n = (held(x, me, MILITARY) - x[o + P_PARKED]) // 3
             if n > 0:
+                prepare_mine(x, b, fb, me)
                 av = 0.0
                 for t in range(x[NPLANETS]):
                     if t == me or x[po(t) + P_FF] != 0:
@@ -722,6 +734,8 @@ def group_action(x, b, fb, me, legal, flags, mem):
         return A_END_GROUP
     if g == BUILDERS:
         prepare_moves(x, b, fb, me)
+    elif g == MILITARY:
+        prepare_mine(x, b, fb, me)
     best = A_END_GROUP
     bv = 0.05
     for i in range(legal.shape[0]):
