@@ -14,6 +14,7 @@ REGISTRY = {
     "aau": "simkit.games.aau",
     "ufoo": "simkit.games.ufoo",
     "eftaios": "simkit.games.eftaios",
+    "ovni": "simkit.games.ovni",
     "template": "simkit.games.template",  # the contributors' template game (Pig)
 }
 
