@@ -86,7 +86,7 @@ def build(result, target) -> None:
             xs, ys, err = [], [], [[], []]
             bound = 0.0
             for seat in range(n):
-                values = part.filter(pl.col("seat") == seat)["win_share"].to_numpy()
+                values = part.filter(pl.col("seat") == seat + 1)["win_share"].to_numpy()
                 ci = clustered_mean(values, np.arange(values.size))  # one row per game: plain normal interval
                 bound = max(bound, equivalence_bound(values, 1.0 / n, tost_alpha))
                 row[f"seat {seat + 1}"] = pct(ci)
@@ -178,7 +178,7 @@ def build(result, target) -> None:
     rep.figure(fig, "missions", "Mean mission points by card, 95% intervals clustered by game")
 
     # -- 3. semi-cooperative mode ------------------------------------------------------------------
-    coop = f.filter((pl.col("grid") == 1) & (pl.col("seat") == 0))
+    coop = f.filter((pl.col("grid") == 1) & (pl.col("seat") == 1))
     if coop.height:
         rep.heading("Semi-cooperative mode: can Earth win?")
         rep.text(f"Earth wins when the table destroys at least {exp.cells[0].spec.params.semi_coop_threshold} alien bases. "
