@@ -167,13 +167,15 @@ def build(result, target) -> None:
     rep.table(rows_g, "Where the points come from: mean points per seat of each source, by player count")
     card_wins_section(rep, strat, game.default_bot)
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
-    for ax, data, key, title in ((axes[0], rows, "city card", "City mission cards"), (axes[1], rows_b, "border card", "Border mission cards")):
+    for ax, data, key, title, xlabel in ((axes[0], rows, "city card", "City mission cards", "city mission card (its city value)"),
+                                         (axes[1], rows_b, "border card", "Border mission cards", "border mission card (the border it names)")):
         labels = [str(r[key]) for r in data]
         means = [float(r["mean points"].split()[0]) for r in data]
         los = [float(r["mean points"].split("[")[1].split(",")[0]) for r in data]
         his = [float(r["mean points"].split(",")[1].rstrip("]")) for r in data]
         ax.bar(labels, means, yerr=[np.subtract(means, los), np.subtract(his, means)], capsize=3, color=PALETTE[:len(labels)])
         ax.set_ylabel("mean points")
+        ax.set_xlabel(xlabel)
         ax.set_title(title)
     rep.figure(fig, "missions", "Mean mission points by card, 95% intervals clustered by game")
 
