@@ -38,7 +38,7 @@ class MetricComparison:
     independent: Difference
     agreement: float | None  # binary metrics: share of games with the same outcome
     n: int
-    group: str = "seat 0"  # the seat or bot compared
+    group: str = "seat 1"  # the seat or bot compared
     p_holm: float = float("nan")  # p-value Holm-adjusted over every row of the comparison
 
     @property
@@ -168,3 +168,17 @@ def rows(c: Comparison) -> list[dict[str, str]]:
             "games saved": f"{m.games_ratio:.1f}x" if np.isfinite(m.games_ratio) else "-",
         })
     return out
+
+
+def data(c: Comparison) -> list[dict]:
+    """The comparison as numbers (B minus A; rates as fractions), for --format json/csv/parquet."""
+    def num(x: float | None) -> float | None:
+        return float(x) if x is not None and np.isfinite(x) else None
+
+    return [{
+        "group": m.group, "metric": m.metric, "games": m.n, "a": num(m.a), "b": num(m.b),
+        "difference": num(m.paired.estimate), "lo": num(m.paired.lo), "hi": num(m.paired.hi),
+        "p": num(m.paired.p_value), "test": "score" if m.binary else "paired t", "p_holm": num(m.p_holm),
+        "ratio": num(m.ratio), "same_outcome": num(m.agreement),
+        "independent_lo": num(m.independent.lo), "independent_hi": num(m.independent.hi), "games_saved": num(m.games_ratio),
+    } for m in c.metrics]

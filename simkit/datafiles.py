@@ -11,6 +11,8 @@ from pathlib import Path
 
 from .errors import UserError
 
+MAX_BYTES = 16 * 2**20  # the largest data file read
+
 
 def read(path_str: str, what: str, hint: str = "") -> tuple[dict, str]:
     """The document in a TOML or JSON file (by its ending) and a short hash of its bytes."""
@@ -26,7 +28,12 @@ def read(path_str: str, what: str, hint: str = "") -> tuple[dict, str]:
 def _read(path_str: str, what: str, hint: str, stamp) -> tuple[dict, str]:
     path = Path(path_str)
     try:
-        raw = path.read_bytes()
+        if path.is_dir():
+            raise UserError(f"{what} {path} is a folder; give a file" + (f"; {hint}" if hint else ""))
+        with path.open("rb") as fh:  # never more than MAX_BYTES: /dev/zero is a file too
+            raw = fh.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
+            raise UserError(f"{what} {path} is larger than {MAX_BYTES // 2**20} MB; no board or card file is that big")
     except OSError as exc:
         raise UserError(f"cannot read {what} {path}: {exc.strerror}" + (f"; {hint}" if hint else "")) from None
     kind = "JSON" if path.suffix.lower() == ".json" else "TOML"

@@ -25,6 +25,7 @@ Cells already finished are not played again (each cell is a resumable run).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import itertools
 import json
 import os
@@ -57,7 +58,10 @@ class Cell:
         parts = [f"{k}={'+'.join(v) if isinstance(v, list) else v}" for k, v in self.settings.items()]
         if self.spec.rotate_seats:
             parts.append("rotated")
-        return re.sub(r"[^A-Za-z0-9=+_.,-]", "_", ",".join(parts))
+        key = re.sub(r"[^A-Za-z0-9=+_.,-]", "_", ",".join(parts))
+        if len(key) > 120:  # file names stop at 255 bytes: keep the start readable, a hash tells the rest apart
+            key = f"{key[:100]}-{hashlib.sha1(key.encode()).hexdigest()[:12]}"
+        return key
 
 
 @dataclasses.dataclass
