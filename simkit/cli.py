@@ -26,11 +26,12 @@ app = typer.Typer(
     "Start with [bold]simkit games[/] to see the games, their parameters and bots.",
 )
 # User text (bot and band names, paths, values) is never read as console markup.
-out = Console(soft_wrap=True, markup=False, highlight=False)
+# On a terminal (or with COLUMNS set) text wraps between words to fit it; piped or
+# redirected there is no terminal to fit, so lines and tables keep their natural width (up to 220).
+out = Console(soft_wrap=False, markup=False, highlight=False)
 if not out.is_terminal and "COLUMNS" not in os.environ:
-    # piped or redirected: no terminal to fit, so tables keep their natural width (up to 220)
     out = Console(soft_wrap=True, markup=False, highlight=False, width=220)
-err = Console(stderr=True, soft_wrap=True, markup=False, highlight=False)
+err = Console(stderr=True, soft_wrap=True, markup=False, highlight=False)  # an error stays one line
 
 
 
@@ -120,6 +121,24 @@ def _table(rows: list[dict], title: str, left: tuple[str, ...] = ("bot", "seat",
     return t
 
 
+def _print_rows(rows: list[dict], title: str) -> None:
+    """A table when it fits the terminal; otherwise one block per row (its first
+    column, then one "name: value" line per cell), which reads at any width."""
+    if not rows:
+        return
+    cols = list(rows[0])
+    natural = sum(max(len(c), *(len(str(r[c])) for r in rows)) + 3 for c in cols) + 1
+    if natural <= out.width:
+        out.print(_table(rows, title))
+        return
+    out.print(Text(title, style="bold"))
+    for r in rows:
+        head, *rest = cols
+        out.print(Text(f"{head} {r[head]}", style="bold"), overflow="fold")
+        for c in rest:
+            out.print(f"  {c}: {r[c]}", markup=False, highlight=False, overflow="fold")
+
+
 def _check_output(fmt: str, output: Optional[Path]) -> None:
     """Before any game: the format is known and the output file can be written."""
     if fmt not in FORMATS:
@@ -136,9 +155,9 @@ def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra:
     """Prints (or writes) rows as a table, JSON, CSV or Parquet: nothing is cut. The table
     shows ``rows`` (formatted text); the machine-readable formats ``data`` (numbers) when given."""
     if fmt == "table" and output is None:
-        out.print(_table(rows, title))
+        _print_rows(rows, title)
         for line in extra:
-            out.print(line)
+            out.print(line, markup=False, highlight=False)
         return
     import polars as pl
 
@@ -151,7 +170,7 @@ def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra:
         write(output, lambda tmp: frame.write_parquet(tmp), "--output")
     elif fmt == "csv":
         text = frame.write_csv()
-        write(output, lambda tmp: tmp.write_text(text), "--output") if output else out.print(text, end="", markup=False, highlight=False)
+        write(output, lambda tmp: tmp.write_text(text), "--output") if output else out.print(text, end="", markup=False, highlight=False, soft_wrap=True)
     elif fmt == "table":
         from rich.console import Console
 
@@ -165,7 +184,7 @@ def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra:
         write(output, put, "--output")
     else:
         text = json.dumps({"title": title, "rows": data, "notes": list(extra)}, indent=2)
-        write(output, lambda tmp: tmp.write_text(text + "\n"), "--output") if output else out.print(text, markup=False, highlight=False)
+        write(output, lambda tmp: tmp.write_text(text + "\n"), "--output") if output else out.print(text, markup=False, highlight=False, soft_wrap=True)
     if output is not None:
         err.print(f"written: {output}")
 
