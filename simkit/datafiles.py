@@ -14,8 +14,22 @@ from .errors import UserError
 MAX_BYTES = 16 * 2**20  # the largest data file read
 
 
+HOME = Path(__file__).resolve().parent.parent  # the folder holding simkit/ and experiments/
+
+
+def locate(path_str: str) -> str:
+    """A relative path is looked up in the current folder, then in simkit's own folder,
+    so that `simkit/games/ufoo/data/board-no-outliers.toml` names the same file (and the
+    experiment files shipped with simkit run) wherever the command runs."""
+    path = Path(path_str)
+    if path_str and not path.is_absolute() and not path.exists() and (HOME / path).exists():
+        return str(HOME / path)
+    return path_str
+
+
 def read(path_str: str, what: str, hint: str = "") -> tuple[dict, str]:
     """The document in a TOML or JSON file (by its ending) and a short hash of its bytes."""
+    path_str = locate(path_str)
     try:
         st = Path(path_str).stat()
         stamp = (st.st_mtime_ns, st.st_size)
