@@ -265,3 +265,9 @@ def test_a_sweep_cell_with_many_settings_gets_a_short_folder_name(tmp_path):
     spec = RunSpec(game, params, tuple(game.resolve_bots(["hold20"], params)), 10, 1)
     cell = Cell(spec, {f"setting_number_{i}": "a_rather_long_value" for i in range(20)})
     assert len(cell.key) <= 120 and cell.key.startswith("setting_number_0=")
+
+
+def test_a_data_path_relative_to_simkit_works_from_any_folder(tmp_path, simkit_cmd):
+    proc = _cli(simkit_cmd, ["run", "ufoo", "-n", "5", "--no-progress", "--out", str(tmp_path / "r"),
+                             "--set", "board=simkit/games/ufoo/data/board-no-outliers.toml"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
