@@ -216,6 +216,8 @@ def run_cmd(
     from .runner import RunSpec, default_out, run
     from .summary import seat_fairness, summarize, summary_data
 
+    if as_json and fmt not in ("table", "json"):
+        raise UserError(f"--json and --format {fmt} contradict each other; give one of them")
     fmt = "json" if as_json else fmt
     _check_output(fmt, output)
     g, params = _game_params(game, set_)
@@ -331,6 +333,8 @@ def compare_cmd(
     from .params import parse_assignments
     from .runner import RunSpec
 
+    if as_json and fmt not in ("table", "json"):
+        raise UserError(f"--json and --format {fmt} contradict each other; give one of them")
     fmt = "json" if as_json else fmt
     _check_output(fmt, output)
     g = get(game)

@@ -93,13 +93,15 @@ def compare(
         raise UserError("a comparison plays both variants on the same games: same -n and --seed")
     if by not in ("seat", "bot"):
         raise UserError(f"compare by seat or by bot, not {by!r}")
+    if by == "bot" and seat is not None:
+        raise UserError("--seat and --by-bot contradict each other: compare one seat, or every bot")
     seats = min(game.seats(spec_a.params), game.seats(spec_b.params))
     if seat is not None and not 1 <= seat <= seats:
         raise UserError(f"--seat {seat} does not exist in both variants (seats are 1..{seats})")
     if by == "bot":
         names_a = sorted({b.name for b in spec_a.bots})
         if names_a != sorted({b.name for b in spec_b.bots}):
-            raise UserError("--by-bot compares each bot of the table: both variants need the same bots (use --seat or --by-seat with --vs-bot)")
+            raise UserError("--by-bot compares each bot of the table: both variants need the same bots (leave out --by-bot to compare each seat when the bots differ)")
     outs = (out / "a", out / "b") if out else (None, None)
     res_a, res_b = run_many([(spec_a, outs[0]), (spec_b, outs[1])], jobs=jobs, progress=progress, label=f"{game.name} compare")
     if by == "bot":

@@ -327,7 +327,7 @@ def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
         if isinstance(exc, pl.exceptions.PolarsError) and "os error" not in str(exc).lower() and "no space" not in str(exc).lower():
             raise  # not a failure of the disk: a bug to see in full
         reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
-        raise UserError(f"cannot write {path}: {reason}; free some space or choose another --out "
+        raise UserError(f"cannot write {path}: {reason}; free some space or choose another output folder (--out) "
                         "(finished chunks are kept: rerun the same command to resume)") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -343,9 +343,9 @@ def _check_writable(folder: Path) -> None:
     while not probe.exists():
         probe = probe.parent
     if not probe.is_dir():
-        raise UserError(f"{probe} is not a folder; choose another --out")
+        raise UserError(f"{probe} is not a folder; choose another output folder (--out)")
     if not os.access(probe, os.W_OK | os.X_OK):
-        raise UserError(f"cannot write into {probe} (permission denied); choose another --out")
+        raise UserError(f"cannot write into {probe} (permission denied); choose another output folder (--out)")
 
 
 def _clear_run(out: Path) -> None:
@@ -376,7 +376,7 @@ def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_s
     if out is not None:
         out = Path(out)
         if out.exists() and not out.is_dir():
-            raise UserError(f"{out} exists and is not a folder; choose another --out")
+            raise UserError(f"{out} exists and is not a folder; choose another output folder (--out)")
         _check_writable(out)
         ident_file = out / "run.json"
         if ident_file.exists():
@@ -391,11 +391,11 @@ def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_s
                 # that stopped before its first chunk was stored (nothing of it to lose)
                 _clear_run(out)
             elif previous is None:
-                raise UserError(f"{ident_file} is damaged; delete {out} or choose another --out")
+                raise UserError(f"{ident_file} is damaged; delete {out} or choose another output folder (--out)")
             else:
-                raise UserError(f"{out} holds a different run (other game, parameters, bots, data, seed or code); choose another --out or delete it")
+                raise UserError(f"{out} holds a different run (other game, parameters, bots, data, seed or code); choose another output folder (--out) or delete it")
         elif out.exists() and any(out.iterdir()):
-            raise UserError(f"{out} exists and is not a simkit run folder; choose another --out")
+            raise UserError(f"{out} exists and is not a simkit run folder; choose another output folder (--out)")
     return _Pending(spec, out, identity, chunk_size, done)
 
 
