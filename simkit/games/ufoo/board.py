@@ -114,7 +114,7 @@ def build(params: UfoOParams) -> np.ndarray:
     b = np.zeros(B_SIZE, np.int32)
     b[B_COLS], b[B_ROWS], b[B_NCELLS] = cols, rows, cols * rows
     b[B_TURN_CAP] = params.turn_cap
-    b[B_FIRST_PLAYER] = ("roll", "seat0", "seat1").index(params.first_player)
+    b[B_FIRST_PLAYER] = ("roll", "seat1", "seat2").index(params.first_player)  # 1 + the first seat's index
     b[B_FIRE_ANY] = params.fire_lines == "any"
     b[B_UFOS_BLOCK] = params.ufos_block_fire
     b[B_MS_BLOCK] = params.mothership_blocks_fire
