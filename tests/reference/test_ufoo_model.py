@@ -34,8 +34,8 @@ def open_board(asteroids=()):
         "version": "test",
         "grid": {"cols": 9, "rows": 11},
         "motherships": [
-            {"seat": 0, "name": "A", "cells": [[4, 0]], "launch": [[3, 0], [5, 0], [3, 1], [4, 1]], "structure": 5},
-            {"seat": 1, "name": "B", "cells": [[4, 10]], "launch": [[3, 10], [5, 10], [3, 9], [4, 9]], "structure": 5},
+            {"seat": 1, "name": "A", "cells": [[4, 0]], "launch": [[3, 0], [5, 0], [3, 1], [4, 1]], "structure": 5},
+            {"seat": 2, "name": "B", "cells": [[4, 10]], "launch": [[3, 10], [5, 10], [3, 9], [4, 9]], "structure": 5},
         ],
         "asteroids": [list(a) for a in asteroids],
     }

@@ -357,7 +357,7 @@ class Model:
         self.s = s
         self.cols, self.rows = data.cols, data.rows
         self.asteroids = frozenset(tuple(c) for c in data.asteroids)
-        ships = sorted(data.motherships, key=lambda m: m.seat)
+        ships = sorted(data.motherships, key=lambda m: m.index)
         self.ms_cells = frozenset(tuple(c) for m in ships for c in m.cells)
         self.launch = [tuple(tuple(c) for c in m.launch) for m in ships]
         self.start_structure = [m.structure for m in ships]
