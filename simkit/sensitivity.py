@@ -109,6 +109,16 @@ class Figure:
         text = f"{v:+.{digits}f}" if signed else f"{v:.{digits}f}"
         return text + ("" if signed else self.unit) if self.unit == "%" else f"{text} {self.unit}".rstrip()
 
+    def fmt_change(self, d) -> str:
+        """A paired change with its 95% interval, the unit once: ``+1.2 [+0.4, +2.0] pp``
+        (a change of a rate is in percentage points, unit-less as in ``+1.2 [+0.4, +2.0]``)."""
+        if d is None or not math.isfinite(d.estimate):
+            return "-"
+        v, lo, hi = (x * self.scale for x in (d.estimate, d.lo, d.hi))
+        digits = 2 if abs(v) < 10 else 1
+        text = f"{v:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+        return text if self.unit in ("%", "") else f"{text} {self.unit}"
+
     def fmt_ci(self, ci) -> str:
         """The figure with its 95% interval: ``41.2% [40.9, 41.5]``, ``10.1 turns [10.0, 10.2]``."""
         if ci is None or not math.isfinite(ci.estimate):
@@ -394,7 +404,7 @@ def _verdict(claim: Claim, defaults: dict, changes: list[Change]) -> Verdict:
         for c in changes:
             if c.figure.name != fig or not math.isfinite(c.value):
                 continue
-            what = f"{fig}: {c.figure.fmt(c.default)} -> {c.figure.fmt(c.value)} ({c.figure.fmt(c.diff.estimate, True)} [{c.figure.fmt(c.diff.lo, True)}, {c.figure.fmt(c.diff.hi, True)}], Holm p {_p(c.p_holm)})"
+            what = f"{fig}: {c.figure.fmt(c.default)} -> {c.figure.fmt(c.value)} ({c.figure.fmt_change(c.diff)}, Holm p {_p(c.p_holm)})"
             if not _holds(c.value, op, t):
                 (depends if c.significant else unsettled).setdefault(c.variant.label, []).append(what)
             elif _shown(defaults[fig], op, t) and not _shown(c.switched, op, t):
@@ -425,7 +435,7 @@ def change_rows(s: Sensitivity, significant_only: bool = False) -> list[dict[str
             "reading": doc_label(c.variant),
             "default": c.figure.fmt_ci(s.defaults[c.figure.name]),
             "switched": c.figure.fmt_ci(c.switched),
-            "change [95% CI]": f"{c.figure.fmt(c.diff.estimate, True)} [{c.figure.fmt(c.diff.lo, True)}, {c.figure.fmt(c.diff.hi, True)}]",
+            "change [95% CI]": c.figure.fmt_change(c.diff),
             "ratio": _ratio(c),
             "p (Holm)": _p(c.p_holm),
             "significant": "yes" if c.significant else "no",
