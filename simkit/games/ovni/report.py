@@ -440,7 +440,8 @@ def build(result, target) -> None:
         "**Game length** depends on the alien-card composition (C9, inferred, reference 1.2) as well as on A5 "
         "(`reshuffle`): a 4-player game uses the 16 cards in 4 rounds.",
         "**The city numbers** (C3, stand-in) set the set-up pattern, the refill order and which cities are even or odd; "
-        "no variant numbering was tried.",
+        "the section above plays every headline figure also with cities 4-12 numbered the other way round "
+        "(`board=renumbered`).",
         "Every figure is for these bots: a stronger bot may use a card better (see the bot-strength section).",
     ])
     rep.heading("Compare variants yourself", 3)

@@ -6,10 +6,12 @@ games): the seat advantage, the ability cards (holders against the other seats o
 games) and the mission payoffs (how often a kept mission of each kind is completed; keeping
 pays when it is completed more than 5 times in 13: +8 against -5) all come from them.
 
-Not declared: A19's ``max_rounds`` (no game of these bots lasts even 15 rounds, so the cap
-of 30 never binds; ``cap_result=draw`` stands for A19); A24-A43 leave one reading. The
-stand-in city numbers, planet distances and mission parameters (C3, C5, C11) have no
-variant file: what depends on them is named in the report.
+Stand-ins: the routes (C4) and the city numbers (C3) are played on their built-in variants
+(``board=complete``, ``board=renumbered``). Not declared: A19's ``max_rounds`` (no game of
+these bots lasts even 15 rounds, so the cap of 30 never binds; ``cap_result=draw`` stands for
+A19); A24-A43 leave one reading. The planet distances and the mission parameters (C5, C11)
+have no variant file (nothing suggests other values): what depends on them is named in the
+report.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ READINGS = (
     Reading("dummy_start", ("free",), "A22", "the dummy's two starting aliens may be any two classes", only=TWO),
     Reading("dummy_in_scoring", ("blocks",), "A23", "the dummy competes for majorities and airspace at the end (scoring nothing)", only=TWO),
     Reading("board", ("complete",), "C4/C6 (stand-in)", "every city neighbours every other (the routes are a stand-in)"),
+    Reading("board", ("renumbered",), "C3 (stand-in)", "cities 4-12 numbered westwards from Madrid, not eastwards (same cities and routes)"),
 )
 
 CELLS = tuple(Cell(f"{n}p", {"players": n}, (BOT,)) for n in PLAYERS)
