@@ -554,7 +554,8 @@ def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None
     rows = change_rows(s, significant_only=True)
     rep.table(rows, f"Every significant change (Holm, 5%): {len(rows)} of {len(s.changes)}; the default and switched values with "
                     f"their own 95% intervals (Wilson's for a win rate); 'ratio' is the switched value over the default")
-    quiet = sorted({doc_label(c.variant) for c in s.changes} - {r["reading"] for r in rows})
+    moved = {r["reading"] for r in rows}
+    quiet = list(dict.fromkeys(doc_label(c.variant) for c in s.changes if doc_label(c.variant) not in moved))  # declaration order
     if quiet:
         rep.text("Readings that moved no headline figure significantly: " + ", ".join(f"`{q}`" for q in quiet) + ".")
 

@@ -89,7 +89,8 @@ def build(result, target) -> None:
         f"Tango's interval and McNemar's test, Holm-corrected across items)."
     )
     rep.bullets([
-        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (about 5 minutes of one core); runs are cached in `runs/sweeps/{exp.name}/`.",
+        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (about 6 minutes of one core, and about 8 more for the sensitivity "
+        f"section's runs); runs are cached in `runs/sweeps/{exp.name}/` and `runs/sensitivity/eftaios/`.",
         "Rules as implemented, with every reading (A1-A29) and stand-in: [docs/rules/eftaios.md](../../docs/rules/eftaios.md). "
         "Defaults throughout: A1-A29 at their default readings, 39 rounds.",
         "Bots (each sees only its seat's observation: its own character, sector and cards, and the public announcements): "

@@ -68,6 +68,11 @@ def _mean_ci(values) -> str:
     return f"{v.mean():.2f} [{v.mean() - 1.96 * se:.2f}, {v.mean() + 1.96 * se:.2f}]"
 
 
+def _share(k, n) -> str:
+    """A share of attempts with its Wilson interval ("-" when there was no attempt)."""
+    return pct(wilson(int(k), int(n))) if n else "-"
+
+
 def _survival(turns: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
     """S(t) = P(the game lasts more than t turns), t = 0 .. cap; every draw is censored at
     the cap, so below the cap this is the plain empirical survival (Kaplan-Meier with all
@@ -93,7 +98,8 @@ def build(result, target) -> None:
         f"last, and how these move with the asteroid layout and with the readings the rulebook leaves open. "
         f"{n_games:,} simulated games in {len(exp.cells)} cells; every rate with its 95% interval.")
     rep.bullets([
-        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (a few minutes on one core); runs are cached in `runs/sweeps/{exp.name}/`.",
+        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (a few minutes on one core, and about 5 more for the sensitivity "
+        f"section's runs); runs are cached in `runs/sweeps/{exp.name}/` and `runs/sensitivity/ufoo/`.",
         f"Root seed {exp.seed}: game *i* of every cell has the same seed and, seats rotated, the same bot in the same seat, "
         "so cells are compared game by game (paired) where they differ only in a bot option, the board or a reading.",
         "Rules as implemented, with every reading (A1-A37) and stand-in: [docs/rules/ufo-o.md](../../docs/rules/ufo-o.md).",
@@ -258,13 +264,14 @@ def build(result, target) -> None:
             continue
         games = g["game_index"].n_unique()
         per = lambda c: g[c].sum() / games  # noqa: E731
-        usage.append({"bot (self-play)": bot, "lasers": f"{per('lasers'):.2f}", "laser wins as attacker": f"{g['laser_wins'].sum() / max(g['lasers'].sum(), 1):.1%}",
+        usage.append({"bot (self-play)": bot, "lasers": f"{per('lasers'):.2f}", "laser wins as attacker": _share(g["laser_wins"].sum(), g["lasers"].sum()),
                       "ion shots at UFOs": f"{per('ions'):.2f}", "ion shots at the mothership": f"{per('ms_attacks'):.2f}",
-                      "mothership hits per shot": f"{g['ms_hits'].sum() / max(g['ms_attacks'].sum(), 1):.1%}",
-                      "backfires": f"{per('backfires'):.2f}", "repairs (success)": f"{per('repairs'):.2f} ({g['repairs_ok'].sum() / max(g['repairs'].sum(), 1):.0%})",
+                      "mothership hits per shot": _share(g["ms_hits"].sum(), g["ms_attacks"].sum()),
+                      "backfires": f"{per('backfires'):.2f}", "repairs": f"{per('repairs'):.2f}", "repairs that succeed": _share(g["repairs_ok"].sum(), g["repairs"].sum()),
                       "pushes": f"{per('pushes'):.2f}", "volley hits": f"{per('volley_hits'):.2f}", "asteroid damage": f"{per('asteroid_damage'):.2f}",
                       "UFOs destroyed": f"{per('ufos_lost'):.2f}"})
-    rep.table(usage, "What the bots do, per game (both seats together)")
+    rep.table(usage, "What the bots do, per game (both seats together); shares of attempts with 95% Wilson intervals (attempts "
+                     "pooled over games)")
 
     # -- 4. game length ------------------------------------------------------------------------------------
     rep.heading("Game length")
@@ -364,8 +371,8 @@ def _sensitivity_notes(s) -> list[str]:
                  f"{_change(s, _adv_name('tactical'), 'no_target_ends_turn=True')}: a mothership can then be hit only "
                  "while some enemy UFO happens to stand 2 hexes from a friend.")
     notes.append("Without the four outlying asteroids the first player's advantage moves from "
-                 f"{_change(s, _adv_name('tactical'), 'board=no-outliers')} (tactical) and "
-                 f"{_change(s, _adv_name('aggressive'), 'board=no-outliers')} (aggressive); which of the outliers' effects "
+                 f"{_change(s, _adv_name('tactical'), 'board=no-outliers')} with tactical bots and from "
+                 f"{_change(s, _adv_name('aggressive'), 'board=no-outliers')} with aggressive bots; which of the outliers' effects "
                  "(longer paths, asteroid rolls beside them, blocked lines of fire) causes it was not isolated.")
     return notes
 
