@@ -404,7 +404,8 @@ def _verdict(claim: Claim, defaults: dict, changes: list[Change]) -> Verdict:
         for c in changes:
             if c.figure.name != fig or not math.isfinite(c.value):
                 continue
-            what = f"{fig}: {c.figure.fmt(c.default)} -> {c.figure.fmt(c.value)} ({c.figure.fmt_change(c.diff)}, Holm p {_p(c.p_holm)})"
+            what = (f"{fig}: {c.figure.fmt_ci(defaults[fig])} -> {c.figure.fmt_ci(c.switched)} (change {c.figure.fmt_change(c.diff)}, "
+                    f"Holm p {_p(c.p_holm)})")
             if not _holds(c.value, op, t):
                 (depends if c.significant else unsettled).setdefault(c.variant.label, []).append(what)
             elif _shown(defaults[fig], op, t) and not _shown(c.switched, op, t):
@@ -528,7 +529,7 @@ def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None
     rep.heading("How sure are these numbers: readings of unclear rules")
     rep.text(
         f"Every ambiguity and stand-in of the rules document that can be read more than one way is a setting. Here each "
-        f"of the {n_alt} alternative readings ({len(decl.readings)} settings) is switched on its own, everything else at its "
+        f"of the {n_alt} alternative readings ({len({r.setting for r in decl.readings})} settings) is switched on its own, everything else at its "
         f"default, and the headline figures are measured again on the same seeds: {s.games:,} games per cell and reading "
         f"({s.cells_played} runs{'; ' + decl.note if decl.note else ''}). A change is the figure under the reading minus the "
         f"figure at the default, paired game by game, with a 95% interval (Tango's score interval for a win rate; otherwise "

@@ -138,10 +138,10 @@ def _headlines(rep, f):
                  "favours the humans (one escape among several humans wins) and the advanced game the aliens.")
     sf = _cell(f.filter(pl.col("grid") == 3), mode="advanced")
     if sf.height:
-        h0 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 1))["won"].mean()
-        h5 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 6))["won"].mean()
-        items.append(f"Turn order: a human who plays first wins {100 * h0:.0f}% of advanced games, one who plays last "
-                     f"{100 * h5:.0f}% (Galilei, 6 players): hatches are first come, first served.")
+        h0 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 1))["won"]
+        h5 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 6))["won"]
+        items.append(f"Turn order: a human who plays first wins {_rate(h0)} of advanced games, one who plays last "
+                     f"{_rate(h5)} (Galilei, 6 players): hatches are first come, first served.")
     items.append("Items: Adrenaline, Sedatives and Defence each add 1-3.5 points to a human's win rate; bluffing with "
                  "noises adds about 20; see the table for intervals.")
     lad = f.filter(pl.col("grid") == 5)
@@ -231,11 +231,12 @@ def _scenario_section(rep, sc):
                          "winners / game": _mean(winners), "kills / seat": _mean(part["kills"]),
                          "attacks / seat": _mean(part["attacks"])})
     rep.table(rows, "Arena (threshold = the number of players; safe sectors closed, A22)")
-    draws = {m: _games(_cell(sc, scenario="arena", map=m))["draw"].mean() for m in MAPS
+    draws = {m: _games(_cell(sc, scenario="arena", map=m))["draw"] for m in MAPS
              if _games(_cell(sc, scenario="arena", map=m)).height}
     if draws:
         rep.text("In Arena the rulebook's threshold (\"as many as the number of players\") is "
-                 + "; ".join(f"missed by every seat in {100 * v:.0f}% of games on {MAP_NAMES[m]}" for m, v in draws.items())
+                 + "; ".join(f"missed by every seat in {_rate(v)} of games on {MAP_NAMES[m]}" for m, v in draws.items())
+                 + " (4, 6 and 8 players together)"
                  + ". Respawns make kills cheap where dangerous sectors connect the hatches; on Fermi (15 dangerous "
                  "sectors) closed safe sectors leave seats stuck on their hatches (A22, A28). The threshold is a setting "
                  "(`arena_kills`).")
@@ -527,8 +528,9 @@ def _stranding(f, sens) -> str:
         c = sens.change(aliens(m, "advanced"), "stranded_alien_win=False")
         if len(fate) and c is not None:
             parts.append(f"{MAP_NAMES[m]}: {_rate(fate == 3)} of human seats stranded, the aliens' win "
-                         f"{c.figure.fmt(c.default)} -> {c.figure.fmt(c.value)} ({c.figure.fmt_change(c.diff)} points)")
+                         f"{c.figure.fmt_ci(sens.defaults[c.figure.name])} -> {c.figure.fmt_ci(c.switched)} "
+                         f"({c.figure.fmt_change(c.diff)} points)")
     if not parts:
         return ""
-    return (" A17 (a stranded last human gives the aliens the win) moves the advanced game's alien win in proportion to "
+    return (" A17 (a stranded last human gives the aliens the win) moves the advanced game's alien win roughly in proportion to "
             "how often humans are stranded (every hatch closed): " + "; ".join(parts) + ".")

@@ -32,6 +32,12 @@ def _mean(values, digits=2) -> str:
     return f"{m.estimate:.{digits}f} [{m.lo:.{digits}f}, {m.hi:.{digits}f}]"
 
 
+def _share(values) -> str:
+    """A mean win share (a shared win counts 1/k) with its t interval."""
+    m = mean_interval(np.asarray(values, dtype=np.float64))
+    return pct(m)
+
+
 def _pp(d, digits=1) -> str:
     """A difference of proportions in percentage points with its interval."""
     return f"{100 * d.estimate:+.{digits}f} [{100 * d.lo:+.{digits}f}, {100 * d.hi:+.{digits}f}]"
@@ -100,8 +106,8 @@ def build(result, target) -> None:
         f"players, from {total_games:,} seeded games in {len(exp.cells)} cells ({f.height:,} seat rows)."
     )
     rep.bullets([
-        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (about 10 minutes on one core); runs are cached in "
-        f"`runs/sweeps/{exp.name}/`.",
+        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (about 5 minutes on one core, and about 6 more for the sensitivity "
+        f"section's runs); runs are cached in `runs/sweeps/{exp.name}/` and `runs/sensitivity/ovni/`.",
         "Rules as implemented, every reading and every stand-in: [docs/rules/ovni.md](../../docs/rules/ovni.md).",
         "**Many components are stand-ins** (the 12th city, the route lines, the city numbers, the mission cards' "
         "parameters, the ability names, three human colours, the planet distances): numbers that depend on them are "
@@ -203,11 +209,10 @@ def build(result, target) -> None:
             if k < 2:
                 continue
             d = paired_numeric(a, b_)
-            changed = float(np.mean(a != b_))
             paired_p.append(d.p_value)
             paired_rows.append({"players": n, "card": card, "switched off by": how, "games": f"{k:,}",
-                                "holder's win share with": f"{100 * a.mean():.1f}%", "without": f"{100 * b_.mean():.1f}%",
-                                "effect of the card (points)": _pp(d), "games whose result moved": f"{100 * changed:.1f}%",
+                                "holder's win share with": _share(a), "without": _share(b_),
+                                "effect of the card (points)": _pp(d), "games whose result moved": pct(wilson(int(np.sum(a != b_)), k)),
                                 "p": fmt_p(d.p_value)})
             forest.append((n, card, d))
     adj = holm_adjusted(paired_p) if paired_p else []
@@ -293,7 +298,7 @@ def build(result, target) -> None:
             ds = paired_numeric(m["vs"].to_numpy().astype(float), m["score"].to_numpy().astype(float))
             moved = m.filter(pl.col("missions_kept") != (1 if opt == "one-mission" else 2))
             one_two.append({"players": n, "seat always keeps": "one" if opt == "one-mission" else "two",
-                            "games": f"{m.height:,}", "choice changed in": f"{100 * moved.height / max(m.height, 1):.0f}% of them",
+                            "games": f"{m.height:,}", "choice changed in": pct(wilson(moved.height, m.height)) + " of them",
                             "win share change (points)": _pp(d), "score change": f"{ds.estimate:+.2f} [{ds.lo:+.2f}, {ds.hi:+.2f}]",
                             "p": fmt_p(d.p_value)})
     rep.table(one_two, "The value of keeping one mission or two: one seat forced to keep one (or two), the others strategic; paired with the same seat of the same games where it chose for itself")
@@ -356,10 +361,10 @@ def build(result, target) -> None:
         ends = g["end_class"].value_counts().sort("end_class")
         len_rows.append({"players": n, "games": f"{len(r):,}", "rounds (mean)": _mean(r),
                          "median": int(np.median(r)), "5%-95%": f"{int(np.percentile(r, 5))}-{int(np.percentile(r, 95))}",
-                         "capped at max_rounds": f"{100 * g['capped'].mean():.2f}%",
+                         "capped at max_rounds": pct(wilson(int(g["capped"].sum()), len(r))),
                          "deck reshuffles": f"{g['reshuffles'].mean():.2f}",
                          "areas unclaimed per game": f"{g['areas_unclaimed'].mean():.2f}",
-                         "class that ran out": ", ".join(f"{e} {100 * c / len(r):.0f}%" for e, c in ends.iter_rows())})
+                         "class that ran out": ", ".join(f"{e} {pct(wilson(c, len(r)))}" for e, c in ends.iter_rows())})
         bins = np.arange(r.min(), r.max() + 2) - 0.5
         ax.hist(r, bins=bins, histtype="step", lw=1.6, density=True, color=PALETTE[i], label=f"{n} players")
     ax.set_xlabel("rounds played")
@@ -384,7 +389,7 @@ def build(result, target) -> None:
             p2 = part.filter(pl.col("players") == n)
             r["mean score"] = f"{p2['score'].mean():.1f}"
             r["rounds"] = f"{p2.filter(pl.col('seat') == 1)['rounds'].mean():.2f}"
-            r["missions completed"] = f"{100 * p2['missions_done'].sum() / max(1, p2['missions_kept'].sum()):.0f}%"
+            r["missions completed"] = pct(wilson(int(p2["missions_done"].sum()), int(p2["missions_kept"].sum())))
             rows_s.append(r)
     rep.table(rows_s, "Seat advantage, score, length and mission success with every seat played by the same bot, weakest to strongest")
     versus = []
