@@ -117,6 +117,7 @@ SPEC = GameSpec(
     ),
     report="simkit.games.eftaios.report:build",
     experiment="experiments/eftaios.toml",
+    sensitivity="simkit.games.eftaios.sensitivity:DECLARATION",
 )
 
 

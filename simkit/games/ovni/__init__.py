@@ -132,6 +132,7 @@ SPEC = GameSpec(
     test_variants=({"players": 2}, {"players": 3}, {"players": 4}),
     report="simkit.games.ovni.report:build",
     experiment="experiments/ovni.toml",
+    sensitivity="simkit.games.ovni.sensitivity:DECLARATION",
 )
 
 

@@ -84,6 +84,7 @@ SPEC = GameSpec(
     max_steps=20_000,
     report="simkit.games.ufoo.report:build",
     experiment="experiments/ufo-o.toml",
+    sensitivity="simkit.games.ufoo.sensitivity:DECLARATION",
     test_variants=(
         {},
         {"fire_lines": "any", "ufos_block_fire": True, "mothership_blocks_fire": True, "push_path": "straight", "push_through": "empty",

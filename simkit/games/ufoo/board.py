@@ -74,8 +74,20 @@ FIRST_ROLL, FIRST_SEAT0, FIRST_SEAT1 = 0, 1, 2  # A32
 HINT = "check --set board=PATH"
 
 
+def variants() -> dict[str, Path]:
+    """Built-in board variants (``data/board-NAME.toml``), chosen by ``board=NAME``."""
+    return {p.stem.removeprefix("board-"): p for p in sorted(D.DATA.glob("board-*.toml"))}
+
+
 def board_path(params: UfoOParams) -> Path:
-    return Path(params.board) if params.board else D.BUILTIN
+    """The board file: the built-in stand-in, a built-in variant named by ``board=NAME``
+    (a name without a path separator or suffix, e.g. ``no-outliers``), or a path."""
+    if not params.board:
+        return D.BUILTIN
+    named = variants().get(params.board)
+    if named is not None and "/" not in params.board and "." not in params.board:
+        return named
+    return Path(params.board)
 
 
 def data_version(params: UfoOParams) -> str:
