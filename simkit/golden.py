@@ -49,25 +49,33 @@ def _games_per_case(game) -> int:
 
 def cases(game) -> list[Case]:
     """Test variants x every built-in bot, plus each other reading of each setting with
-    the default bot (and each bot option once)."""
+    the default bot (and each bot switch once).
+
+    A bot with test options (``BotInfo.tests``: a searching bot at a small budget) plays
+    the test variants with them, and its default strength once on the default rules; its
+    cases play a tenth of the games (their digests still change with any decision)."""
     n = _games_per_case(game)
+    costly = {info.test_name for info in game.bots.values() if info.tests} | {name for name, info in game.bots.items() if info.tests}
     out: dict[str, Case] = {}
 
     def add(sets: dict, bots: tuple[str, ...]) -> None:
-        c = Case(game, dict(sets), bots, n)
+        c = Case(game, dict(sets), bots, n // 10 if costly & set(bots) else n)
         out.setdefault(c.key, c)
 
     for variant in game.test_variants:
-        for bot in game.bots:
-            add(variant, (bot,))
+        for bot in game.bots.values():
+            add(variant, (bot.test_name,))
     for info in describe(game.params):
         values = (True, False) if info.type is bool else info.choices or ()
         for v in values:
             if v != info.default:
                 add({info.name: v}, (game.default_bot,))
     for name, bot in game.bots.items():
-        for opt in bot.options:
-            add({}, (f"{name}:{opt}",))
+        if bot.tests:
+            add({}, (name,))
+        for opt, spec in bot.options.items():
+            if isinstance(spec, int):  # switches; numbers are covered by the two cases above
+                add({}, (f"{name}:{opt}",))
     seats = game.seat_range[1]
     if seats > 1 and len(game.bots) > 1:
         mixed = tuple(list(game.bots)[i % len(game.bots)] for i in range(game.seats(build(game.params, {}, game.name))))

@@ -1,0 +1,119 @@
+"""Numeric bot options (``search:budget=64``) and the searching bots: what they may read,
+what they must leave alone, and how their budget ladder starts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit.errors import UserError
+from simkit.game import BotInfo, Number
+from simkit.games import get
+from simkit.params import build
+from simkit.play import Table
+from simkit.runner import bot_table
+from simkit.seeding import game_seeds
+
+UFS = get("ufs")
+
+
+# ---- numeric options ------------------------------------------------------------------
+def test_a_numeric_option_travels_in_the_flags():
+    budget = UFS.bots["search"].options["budget"]
+    assert UFS.resolve_bot("search").flags == budget.default << budget.shift
+    assert UFS.resolve_bot("search:budget=64").flags == 64 << budget.shift
+    assert UFS.resolve_bot("search:budget=4096").flags == 4096 << budget.shift
+    assert UFS.resolve_bot("search:budget=64").name == "search:budget=64"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("search:budget=0", "out of range"),
+    ("search:budget=4097", "out of range"),
+    ("search:budget=-3", "out of range"),
+    ("search:budget=1e3", "not a whole number"),
+    ("search:budget=sixty", "not a whole number"),
+    ("search:budget", "needs a number"),
+    ("search:budget=", "needs a number"),
+    ("search:budget=8+budget=16", "given twice"),
+    ("search:depth=2", "no option 'depth'"),
+])
+def test_numeric_options_are_validated(text, message):
+    with pytest.raises(UserError, match=message):
+        UFS.resolve_bot(text)
+
+
+def test_switches_and_numbers_share_the_flags_without_overlap():
+    info = BotInfo("x", 0, "test", {"fast": 1, "slow": 2, "n": Number(1, 100, 10, shift=2)})
+    assert info.flags_for("", "g") == 10 << 2
+    assert info.flags_for("fast+n=100", "g") == 1 | (100 << 2)
+    assert info.flags_for("n=7+slow", "g") == 2 | (7 << 2)
+    with pytest.raises(UserError, match="takes no value"):
+        info.flags_for("fast=1", "g")
+    with pytest.raises(ValueError, match="bits of flags of its own"):
+        BotInfo("y", 0, "test", {"fast": 1, "n": Number(1, 100, 10, shift=0)})
+    with pytest.raises(ValueError):
+        Number(1, 10, 20, shift=0)  # default out of range
+
+
+def test_option_names_describe_numbers():
+    assert UFS.bots["search"].option_names() == ["budget=N (1-4096, default 16)"]
+    assert get("aau").bots["strategic"].option_names()[0] == "no-protection"
+
+
+# ---- Under Falling Skies: search --------------------------------------------------------
+@pytest.mark.parametrize("sets", [{}, {"city": "washington", "city_side": "damaged", "threat": 2}])
+def test_ufs_search_with_a_budget_of_one_is_the_planner(sets):
+    params = build(UFS.params, sets, "ufs")
+    seeds = game_seeds(5, 0, 60)
+    table = bot_table(1, 0, 60, True)
+    planner = UFS.simulate(params, seeds, table, UFS.resolve_bots(["planner"], params))
+    search = UFS.simulate(params, seeds, table, UFS.resolve_bots(["search:budget=1"], params))
+    for col in planner:
+        assert np.array_equal(planner[col], search[col]), col
+
+
+def _positions(game, params, bot_text, seeds, every=1):
+    """Positions of real games of ``bot_text``, with the bot streams at each."""
+    b = game.board(params)
+    bot = game.resolve_bot(bot_text)
+    for seed in seeds:
+        t = Table(game, b, seed)
+        k = 0
+        while not t.over():
+            if k % every == 0:
+                yield t, bot
+            a, _ = t.decide(bot, 0)
+            t.step(a)
+            k += 1
+
+
+def test_ufs_search_reads_the_state_without_writing_it_and_reproduces():
+    params = build(UFS.params, {"threat": 2}, "ufs")
+    fns = UFS.entries
+    n = 0
+    for t, bot in _positions(UFS, params, "search:budget=6", game_seeds(8, 0, 2), every=3):
+        before = t.s.copy()
+        brng = t.brng.copy()
+        a1 = fns.choose(bot.code, bot.flags, t.s, t.s[:0].astype(np.int32), brng.copy(), t.b, t.mem[0, :1], t.ib, t.fb)
+        assert np.array_equal(t.s, before), "the search wrote into the state it was shown"
+        a2 = fns.choose(bot.code, bot.flags, t.s, t.s[:0].astype(np.int32), brng.copy(), t.b, t.mem[0, :1], t.ib, t.fb)
+        assert a1 == a2, "the same bot stream gave another choice"
+        n += 1
+    assert n > 20
+
+
+def test_ufs_search_needs_no_chance_stream():
+    """The search's dice come from its own stream: a position played on with any game
+    chance stream gets the same choice (the bot is never given the game's streams)."""
+    params = build(UFS.params, {"threat": 1}, "ufs")
+    fns = UFS.entries
+    bot = UFS.resolve_bot("search:budget=8")
+    for t, _ in _positions(UFS, params, "planner", game_seeds(12, 0, 1), every=2):
+        choices = set()
+        for other in (1, 2):
+            brng = np.zeros(3, np.uint64)
+            brng[1] = t.brng[1]
+            brng[0] = other  # whatever sits in the unused slots is overwritten, never read
+            brng[2] = other * 7
+            choices.add(int(fns.choose(bot.code, bot.flags, t.s, t.s[:0].astype(np.int32), brng, t.b, t.mem[0, :1], t.ib, t.fb)))
+        assert len(choices) == 1
