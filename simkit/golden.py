@@ -52,14 +52,20 @@ def cases(game) -> list[Case]:
     the default bot (and each bot switch once).
 
     A bot with test options (``BotInfo.tests``: a searching bot at a small budget) plays
-    the test variants with them, and its default strength once on the default rules; its
-    cases play a tenth of the games (their digests still change with any decision)."""
+    the test variants with them, in a tenth of the games, and its default strength once on
+    the default rules, in a hundredth (at least 2): their digests still change with any
+    decision, and the suite stays fast."""
     n = _games_per_case(game)
-    costly = {info.test_name for info in game.bots.values() if info.tests} | {name for name, info in game.bots.items() if info.tests}
     out: dict[str, Case] = {}
 
+    def games_for(text: str) -> int:
+        info = game.bots.get(text.partition(":")[0])
+        if info is None or not info.tests:
+            return n
+        return max(2, n // 100) if text == info.name else n // 10
+
     def add(sets: dict, bots: tuple[str, ...]) -> None:
-        c = Case(game, dict(sets), bots, n // 10 if costly & set(bots) else n)
+        c = Case(game, dict(sets), bots, min(games_for(t) for t in bots))
         out.setdefault(c.key, c)
 
     for variant in game.test_variants:
@@ -74,8 +80,8 @@ def cases(game) -> list[Case]:
         if bot.tests:
             add({}, (name,))
         for opt, spec in bot.options.items():
-            if isinstance(spec, int):  # switches; numbers are covered by the two cases above
-                add({}, (f"{name}:{opt}",))
+            if isinstance(spec, int):  # switches; numbers are covered by the cases above
+                add({}, (f"{name}:{opt}" + (f"+{bot.tests}" if bot.tests else ""),))
     seats = game.seat_range[1]
     if seats > 1 and len(game.bots) > 1:
         mixed = tuple(list(game.bots)[i % len(game.bots)] for i in range(game.seats(build(game.params, {}, game.name))))

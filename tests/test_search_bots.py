@@ -117,3 +117,55 @@ def test_ufs_search_needs_no_chance_stream():
             brng[2] = other * 7
             choices.add(int(fns.choose(bot.code, bot.flags, t.s, t.s[:0].astype(np.int32), brng, t.b, t.mem[0, :1], t.ib, t.fb)))
         assert len(choices) == 1
+
+
+# ---- Alien Attack USA: search -------------------------------------------------------------
+AAU = get("aau")
+
+
+@pytest.mark.parametrize("sets, same_as", [({"players": 2}, "strategic"), ({"players": 3, "semi_coop": True}, "team")])
+def test_aau_search_with_a_budget_of_one_is_its_rollout_bot(sets, same_as):
+    params = build(AAU.params, sets, "aau")
+    seeds = game_seeds(5, 0, 40)
+    table = bot_table(params.players, 0, 40, True)
+    base = AAU.simulate(params, seeds, table, AAU.resolve_bots([same_as], params))
+    search = AAU.simulate(params, seeds, table, AAU.resolve_bots(["search:budget=1"], params))
+    for col in base:
+        assert np.array_equal(base[col], search[col]), col
+
+
+def test_aau_search_never_reads_the_order_of_the_bag():
+    """The state holds the bag's order, which no player knows: the search's choice must
+    not change when the markers still in the bag are put in another order."""
+    from simkit.games.aau.engine import BAG, BAG_N
+
+    params = build(AAU.params, {"players": 2}, "aau")
+    fns = AAU.entries
+    bot = AAU.resolve_bot("search:budget=12")
+    rng = np.random.default_rng(3)
+    checked = 0
+    for t, _ in _positions(AAU, params, "strategic", game_seeds(21, 0, 1), every=4):
+        before = t.s.copy()
+        choices = set()
+        for _ in range(3):
+            s = t.s.copy()
+            n = int(s[BAG_N])
+            s[BAG:BAG + n] = rng.permutation(s[BAG:BAG + n])
+            choices.add(int(fns.choose(bot.code, bot.flags, s, s[:0], t.brng.copy(), t.b, t.mem[0, :1], t.ib, t.fb)))
+        assert len(choices) == 1, "the search's choice depends on the hidden order of the bag"
+        a = fns.choose(bot.code, bot.flags, t.s, t.s[:0], t.brng.copy(), t.b, t.mem[0, :1], t.ib, t.fb)
+        assert np.array_equal(t.s, before), "the search wrote into the state it was shown"
+        assert int(a) in choices
+        checked += 1
+    assert checked > 10
+
+
+def test_aau_search_keeps_its_power_switches():
+    """search:no-extra never takes an Extra Turn (neither in its choices nor does it count
+    on one in its simulations)."""
+    from simkit.games.aau.engine import P_POWER
+
+    params = build(AAU.params, {"players": 2}, "aau")
+    res = AAU.simulate(params, game_seeds(4, 0, 6), bot_table(2, 0, 6, True), AAU.resolve_bots(["search:no-extra+budget=4"], params))
+    assert not np.any(np.asarray(res["powers_used"]) & 8)
+    assert P_POWER >= 0
