@@ -169,3 +169,119 @@ def test_aau_search_keeps_its_power_switches():
     res = AAU.simulate(params, game_seeds(4, 0, 6), bot_table(2, 0, 6, True), AAU.resolve_bots(["search:no-extra+budget=4"], params))
     assert not np.any(np.asarray(res["powers_used"]) & 8)
     assert P_POWER >= 0
+
+
+# ---- the reports' "Does it hold under stronger play?" -------------------------------------
+UFS_SKILL = """
+name = "tiny-skill"
+game = "ufs"
+seed = 3
+chunk_size = 100
+report = "{report}"
+[[grid]]
+games = 40
+threat = [0, 1, 2]
+city = ["roswell", "new_york"]
+city_side = ["normal", "damaged"]
+bots = ["greedy", "planner"]
+[[grid]]
+games = 20
+threat = [0, 1, 2]
+city = ["roswell", "new_york"]
+city_side = ["normal", "damaged"]
+bots = ["search:budget=2"]
+[[grid]]
+games = 20
+threat = [0, 1, 2]
+city = ["roswell"]
+city_side = ["normal"]
+bots = ["search:budget=1", "search:budget=2", "search:budget=4"]
+"""
+
+
+def test_ufs_report_recomputes_its_headlines_for_every_bot(tmp_path):
+    from simkit.sweep import sweep
+
+    path = tmp_path / "skill.toml"
+    path.write_text(UFS_SKILL.format(report=tmp_path / "reports" / "under-falling-skies"))
+    sweep(path, out_root=tmp_path / "runs", progress=False)
+    text = (tmp_path / "reports" / "under-falling-skies" / "README.md").read_text()
+    section = text[text.index("## Does it hold under stronger play?"):]
+    for heading in ("The search's budget ladder", "Cities and sides by difficulty", "The hardest tile, by bot",
+                    "The threat steps, by bot", "What survives, what flips"):
+        assert f"### {heading}" in section
+    assert "`greedy` < `planner` < `search:budget=2`" in section
+    assert "budgets 1 to 4, 20 games per cell" in section  # the shared cell counted once
+    assert "| 1 -> 2 |" in section and "| 2 -> 4 |" in section
+    assert "greedy vs search:budget=2" in section  # rank correlations
+    assert (tmp_path / "reports" / "under-falling-skies" / "search-budget.png").exists()
+    # the ladder's one-city bots stay out of the tables of every cell
+    assert "| search:budget=4 |" not in text[:text.index("## Does it hold")]
+
+
+AAU_SKILL = """
+name = "tiny-skill"
+game = "aau"
+seed = 3
+chunk_size = 100
+report = "{report}"
+[[grid]]
+games = 24
+players = [2, 3]
+semi_coop = [false]
+bots = ["strategic", "greedy"]
+rotate_seats = true
+[[grid]]
+games = 12
+players = [2]
+semi_coop = [true, false]
+bots = ["team"]
+rotate_seats = true
+[[grid]]
+games = 24
+players = [2]
+semi_coop = [false]
+bots = [["strategic", "strategic:no-extra"], ["strategic", "strategic:no-cover"]]
+rotate_seats = true
+[[grid]]
+games = 12
+players = [2]
+semi_coop = [false]
+bots = [["search:budget=2", "strategic"], ["search:budget=3", "strategic"]]
+rotate_seats = true
+[[grid]]
+games = 12
+players = [2, 3]
+semi_coop = [false]
+bots = ["search:budget=2"]
+rotate_seats = true
+[[grid]]
+games = 24
+players = [2]
+semi_coop = [false]
+bots = [["greedy", "greedy:no-extra"], ["greedy", "greedy:no-cover"]]
+rotate_seats = true
+[[grid]]
+games = 12
+players = [2]
+semi_coop = [false]
+bots = [["search:budget=2", "search:no-extra+budget=2"], ["search:budget=2", "search:no-cover+budget=2"]]
+rotate_seats = true
+"""
+
+
+def test_aau_report_recomputes_its_headlines_for_every_bot(tmp_path):
+    from simkit.sweep import sweep
+
+    path = tmp_path / "skill.toml"
+    path.write_text(AAU_SKILL.format(report=tmp_path / "reports" / "alien-attack-usa"))
+    sweep(path, out_root=tmp_path / "runs", progress=False)
+    text = (tmp_path / "reports" / "alien-attack-usa" / "README.md").read_text()
+    section = text[text.index("## Does it hold under stronger play?"):]
+    for heading in ("The search against strategic", "Seat advantage, by bot", "Mission payoffs, by bot",
+                    "Power values, by bot", "What survives, what flips"):
+        assert f"### {heading}" in section
+    assert "`greedy` < `strategic` < `search:budget=2`" in section
+    assert "`search:budget=3`" in section
+    assert "strategic vs search:budget=2" in section  # rank correlations
+    assert "Games: `greedy` 24 per power, `strategic` 24 per power, `search:budget=2` 12 per power" in section

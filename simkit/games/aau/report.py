@@ -3,6 +3,9 @@ semi-cooperative mode and the value of each special power."""
 
 from __future__ import annotations
 
+import itertools
+import re
+
 import numpy as np
 import polars as pl
 
@@ -276,7 +279,235 @@ def build(result, target) -> None:
         ax.set_title("Full bot against a copy without the power")
         rep.figure(fig, "powers", "Win share of the bot that may use the power, 95% intervals (dotted: no effect)")
 
+    _stronger_play(rep, f, game)
+
     rep.heading("Compare variants yourself", 3)
     rep.code("simkit compare aau --set players=3 --set semi_coop=false --vs semi_coop=true --bot team -n 20000\n"
              "simkit compare aau --set players=2 --bot strategic --vs-bot greedy -n 20000")
     rep.write(target)
+
+
+# ---- does it hold under stronger play? ----------------------------------------------------
+# Grids of experiments/aau-balance.toml: seats and missions (0: greedy and strategic; 4:
+# search), powers (5: greedy, 2: strategic, 6: search), the search against strategic (3).
+SEAT_GRIDS = (0, 4)
+POWER_GRIDS = (5, 2, 6)
+HEADS_UP_GRID = 3
+SKILL = ("random", "greedy", "strategic", "team", "search")  # the order of the ladder, by bot name
+
+
+def _tau(x: list[float], y: list[float]) -> float:
+    """Kendall's tau-b between two rankings (nan when one of them is all ties)."""
+    from scipy.stats import kendalltau
+
+    if len(set(x)) < 2 or len(set(y)) < 2:
+        return float("nan")
+    return float(kendalltau(x, y).statistic)
+
+
+def _fmt_tau(t: float) -> str:
+    return "n/a" if not np.isfinite(t) else f"{t:+.2f}"
+
+
+def _pick(values: dict, highest: bool = True) -> tuple[str, bool]:
+    """The key with the highest (lowest) estimate, and whether it is separated from the
+    runner-up (their difference over its standard error, the intervals read as normal, above 1.96)."""
+    order = sorted(values, key=lambda k: values[k].estimate, reverse=highest)
+    a, b = values[order[0]], values[order[1]]
+    se = np.hypot((a.hi - a.lo) / 3.92, (b.hi - b.lo) / 3.92)
+    decided = abs(a.estimate - b.estimate) > 1.96 * se
+    return (str(order[0]) if decided else f"{order[0]} (not separated from {order[1]})"), bool(decided)
+
+
+def _verdict(picks: dict[str, tuple[str, bool]]) -> str:
+    """``picks``: bot -> (what it finds, whether that is separated), weakest bot first.
+    flips: two bots find different things, both separated; survives: no conflict and the
+    strongest bot separates it; fades: a weaker bot separates it, the strongest does not;
+    undecided: no bot does."""
+    decided = {name for name, ok in picks.values() if ok}
+    if len(decided) > 1:
+        return "flips"
+    if not decided:
+        return "undecided"
+    return "survives" if list(picks.values())[-1][1] else "fades"
+
+
+def _share_test(part: pl.DataFrame) -> tuple:
+    """Win share of one bot's rows (one row per game), its Wilson interval and the
+    binomial test against 50%."""
+    from scipy.stats import binomtest
+
+    share = float(part["win_share"].sum())
+    n = part.height
+    return wilson(int(round(share)), n), binomtest(int(round(share)), n, 0.5).pvalue
+
+
+def _power_values(f: pl.DataFrame, grid: int) -> tuple[str | None, dict[str, tuple]]:
+    """The bot of a power grid and, for each power, its win share against a copy of itself
+    without that power."""
+    part = f.filter(pl.col("grid") == grid)
+    full = [b for b in dict.fromkeys(part["bot"].to_list()) if "no-" not in b]
+    if not full:
+        return None, {}
+    out = {}
+    for power in POWERS:
+        rows = part.filter(pl.col("table").str.contains(f"no-{power}", literal=True) & (pl.col("bot") == full[0]))
+        if rows.height:
+            out[power] = _share_test(rows)
+    return full[0], out
+
+
+def _rank(bot: str) -> int:
+    base = bot.partition(":")[0]
+    return SKILL.index(base) if base in SKILL else len(SKILL)
+
+
+def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
+    """Seat advantage, mission payoffs and power values recomputed for every bot of the
+    ladder, with rank correlations and the conclusions that survive or flip."""
+    seat_frames = {}
+    for g in SEAT_GRIDS:
+        part = f.filter(pl.col("grid") == g)
+        for b in dict.fromkeys(part["bot"].to_list()):
+            seat_frames[b] = part.filter((pl.col("bot") == b) & (pl.col("table") == b))  # equal bots at every seat
+    bots = sorted((b for b in seat_frames if seat_frames[b].height), key=_rank)
+    heads = f.filter(pl.col("grid") == HEADS_UP_GRID)
+    if len(bots) < 2 and not heads.height:
+        return
+    rep.heading("Does it hold under stronger play?")
+    rep.text("The bots form a ladder of skill: " + " < ".join(f"`{b}`" for b in bots) + ". `search` plays every legal action "
+             "out to the end of the game on copies of the state, with the markers still in the bag in an order of its own "
+             "and `strategic` at every seat, and keeps the action that wins most (`search:budget=N`: simulations per "
+             "decision). The headline results are recomputed for every bot of the ladder, with Kendall's rank correlation "
+             "(tau-b: +1 the same order, -1 the reverse) between the bots. The searching bot's cells play fewer games "
+             "(it is slow), so their intervals are wider.")
+    said = {"survives": [], "flips": [], "fades": [], "undecided": []}
+
+    if heads.height:
+        rep.heading("The search against strategic", 3)
+        rows = []
+        budgets = []
+        for table in dict.fromkeys(heads["table"].to_list()):
+            part = heads.filter(pl.col("table") == table)
+            searcher = next(b for b in dict.fromkeys(part["bot"].to_list()) if b.startswith("search"))
+            m = re.search(r"budget=(\d+)", searcher)
+            ci, p = _share_test(part.filter(pl.col("bot") == searcher))
+            budgets.append((int(m.group(1)) if m else 0, ci))
+            rows.append({"searching bot": f"`{searcher}`", "games": f"{part['game_index'].n_unique():,}",
+                         "its win share against strategic": pct(ci), "p (vs 50%)": fmt_p(p)})
+        rep.table(rows, "Two players, seats rotated (each bot plays first in half the games): the win share of the searching "
+                        "bot against `strategic` (95% Wilson intervals; a shared win counts half)")
+        top = max(budgets, key=lambda x: x[0])
+        rep.text(f"At budget {top[0]} the search takes {pct(top[1])} of the wins from `strategic`.")
+
+    # -- seats ----------------------------------------------------------------------------------------
+    rep.heading("Seat advantage, by bot", 3)
+    counts = sorted(f.filter(pl.col("grid") == 0)["players"].unique().to_list())
+    rows, pvals, favoured = [], [], {}
+    for b in bots:
+        for n in counts:
+            part = seat_frames[b].filter(pl.col("players") == n)
+            if not part.height:
+                continue
+            games = part["game_index"].n_unique()
+            shares = part.group_by("seat").agg(pl.col("win_share").sum()).sort("seat")["win_share"].to_numpy()
+            _, p = chi2_uniform(shares)
+            pvals.append(p)
+            row = {"bot": b, "players": n, "games": f"{games:,}", **{f"seat {k + 1}": "" for k in range(max(counts))}}
+            for seat in range(n):
+                values = part.filter(pl.col("seat") == seat)["win_share"].to_numpy()
+                row[f"seat {seat + 1}"] = pct(clustered_mean(values, np.arange(values.size)))
+            row["chi-square p"] = fmt_p(p)
+            favoured[(b, n)] = (int(np.argmax(shares)) + 1, shares / games)
+            rows.append(row)
+    for row, rejected in zip(rows, holm(pvals)):
+        row["seats differ (Holm, 5%)"] = "yes" if rejected else "no"
+    rep.table(rows, "Win share by seat, equal bots at every seat, with 95% intervals; chi-square against equal shares, "
+                    "Holm over the tables")
+    for n in counts:
+        these = {r["bot"]: r for r in rows if r["players"] == n}
+        picks = {b: (f"seat {favoured[(b, n)][0]}", True) if r["seats differ (Holm, 5%)"] == "yes" else ("no seat", False)
+                 for b, r in these.items()}
+        said[_verdict(picks)].append(f"{n} players, the favoured seat (seats differing significantly, Holm): "
+                                     + ", ".join(f"`{b}` {name}" for b, (name, _) in picks.items()))
+    ts = []
+    for a, b in itertools.combinations(bots, 2):
+        ts.append(", ".join(f"{n}p {_fmt_tau(_tau(list(favoured[(a, n)][1]), list(favoured[(b, n)][1])))}" for n in counts
+                            if (a, n) in favoured and (b, n) in favoured))
+    rep.text("Kendall's tau between the bots' orders of the seats: " + "; ".join(
+        f"{a} vs {b}: {t}" for (a, b), t in zip(itertools.combinations(bots, 2), ts)) + ".")
+
+    # -- missions -------------------------------------------------------------------------------------
+    rep.heading("Mission payoffs, by bot", 3)
+    for column, points, label, cards in (("city_mission", "city_mission_points", "city card", [2, 3, 4, 5]),
+                                         ("border_mission", "border_mission_points", "border card", list(BORDER_KEYS))):
+        rows, pts, share = [], {}, {}
+        for card in cards:
+            row = {label: card}
+            for b in bots:
+                part = seat_frames[b].filter(pl.col(column) == card)
+                m = clustered_mean(part[points].to_numpy().astype(np.float64), _game_ids(part))
+                s = clustered_mean(part["win_share"].to_numpy(), _game_ids(part))
+                pts.setdefault(b, {})[card] = m
+                share.setdefault(b, {})[card] = s
+                row[f"{b}: mean points"] = f"{m.estimate:.2f} [{m.lo:.2f}, {m.hi:.2f}]"
+                row[f"{b}: win share"] = pct(s)
+            rows.append(row)
+        rep.table(rows, f"{label.capitalize()}s: mean mission points and the win share of the seats holding each card, by bot "
+                        f"(all player counts; 95% intervals clustered by game)")
+        taus = "; ".join(f"{a} vs {b}: points {_fmt_tau(_tau([pts[a][c].estimate for c in cards], [pts[b][c].estimate for c in cards]))}, "
+                         f"win share {_fmt_tau(_tau([share[a][c].estimate for c in cards], [share[b][c].estimate for c in cards]))}"
+                         for a, b in itertools.combinations(bots, 2))
+        rep.text(f"Kendall's tau between the bots' orders of the {label}s: {taus}.")
+        for what, values in (("points", pts), ("win share", share)):
+            for highest in (True, False):
+                picks = {b: _pick(values[b], highest) for b in bots}
+                said[_verdict(picks)].append(f"the {label} with the {'most' if highest else 'fewest'} {what}" if what == "points" else
+                                             f"the {label} with the {'largest' if highest else 'smallest'} {what}")
+                said[_verdict(picks)][-1] += ": " + ", ".join(f"`{b}` {name}" for b, (name, _) in picks.items())
+        spread = {b: max(m.estimate for m in pts[b].values()) - min(m.estimate for m in pts[b].values()) for b in bots}
+        rep.text(f"Spread between the best and the worst {label} (mean points): " + ", ".join(f"`{b}` {v:.1f}" for b, v in spread.items()) + ".")
+
+    # -- powers ----------------------------------------------------------------------------------------
+    values = {}
+    for g in POWER_GRIDS:
+        b, v = _power_values(f, g)
+        if v:
+            values[b] = v
+    values = {b: values[b] for b in sorted(values, key=_rank)}
+    if len(values) >= 2:
+        rep.heading("Power values, by bot", 3)
+        pb = list(values)
+        rows = []
+        allp = [(b, pw) for b in pb for pw in values[b]]
+        rejected = dict(zip(allp, holm([values[b][pw][1] for b, pw in allp])))
+        for pw in POWERS:
+            row = {"power": pw}
+            for b in pb:
+                if pw in values[b]:
+                    ci, p = values[b][pw]
+                    row[b] = pct(ci) + (" *" if rejected[(b, pw)] else "")
+            rows.append(row)
+        rep.table(rows, "Win share of each bot against a copy of itself that never uses the power (two players, seats rotated; "
+                        "95% Wilson intervals; * significant against 50%, Holm over every bot and power)")
+        rep.text("Games: " + ", ".join(f"`{b}` {values[b][next(iter(values[b]))][0].n:,} per power" for b in pb)
+                 + ". Kendall's tau between the bots' orders of the powers: " + "; ".join(
+                     f"{a} vs {b}: {_fmt_tau(_tau([values[a][p][0].estimate for p in POWERS if p in values[b]], [values[b][p][0].estimate for p in POWERS if p in values[a]]))}"
+                     for a, b in itertools.combinations(pb, 2)) + ".")
+        picks = {b: _pick({p: values[b][p][0] for p in values[b]}) for b in pb}
+        said[_verdict(picks)].append("the most valuable power: " + ", ".join(f"`{b}` {name}" for b, (name, _) in picks.items()))
+        for pw in POWERS:
+            effect = {}
+            for b in pb:
+                if pw in values[b]:
+                    ci = values[b][pw][0]
+                    effect[b] = ("helps", True) if rejected[(b, pw)] and ci.estimate > 0.5 else ("hurts", True) if rejected[(b, pw)] else ("no significant effect", False)
+            said[_verdict(effect)].append(f"{pw} helps the bot that uses it: " + ", ".join(f"`{b}` {e}" for b, (e, _) in effect.items()))
+
+    rep.heading("What survives, what flips", 3)
+    rep.text("A finding is *separated* when it stands out from its runner-up by more than 1.96 standard errors (seats: "
+             "the chi-square test, Holm; powers: the test against 50%, Holm). A conclusion *flips* when two bots reach "
+             "different separated findings; it *survives* when none conflict and the strongest bot separates it; it "
+             "*fades* when a weaker bot separates it but the strongest does not (its smaller sample may be why); it is "
+             "*undecided* when no bot separates it.")
+    rep.bullets([f"**{k.capitalize()}**: {s}." for k in ("survives", "flips", "fades", "undecided") for s in said[k]])

@@ -3,11 +3,16 @@ for bots of different skill."""
 
 from __future__ import annotations
 
+import itertools
+import re
+
 import numpy as np
 import polars as pl
 
 from ...report import PALETTE, Report, fmt_p, pct, style
-from ...stats import clustered_rate, design_effect, diff_independent, holm, paired_binary, wilson
+from ...stats import clustered_mean, clustered_rate, design_effect, diff_independent, holm, paired_binary, wilson
+
+BUDGET = re.compile(r"(?:^|[:+])budget=(\d+)")
 
 CITY_NAMES = {"roswell": "Roswell", "new_york": "New York", "washington": "Washington"}
 TILE_NAMES = {1: "tile 4 (top)", 2: "tile 3", 4: "tile 2 (skull)", 8: "tile 1 (bottom)"}
@@ -38,7 +43,7 @@ def _error_bars(ax, xs, cis, **kw) -> None:
     pos = [(x, c) for x, c in zip(xs, cis) if c.estimate > 0]
     zero = [(x, c) for x, c in zip(xs, cis) if c.estimate == 0]
     line = ax.errorbar([x for x, _ in pos], [100 * c.estimate for _, c in pos],
-                       yerr=[[100 * (c.estimate - c.lo) for _, c in pos], [100 * (c.hi - c.estimate) for _, c in pos]], **kw)
+                       yerr=[[max(0.0, 100 * (c.estimate - c.lo)) for _, c in pos], [max(0.0, 100 * (c.hi - c.estimate)) for _, c in pos]], **kw)
     if zero:
         ax.plot([x for x, _ in zero], [100 * c.hi for _, c in zero], ls="none", marker="v", ms=5,
                 color=line[0].get_color(), alpha=0.8)
@@ -50,10 +55,17 @@ def build(result, target) -> None:
     style()
     exp = result.experiment
     everything = result.frame.with_columns(pl.col("bot").cast(pl.Utf8))
-    f = everything.filter(pl.col("damage_rule") == "sum")  # the main grid; variants are compared below
+    # A cell two grids share (the search's default budget is on its ladder too) comes once per grid: keep it once.
+    everything = everything.drop("grid").unique(maintain_order=True)
+    main = everything.filter(pl.col("damage_rule") == "sum")  # the main grids; variants are compared below
     variant = everything.filter(pl.col("damage_rule") != "sum")
     game = exp.game
-    bots = list(dict.fromkeys(f["bot"].cast(pl.Utf8).to_list()))
+    # Bots that played every cell make the tables; bots that played one city only (the
+    # searching bot's budget ladder) are read in "Does it hold under stronger play?".
+    n_cells = main.select("threat", "city", "city_side").unique().height
+    covered = dict(main.group_by("bot").agg(pl.struct("threat", "city", "city_side").n_unique().alias("n")).iter_rows())
+    bots = [b for b in dict.fromkeys(main["bot"].to_list()) if covered[b] == n_cells]
+    f = main.filter(pl.col("bot").is_in(bots))
     default = game.default_bot if game.default_bot in bots else bots[0]
     cities = [c for c in CITY_NAMES if c in set(f["city"].to_list())]
     sides = [s for s in ("normal", "damaged") if s in set(f["city_side"].to_list())]
@@ -235,7 +247,9 @@ def build(result, target) -> None:
         rep.figure(fig, "bots", "Win rate by bot and threat level, all cities and sides pooled, 95% intervals clustered by seed, "
                                 "log scale (v: never won, drawn at the upper bound)")
         rep.text("The game's difficulty as measured here depends on the player: a stronger bot both wins more and "
-                 "may rank cities differently. Compare the panels of the first figure.")
+                 "may rank cities differently. The next section asks which conclusions survive.")
+
+    _stronger_play(rep, f, main, bots, default, cities, sides, threats)
 
     # -- paired comparisons ---------------------------------------------------------------
     rep.heading("Paired comparisons need fewer games")
@@ -298,3 +312,301 @@ def _paired_row(label: str, threat: int, b: pl.DataFrame, a: pl.DataFrame, suffi
             "independent 95% CI": f"[{100 * ind.lo:+.2f}, {100 * ind.hi:+.2f}]",
             "games an unpaired design needs": f"{((ind.hi - ind.lo) / (pr.hi - pr.lo)) ** 2:.1f}x",
             "_agreement": pr.agreement, "_width_ratio": (ind.hi - ind.lo) / (pr.hi - pr.lo)}
+
+
+# ---- does it hold under stronger play? ----------------------------------------------------
+def _cell(frame: pl.DataFrame, bot: str, city: str, side: str, threat: int) -> pl.DataFrame:
+    return frame.filter((pl.col("bot") == bot) & (pl.col("city") == city) & (pl.col("city_side") == side)
+                        & (pl.col("threat") == threat)).sort("game_index")
+
+
+def _paired(a: pl.DataFrame, b: pl.DataFrame):
+    """``a`` minus ``b`` on the games both played: game i of every cell has the same seed."""
+    n = min(a.height, b.height)
+    return paired_binary(a["won"][:n].to_numpy(), b["won"][:n].to_numpy())
+
+
+def _tau(x: list[float], y: list[float]) -> float:
+    """Kendall's tau-b between two rankings (nan when one of them is all ties)."""
+    from scipy.stats import kendalltau
+
+    if len(set(x)) < 2 or len(set(y)) < 2:
+        return float("nan")
+    return float(kendalltau(x, y).statistic)
+
+
+def _fmt_tau(t: float) -> str:
+    return "n/a" if not np.isfinite(t) else f"{t:+.2f}"
+
+
+def _pts(d) -> str:
+    return f"{100 * d.estimate:+.1f} [{100 * d.lo:+.1f}, {100 * d.hi:+.1f}]"
+
+
+def _verdict(picks: dict[str, tuple[str, bool]]) -> str:
+    """``picks``: bot -> (what it finds, whether that is separated), weakest bot first.
+    flips: two bots find different things, both separated; survives: no conflict and the
+    strongest bot separates it; fades: a weaker bot separates it, the strongest does not;
+    undecided: no bot does."""
+    decided = {name for name, ok in picks.values() if ok}
+    if len(decided) > 1:
+        return "flips"
+    if not decided:
+        return "undecided"
+    return "survives" if list(picks.values())[-1][1] else "fades"
+
+
+def _said(picks: dict[str, tuple[str, bool]]) -> str:
+    return ", ".join(f"`{b}` {name}" for b, (name, _) in picks.items())
+
+
+def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
+    """The searching bot's win rate against its budget in the city where the ladder was
+    played; returns the lines for the summary of the section."""
+    import matplotlib.pyplot as plt
+
+    found = {b: int(m.group(1)) for b in main["bot"].unique().to_list() if (m := BUDGET.search(b))}
+    if len(found) < 2:
+        return []
+    lad = main.filter(pl.col("bot").is_in(list(found)))
+    where = lad.group_by("city", "city_side").agg(pl.col("bot").n_unique().alias("n")).sort("n", descending=True).row(0)
+    city, side = where[0], where[1]
+    lad = lad.filter((pl.col("city") == city) & (pl.col("city_side") == side))
+    budgets = sorted({found[b] for b in lad["bot"].unique().to_list()})
+    name = {found[b]: b for b in lad["bot"].unique().to_list()}
+    threats = sorted(lad["threat"].unique().to_list())
+    games = lad.group_by("bot", "threat").len()["len"].min()
+    rep.heading("The search's budget ladder", 3)
+    rep.text(f"`search` plays each candidate placement out to the start of the next round on copies of the state (dice of "
+             f"its own) and keeps the one whose position a learned model rates best; its budget is the number of such "
+             f"simulations per die placed, and `search:budget=1` is `planner`. Here it plays {CITY_NAMES[city]} ({side} side) "
+             f"at every threat level with budgets {budgets[0]} to {budgets[-1]}, {games:,} games per cell on the same seeds, "
+             f"so each doubling is a paired comparison (Tango's 95% interval).")
+    rates = {(bb, t): _rate(_cell(lad, name[bb], city, side, t)) for bb in budgets for t in threats}
+    rep.table([{"budget": bb, **{f"threat {t}": pct(rates[(bb, t)]) for t in threats}} for bb in budgets],
+              f"Win rate [95% interval] of search by budget and threat level, {CITY_NAMES[city]} ({side} side)")
+    steps = {}
+    for lo_b, hi_b in zip(budgets, budgets[1:]):
+        for t in threats:
+            steps[(lo_b, t)] = _paired(_cell(lad, name[hi_b], city, side, t), _cell(lad, name[lo_b], city, side, t))
+    rep.table([{"budget": f"{lo_b} -> {hi_b}", **{f"threat {t}": _pts(steps[(lo_b, t)]) for t in threats}}
+               for lo_b, hi_b in zip(budgets, budgets[1:])],
+              "What each step up the ladder gains, in points of win rate, paired by seed [Tango's 95% interval]")
+    lines, short = [], []
+    for t in threats:
+        pairs = list(zip(budgets, budgets[1:]))
+        flat = None
+        for i in range(len(pairs)):  # from here on every doubling changes the rate by under a point
+            if all(abs(steps[(a, t)].estimate) < 0.01 for a, _ in pairs[i:]):
+                flat = i
+                break
+        if flat is None:
+            a, b_ = pairs[-1]
+            lines.append(f"threat {t}: still paying at the top of the ladder ({a} -> {b_}: {_pts(steps[(a, t)])} points); "
+                         f"reached {pct(rates[(b_, t)])}")
+            short.append(f"threat {t} at least {100 * rates[(b_, t)].estimate:.1f}% (still rising at budget {b_})")
+        else:
+            a, b_ = pairs[flat]
+            worst = max(pairs[flat:], key=lambda p: abs(steps[(p[0], t)].estimate))
+            lines.append(f"threat {t}: doubling stops paying at budget {a} ({a} -> {b_}: {_pts(steps[(a, t)])} points; the "
+                         f"largest later change {worst[0]} -> {worst[1]}: {_pts(steps[(worst[0], t)])}); {pct(rates[(a, t)])} at "
+                         f"budget {a}, planner (budget 1) {pct(rates[(budgets[0], t)])}")
+            short.append(f"threat {t} {100 * rates[(a, t)].estimate:.1f}% (flat from budget {a})")
+    rep.bullets(lines)
+    rep.text("Where the curve flattens is this search's limit, a lower bound on the game under strong play: it looks one "
+             "round ahead and relies on a learned estimate beyond that, so a deeper search could still find more.")
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    for i, t in enumerate(threats):
+        cis = [rates[(bb, t)] for bb in budgets]
+        ax.errorbar(budgets, [100 * c.estimate for c in cis], yerr=[[max(0.0, 100 * (c.estimate - c.lo)) for c in cis], [max(0.0, 100 * (c.hi - c.estimate)) for c in cis]],
+                    marker="o", ms=3.5, capsize=2, color=PALETTE[i], label=f"threat {t}")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(budgets, [str(bb) for bb in budgets])
+    ax.set_xlabel("budget (simulations per die placed; 1 = planner)")
+    ax.set_ylabel("win rate (%)")
+    ax.set_title(f"search: win rate against budget, {CITY_NAMES[city]} ({side})")
+    ax.legend(loc="lower right")
+    rep.figure(fig, "search-budget", "Win rate of search against its budget, by threat level, with 95% intervals (same seeds in every cell)")
+    return [f"{CITY_NAMES[city]} ({side})"] + short
+
+
+def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[str], default: str, cities: list[str],
+                   sides: list[str], threats: list[int]) -> None:
+    """The headline rankings recomputed for every bot on the ladder of skill, rank
+    correlations between bots, and the conclusions that survive or flip."""
+    rep.heading("Does it hold under stronger play?")
+    winners = [b for b in bots if f.filter(pl.col("bot") == b)["won"].any()]
+    skill = sorted(winners, key=lambda b: float(f.filter(pl.col("bot") == b)["won"].mean()))
+    others = [b for b in skill if b != default]
+    rep.text("The bots form a ladder of skill: " + " < ".join(f"`{b}`" for b in skill)
+             + " (pooled win rate; `random` never wins, so it ranks nothing). Each headline of this report is recomputed "
+             "for every bot that wins games, with Kendall's rank correlation (tau-b: +1 the same order, -1 the reverse) "
+             "between the bots' rankings. Cells play the same seeds, so comparisons between cells are paired; a finding is "
+             "*separated* when its paired 95% interval against the runner-up excludes 0. A conclusion *flips* when two "
+             "bots reach different separated findings; it *survives* when none conflict and the strongest bot separates "
+             "it; it *fades* when a weaker bot separates it but the strongest does not (its cells play fewer games, which "
+             "may be why); it is *undecided* when no bot separates it.")
+    said = {"survives": [], "flips": [], "fades": [], "undecided": []}
+    ladder_lines = _budget_ladder(rep, main)
+
+    # -- cities and sides ------------------------------------------------------------------------
+    labels = [(c, s) for c in cities for s in sides]
+    name = {(c, s): f"{CITY_NAMES[c]} ({s})" for c, s in labels}
+    cells = {(b, c, s, t): _cell(f, b, c, s, t) for b in skill for c, s in labels for t in threats}
+    rate = {k: float(v["won"].mean()) for k, v in cells.items()}
+    rep.heading("Cities and sides by difficulty", 3)
+    rows = []
+    for c, s in labels:
+        row = {"city (side)": name[(c, s)]}
+        for b in skill:
+            ranks = []
+            for t in threats:
+                order = sorted(labels, key=lambda x: -rate[(b, *x, t)])
+                ranks.append(str(order.index((c, s)) + 1))
+            row[f"{b}: rank at threat {threats[0]}-{threats[-1]}"] = " ".join(ranks)
+        rows.append(row)
+    rep.table(rows, "Rank of each city and side by win rate (1 = easiest), at each threat level, for each bot")
+    taus = []
+    for a, b in itertools.combinations(skill, 2):
+        taus.append({"bots": f"{a} vs {b}", **{f"threat {t}": _fmt_tau(_tau([rate[(a, *x, t)] for x in labels], [rate[(b, *x, t)] for x in labels]))
+                                               for t in threats}})
+    rep.table(taus, f"Kendall's tau between the bots' rankings of the {len(labels)} cities and sides, at each threat level")
+    # pairs of cells: does the order the default bot finds survive?
+    counts = {b: {"kept": 0, "faded": 0, "flipped": 0, "ordered": 0} for b in others}
+    flips = []
+    for t in threats:
+        for x, y in itertools.combinations(labels, 2):
+            ref = _paired(cells[(default, *x, t)], cells[(default, *y, t)])
+            if not ref.significant:
+                continue
+            for b in others:
+                d = _paired(cells[(b, *x, t)], cells[(b, *y, t)])
+                counts[b]["ordered"] += 1
+                if d.significant and np.sign(d.estimate) == np.sign(ref.estimate):
+                    counts[b]["kept"] += 1
+                elif d.significant:
+                    counts[b]["flipped"] += 1
+                    flips.append({"threat": t, "cells (first minus second)": f"{name[x]} - {name[y]}",
+                                  f"{default} (points)": _pts(ref), f"{b} (points)": _pts(d)})
+                else:
+                    counts[b]["faded"] += 1
+    rep.table([{"bot": b, f"pairs {default} orders significantly": v["ordered"], "same order": v["kept"],
+                "no longer different": v["faded"], "reversed": v["flipped"]} for b, v in counts.items()],
+              f"Pairs of cells (same threat level) whose win rates differ significantly for `{default}`: how the stronger bots order them")
+    if flips:
+        rep.table(flips, "Reversed orders: both differences significant, in opposite directions")
+    for t in [x for x in threats if x == 1] or threats[:1]:
+        for what, sign in (("easiest", -1), ("hardest", 1)):
+            picks = {}
+            for b in skill:
+                order = sorted(labels, key=lambda x: sign * rate[(b, *x, t)])
+                d = _paired(cells[(b, *order[0], t)], cells[(b, *order[1], t)])
+                picks[b] = (name[order[0]] if d.significant else f"{name[order[0]]} (not separated from {name[order[1]]})", d.significant)
+            said[_verdict(picks)].append(f"the {what} city and side at threat {t}: {_said(picks)}")
+    for b in others:
+        c = counts[b]
+        line = (f"the order of two cells (same threat level) that `{default}` finds: `{b}` keeps {c['kept']} of "
+                f"{c['ordered']}, cannot tell {c['faded']} apart, reverses {c['flipped']}")
+        said["flips" if c["flipped"] else "fades" if c["faded"] else "survives"].append(line)
+
+    # -- the damaged side ----------------------------------------------------------------------
+    if "damaged" in sides and "normal" in sides:
+        picks, detail = {}, {}
+        for b in skill:
+            harder, easier, n = [], 0, 0
+            for c in cities:
+                for t in threats:
+                    d = _paired(cells[(b, c, "damaged", t)], cells[(b, c, "normal", t)])
+                    n += 1
+                    easier += d.significant and d.estimate > 0
+                    if d.significant and d.estimate < 0:
+                        harder.append(f"{CITY_NAMES[c]} at threat {t}")
+            picks[b] = ("never harder" if not harder else "harder in " + ", ".join(harder), True)
+            detail[b] = f"easier in {easier} of {n} city x threat cells"
+        said[_verdict(picks)].append("the damaged side of a city is never significantly harder than its normal side: "
+                                     + ", ".join(f"`{b}` {picks[b][0]} ({detail[b]})" for b in skill))
+
+    # -- the hardest tile -------------------------------------------------------------------------
+    if 1 in threats:
+        rep.heading("The hardest tile, by bot", 3)
+        rows, by_bot = [], {}
+        for bit, tile in TILE_NAMES.items():
+            row = {"flipped tile (threat 1)": tile}
+            for b in skill:
+                part = f.filter((pl.col("bot") == b) & (pl.col("threat") == 1) & (pl.col("flipped") == bit))
+                ci = _pooled(part)
+                by_bot.setdefault(b, {})[tile] = ci.estimate
+                row[b] = pct(ci)
+            rows.append(row)
+        for row in rows:
+            for b in skill:
+                order = sorted(by_bot[b], key=lambda k: by_bot[b][k])
+                row[b] += f" (#{order.index(row['flipped tile (threat 1)']) + 1})"
+        rep.table(rows, "Win rate by the one tile flipped at threat 1 (all cities and sides, 95% intervals clustered by seed; "
+                        "#1 = hardest)")
+        tiles = list(TILE_NAMES.values())
+        rep.text("Kendall's tau between the bots' orders of the tiles: " + "; ".join(
+            f"{a} vs {b} {_fmt_tau(_tau([by_bot[a][k] for k in tiles], [by_bot[b][k] for k in tiles]))}"
+            for a, b in itertools.combinations(skill, 2)) + ".")
+        picks = {}
+        for b in skill:
+            order = sorted(by_bot[b], key=by_bot[b].get)
+            bits = {v: k for k, v in TILE_NAMES.items()}
+            one = f.filter((pl.col("bot") == b) & (pl.col("threat") == 1))
+            a = one.filter(pl.col("flipped") == bits[order[0]])
+            z = one.filter(pl.col("flipped") == bits[order[1]])
+            # the two tiles are flipped in different games: a difference of independent clustered rates
+            ca, cz = _pooled(a), _pooled(z)
+            se = np.hypot((ca.hi - ca.lo) / 3.92, (cz.hi - cz.lo) / 3.92)
+            ok = bool(abs(ca.estimate - cz.estimate) > 1.96 * se)
+            picks[b] = (order[0] if ok else f"{order[0]} (not separated from {order[1]})", ok)
+        said[_verdict(picks)].append(f"the hardest tile to face flipped at threat 1: {_said(picks)}")
+
+    # -- threat steps -------------------------------------------------------------------------------
+    rep.heading("The threat steps, by bot", 3)
+    rows, largest_drops, every = [], {}, {}
+    for b in skill:
+        row = {"bot": b}
+        drops = {}
+        tests = []
+        for t0, t1 in zip(threats, threats[1:]):
+            ds = [_paired(cells[(b, c, s, t0)], cells[(b, c, s, t1)]) for c, s in labels]
+            drops[(t0, t1)] = float(np.mean([d.estimate for d in ds]))
+            tests.append(ds)
+        flat = [d for ds in tests for d in ds]
+        rejected = holm([d.p_value for d in flat])
+        k = 0
+        for (t0, t1), ds in zip(zip(threats, threats[1:]), tests):
+            sig = sum(rejected[k:k + len(ds)])
+            k += len(ds)
+            row[f"{t0} -> {t1}"] = f"{100 * drops[(t0, t1)]:+.1f} ({sig}/{len(ds)})"
+        largest_drops[b] = drops
+        every[b] = (sum(rejected), len(rejected))
+        row["significant steps"] = f"{sum(rejected)} of {len(rejected)}"
+        rows.append(row)
+    rep.table(rows, "Drop in win rate from one threat level to the next, in points, averaged over the cities and sides "
+                    "(in brackets: in how many of them the step is significant, paired by seed, Holm over each bot's steps)")
+    picks = {b: ("every step", True) if k == n else (f"{k} of {n} steps", False) for b, (k, n) in every.items()}
+    said[_verdict(picks)].append("each threat step is significantly harder in every city and side: " + _said(picks))
+    picks = {}
+    for b in skill:
+        order = sorted(largest_drops[b], key=largest_drops[b].get, reverse=True)
+        (a0, a1), (b0, b1) = order[0], order[1]
+        # per seed and city x side: (drop of the larger step) - (drop of the runner-up), clustered by seed
+        values, seeds = [], []
+        for c, s in labels:
+            w = {t: cells[(b, c, s, t)]["won"].to_numpy().astype(float) for t in {a0, a1, b0, b1}}
+            n = min(len(v) for v in w.values())
+            values.append((w[a0][:n] - w[a1][:n]) - (w[b0][:n] - w[b1][:n]))
+            seeds.append(cells[(b, c, s, a0)]["seed"].to_numpy()[:n])
+        ci = clustered_mean(np.concatenate(values), np.concatenate(seeds))
+        ok = bool(ci.lo > 0)
+        picks[b] = (f"{a0} -> {a1}" if ok else f"{a0} -> {a1} (not separated from {b0} -> {b1})", ok)
+    said[_verdict(picks)].append("the largest threat step (points of win rate, averaged over cities and sides): " + _said(picks))
+
+    # -- summary ----------------------------------------------------------------------------------------
+    rep.heading("What survives, what flips", 3)
+    rep.bullets([f"**{k.capitalize()}**: {s}." for k in ("survives", "flips", "fades", "undecided") for s in said[k]])
+    if ladder_lines:
+        rep.text(f"The game's difficulty under the strongest play measured here (the search's budget ladder, {ladder_lines[0]}): "
+                 + ", ".join(ladder_lines[1:]) + ".")
