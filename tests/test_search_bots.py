@@ -196,6 +196,12 @@ threat = [0, 1, 2]
 city = ["roswell"]
 city_side = ["normal"]
 bots = ["search:budget=1", "search:budget=2", "search:budget=4"]
+[[grid]]
+games = 20
+threat = [2]
+city = ["roswell"]
+city_side = ["normal"]
+bots = ["search:budget=8"]
 """
 
 
@@ -211,7 +217,8 @@ def test_ufs_report_recomputes_its_headlines_for_every_bot(tmp_path):
                     "The threat steps, by bot", "What survives, what flips"):
         assert f"### {heading}" in section
     assert "`greedy` < `planner` < `search:budget=2`" in section
-    assert "budgets 1 to 4, 20 games per cell" in section  # the shared cell counted once
+    assert "budgets 1 to 8 (budget 8 at threat 2 only), 20 games per cell" in section  # the shared cell counted once
+    assert "| 4 -> 8 |" in section
     assert "| 1 -> 2 |" in section and "| 2 -> 4 |" in section
     assert "greedy vs search:budget=2" in section  # rank correlations
     assert (tmp_path / "reports" / "under-falling-skies" / "search-budget.png").exists()

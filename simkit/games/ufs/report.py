@@ -376,25 +376,36 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
     name = {found[b]: b for b in lad["bot"].unique().to_list()}
     threats = sorted(lad["threat"].unique().to_list())
     games = lad.group_by("bot", "threat").len()["len"].min()
+    covers = {bb: sorted(lad.filter(pl.col("bot") == name[bb])["threat"].unique().to_list()) for bb in budgets}
+    some = [bb for bb in budgets if covers[bb] != threats]
+    partial = "".join(f" (budget {bb} at threat {', '.join(map(str, covers[bb]))} only)" for bb in some)
     rep.heading("The search's budget ladder", 3)
     rep.text(f"`search` plays each candidate placement out to the start of the next round on copies of the state (dice of "
              f"its own) and keeps the one whose position a learned model rates best; its budget is the number of such "
              f"simulations per die placed, and `search:budget=1` is `planner`. Here it plays {CITY_NAMES[city]} ({side} side) "
-             f"at every threat level with budgets {budgets[0]} to {budgets[-1]}, {games:,} games per cell on the same seeds, "
+             f"at every threat level with budgets {budgets[0]} to {budgets[-1]}{partial}, "
+             f"{games:,} games per cell on the same seeds, "
              f"so each doubling is a paired comparison (Tango's 95% interval).")
-    rates = {(bb, t): _rate(_cell(lad, name[bb], city, side, t)) for bb in budgets for t in threats}
-    rep.table([{"budget": bb, **{f"threat {t}": pct(rates[(bb, t)]) for t in threats}} for bb in budgets],
+    rates = {}
+    for bb in budgets:
+        for t in threats:
+            part = _cell(lad, name[bb], city, side, t)
+            if part.height:  # the top of the ladder may be played at some threat levels only
+                rates[(bb, t)] = _rate(part)
+    rep.table([{"budget": bb, **{f"threat {t}": pct(rates[(bb, t)]) if (bb, t) in rates else "" for t in threats}} for bb in budgets],
               f"Win rate [95% interval] of search by budget and threat level, {CITY_NAMES[city]} ({side} side)")
     steps = {}
     for lo_b, hi_b in zip(budgets, budgets[1:]):
         for t in threats:
-            steps[(lo_b, t)] = _paired(_cell(lad, name[hi_b], city, side, t), _cell(lad, name[lo_b], city, side, t))
-    rep.table([{"budget": f"{lo_b} -> {hi_b}", **{f"threat {t}": _pts(steps[(lo_b, t)]) for t in threats}}
+            if (lo_b, t) in rates and (hi_b, t) in rates:
+                steps[(lo_b, t)] = _paired(_cell(lad, name[hi_b], city, side, t), _cell(lad, name[lo_b], city, side, t))
+    rep.table([{"budget": f"{lo_b} -> {hi_b}", **{f"threat {t}": _pts(steps[(lo_b, t)]) if (lo_b, t) in steps else "" for t in threats}}
                for lo_b, hi_b in zip(budgets, budgets[1:])],
               "What each step up the ladder gains, in points of win rate, paired by seed [Tango's 95% interval]")
     lines, short = [], []
     for t in threats:
-        pairs = list(zip(budgets, budgets[1:]))
+        mine = [bb for bb in budgets if (bb, t) in rates]
+        pairs = list(zip(mine, mine[1:]))
         flat = None
         for i in range(len(pairs)):  # from here on every doubling changes the rate by under a point
             if all(abs(steps[(a, t)].estimate) < 0.01 for a, _ in pairs[i:]):
@@ -417,8 +428,9 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
              "round ahead and relies on a learned estimate beyond that, so a deeper search could still find more.")
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     for i, t in enumerate(threats):
-        cis = [rates[(bb, t)] for bb in budgets]
-        ax.errorbar(budgets, [100 * c.estimate for c in cis], yerr=[[max(0.0, 100 * (c.estimate - c.lo)) for c in cis], [max(0.0, 100 * (c.hi - c.estimate)) for c in cis]],
+        mine = [bb for bb in budgets if (bb, t) in rates]
+        cis = [rates[(bb, t)] for bb in mine]
+        ax.errorbar(mine, [100 * c.estimate for c in cis], yerr=[[max(0.0, 100 * (c.estimate - c.lo)) for c in cis], [max(0.0, 100 * (c.hi - c.estimate)) for c in cis]],
                     marker="o", ms=3.5, capsize=2, color=PALETTE[i], label=f"threat {t}")
     ax.set_xscale("log", base=2)
     ax.set_xticks(budgets, [str(bb) for bb in budgets])
