@@ -213,7 +213,7 @@ def test_ufs_report_recomputes_its_headlines_for_every_bot(tmp_path):
     sweep(path, out_root=tmp_path / "runs", progress=False)
     text = (tmp_path / "reports" / "under-falling-skies" / "README.md").read_text()
     section = text[text.index("## Does it hold under stronger play?"):]
-    for heading in ("The search's budget ladder", "Cities and sides by difficulty", "The hardest tile, by bot",
+    for heading in ("The search's budget ladder", "Each step up the ladder, by city and side", "Cities and sides by difficulty", "The hardest tile, by bot",
                     "The threat steps, by bot", "What survives, what flips"):
         assert f"### {heading}" in section
     assert "`greedy` < `planner` < `search:budget=2`" in section

@@ -466,6 +466,16 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
     name = {(c, s): f"{CITY_NAMES[c]} ({s})" for c, s in labels}
     cells = {(b, c, s, t): _cell(f, b, c, s, t) for b in skill for c, s in labels for t in threats}
     rate = {k: float(v["won"].mean()) for k, v in cells.items()}
+    rep.heading("Each step up the ladder, by city and side", 3)
+    t_gain = 1 if 1 in threats else threats[0]
+    rows = []
+    for c, s in labels:
+        row = {"city (side)": name[(c, s)]}
+        for lo_bot, hi_bot in zip(skill, skill[1:]):
+            row[f"{hi_bot} - {lo_bot}"] = _pts(_paired(cells[(hi_bot, c, s, t_gain)], cells[(lo_bot, c, s, t_gain)]))
+        rows.append(row)
+    rep.table(rows, f"Threat {t_gain}: each bot's win rate minus that of the bot below it on the ladder, in points, on the "
+                    f"same seeds (the games both played) [Tango's 95% interval]")
     rep.heading("Cities and sides by difficulty", 3)
     rows = []
     for c, s in labels:
