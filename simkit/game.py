@@ -27,6 +27,7 @@ import dataclasses
 import functools
 import importlib
 import inspect
+import re
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
@@ -107,7 +108,6 @@ class BotInfo:
         given: set[str] = set()
         for opt in filter(None, text.split("+")):
             key, eq, value = opt.partition("=")
-            key = key.strip()
             spec = self.options.get(key)
             if spec is None:
                 known = ", ".join(self.option_names()) or "none"
@@ -116,13 +116,11 @@ class BotInfo:
                 raise UserError(f"bot {self.name!r}: option {key!r} given twice")
             given.add(key)
             if isinstance(spec, Number):
-                value = value.strip()
                 if not eq or not value:
                     raise UserError(f"bot {self.name!r}: option {key!r} needs a number: {spec.describe(key)}")
-                try:
-                    number = int(value, 10)
-                except ValueError:
-                    raise UserError(f"bot {self.name!r}: {key}={value!r} is not a whole number; {spec.describe(key)}") from None
+                if not re.fullmatch(r"-?[0-9]+", value):
+                    raise UserError(f"bot {self.name!r}: {key}={value!r} is not a whole number; {spec.describe(key)}")
+                number = int(value)
                 if not spec.lo <= number <= spec.hi:
                     raise UserError(f"bot {self.name!r}: {key}={number} is out of range; {spec.describe(key)}")
                 numbers[key] = number

@@ -32,6 +32,8 @@ def test_a_numeric_option_travels_in_the_flags():
     ("search:budget=-3", "out of range"),
     ("search:budget=1e3", "not a whole number"),
     ("search:budget=sixty", "not a whole number"),
+    ("search:budget=1_000", "not a whole number"),
+    ("search:budget= 64", "not a whole number"),
     ("search:budget", "needs a number"),
     ("search:budget=", "needs a number"),
     ("search:budget=8+budget=16", "given twice"),
