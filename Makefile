@@ -20,8 +20,9 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/simkit sweep experiments/ufs-threat.toml --jobs 0
 
+# Tests run on every core (pytest-xdist); `.venv/bin/python -m pytest` runs them in one process.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 	$(BIN)/simkit check experiments/bands.toml --jobs 0
 
 bench: $(STAMP)

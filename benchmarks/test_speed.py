@@ -14,7 +14,8 @@ from simkit.bench import time_games
 from simkit.games import get
 from simkit.params import build
 
-CASES = [("ufs", {}, "greedy", 20_000), ("ufs", {}, "planner", 5_000), ("aau", {"players": 4}, "greedy", 5_000), ("aau", {"players": 4}, "strategic", 2_000)]
+CASES = [("ufs", {}, "greedy", 20_000), ("ufs", {}, "planner", 5_000), ("aau", {"players": 4}, "greedy", 5_000), ("aau", {"players": 4}, "strategic", 2_000),
+         ("eftaios", {}, "heuristic", 10_000), ("eftaios", {}, "search", 1_000)]
 
 
 @pytest.mark.parametrize("game, sets, bot, n", CASES, ids=[f"{g}-{b}" for g, _, b, _ in CASES])

@@ -29,8 +29,10 @@ STRATEGIES = ROOT / "strategies"
 # helpers, the game loop and layouts, and this file (it decides the cache folders).
 CORE = [ROOT / "simkit" / name for name in ("rng.py", "seeding.py", "jit.py", "loop.py", "layout.py", "_cache.py")]
 
-# Files of a game package that never change outcomes.
-NOT_OUTCOMES = {"report.py", "describe.py"}
+# Files of a game package that never change outcomes (reports, text), and those that
+# compiled code never comes from either (the declaration is read by Python only).
+NOT_OUTCOMES = {"report.py", "describe.py", "sensitivity.py"}
+NOT_COMPILED = NOT_OUTCOMES | {"__init__.py"}
 
 
 def _digest(files: list[Path]) -> str:
@@ -57,7 +59,7 @@ def compiled_files(component: str) -> list[Path]:
     files = list(CORE)
     if component != "core":
         rules, bots = game_folders(component)
-        files += _py_files(rules) + _py_files(bots)
+        files += [p for p in _py_files(rules) if not (p.parent == rules and p.name in NOT_COMPILED)] + _py_files(bots)
     return files
 
 

@@ -4,6 +4,7 @@ a notebook can call: simkit.runner.run, simkit.report..., simkit.compare...)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -11,8 +12,9 @@ from typing import List, Optional
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from .errors import UserError
+from .errors import Interrupted, UserError
 
 app = typer.Typer(
     add_completion=False,
@@ -21,8 +23,27 @@ app = typer.Typer(
     help="Monte Carlo balance analysis for tabletop games: seeded batch simulation, bots, statistics and reports.\n\n"
     "Start with [bold]simkit games[/] to see the games, their parameters and bots.",
 )
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+# User text (bot and band names, paths, values) is never read as console markup.
+out = Console(soft_wrap=True, markup=False, highlight=False)
+if not out.is_terminal and "COLUMNS" not in os.environ:
+    # piped or redirected: no terminal to fit, so tables keep their natural width (up to 220)
+    out = Console(soft_wrap=True, markup=False, highlight=False, width=220)
+err = Console(stderr=True, soft_wrap=True, markup=False, highlight=False)
+
+
+
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        out.print(f"simkit {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit.")) -> None:
+    """Monte Carlo balance analysis for tabletop games."""
+
 
 SET_HELP = "Override a game parameter, e.g. --set threat=2 (repeatable; see 'simkit games')."
 BOT_HELP = "Bot name (see 'simkit games'), NAME:OPTION+OPTION, or package.module:function for your own bot. One --bot fills every seat; otherwise give one per seat in seat order."
@@ -58,7 +79,7 @@ def games_cmd() -> None:
     for game in [g for g in games if not g.template]:
         lo, hi = game.seat_range
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
-        out.rule(f"[bold]{game.name}[/]  {game.title}  ({players} player{'s' if hi > 1 else ''})")
+        out.rule(Text(f"{game.name}  {game.title}  ({players} player{'s' if hi > 1 else ''})", style="bold"))
         t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
         t.add_column("parameter")
         t.add_column("default")
@@ -77,19 +98,65 @@ def games_cmd() -> None:
             bt.add_row(name + mark, ", ".join(info.options) or "-", info.help)
         out.print(bt)
     for game in [g for g in games if g.template]:
-        out.print(f"\n[bold]{game.name}[/]: {game.title}, for contributors: copy it to add a game (docs/adding-a-game.md).")
+        out.print(f"\n{game.name}: {game.title}, for contributors: copy it to add a game (docs/adding-a-game.md).")
 
 
-def _summary_table(frame, game, title: str) -> Table:
-    from .summary import summarize
+FORMATS = ("table", "json", "csv", "parquet")
+FORMAT_HELP = "How to print the summary: table, json or csv (to stdout, or to --output), or parquet (needs --output)."
 
-    rows = summarize(frame, game)
+
+def _table(rows: list[dict], title: str, left: tuple[str, ...] = ("bot", "seat", "metric", "band", "verdict", "seat or bot")) -> Table:
+    """A table whose cells fold onto more lines rather than being cut."""
     t = Table(title=title, header_style="bold")
     for col in rows[0].keys():
-        t.add_column(col, justify="right" if col not in ("bot", "seat") else "left")
+        t.add_column(col, justify="left" if col in left else "right", overflow="fold")
     for r in rows:
         t.add_row(*[str(v) for v in r.values()])
     return t
+
+
+def _check_output(fmt: str, output: Optional[Path]) -> None:
+    """Before any game: the format is known and the output file can be written."""
+    if fmt not in FORMATS:
+        raise UserError(f"--format {fmt!r} is not known; use one of {', '.join(FORMATS)}")
+    if fmt == "parquet" and output is None:
+        raise UserError("--format parquet writes a file: give --output PATH")
+    if output is not None:
+        if output.exists() and output.is_dir():
+            raise UserError(f"--output {output} is a folder; give a file name")
+        folder = output.parent if str(output.parent) else Path(".")
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise UserError(f"--output {output}: cannot write into {folder}")
+
+
+def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra: list[str] = ()) -> None:
+    """Prints (or writes) rows as a table, JSON, CSV or Parquet: nothing is cut."""
+    if fmt == "table" and output is None:
+        out.print(_table(rows, title))
+        for line in extra:
+            out.print(line)
+        return
+    import polars as pl
+
+    frame = pl.DataFrame([{k: str(v) for k, v in r.items()} for r in rows])
+    if fmt == "parquet":
+        frame.write_parquet(output)
+    elif fmt == "csv":
+        text = frame.write_csv()
+        output.write_text(text) if output else out.print(text, end="")
+    elif fmt == "table":
+        from rich.console import Console
+
+        with output.open("w") as fh:
+            console = Console(file=fh, width=250, markup=False, highlight=False, soft_wrap=True)
+            console.print(_table(rows, title))
+            for line in extra:
+                console.print(line)
+    else:
+        text = json.dumps({"title": title, "rows": rows, "notes": list(extra)}, indent=2)
+        output.write_text(text + "\n") if output else out.print(text)
+    if output is not None:
+        err.print(f"written: {output}")
 
 
 @app.command("run")
@@ -106,27 +173,34 @@ def run_cmd(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a dask scheduler or ray cluster (default: a local one)."),
     rotate_seats: bool = typer.Option(False, "--rotate-seats", help="Game i shifts the bots i seats, so that bots and seats are not confounded."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="The same as --format json."),
+    output: Optional[Path] = typer.Option(None, "--output", help="Write the summary to this file instead of printing it."),
 ) -> None:
     """Simulate N seeded games and print a summary; results go to Parquet with a JSON manifest.
+
+    With several seats, the summary tests whether the seats win equally often.
 
     Example: simkit run ufs -n 1000000 --jobs 2 --set threat=2 --bot greedy
     """
     from .runner import RunSpec, default_out, run
+    from .summary import seat_fairness, summarize
 
+    fmt = "json" if as_json else fmt
+    _check_output(fmt, output)
     g, params = _game_params(game, set_)
     bots = tuple(g.resolve_bots(bot, params))
     spec = RunSpec(g, params, bots, n, seed, rotate_seats)
     path = out_dir or default_out(spec)
     res = run(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, progress=progress)
     m = res.manifest
-    out.print(_summary_table(res.frame, g, f"{g.title}: {n:,} games, seed {seed}, {', '.join(sorted(set(m['bots'])))}"))
-    if g.summarize:
-        for line in g.summarize(res.frame):
-            out.print(line)
+    extra = list(g.summarize(res.frame)) if g.summarize else []
+    extra += seat_fairness(res.frame, spec)
     speed = m["simulated_games_per_s"]
     resumed = f", {m['resumed_games']:,} resumed from disk" if m["resumed_games"] else ""
-    out.print(f"wall {m['wall_time_s']:.1f} s{f', {speed:,.0f} games/s' if speed else ''}{resumed}")
-    out.print(f"results: {path / 'games.parquet'}  manifest: {path / 'manifest.json'}")
+    extra.append(f"wall {m['wall_time_s']:.1f} s{f', {speed:,.0f} games/s' if speed else ''}{resumed}")
+    extra.append(f"results: {path / 'games.parquet'}  manifest: {path / 'manifest.json'}")
+    _emit(summarize(res.frame, g), f"{g.title}: {n:,} games, seed {seed}, {', '.join(sorted(set(m['bots'])))}", fmt, output, extra)
 
 
 @app.command("trace")
@@ -143,8 +217,6 @@ def trace_cmd(
     """
     g, params = _game_params(game, set_)
     bots = g.resolve_bots(bot, params)
-    if g.trace is None:
-        raise UserError(f"{g.name} has no trace printer yet")
     for line in g.trace(params, bots, seed, index):
         out.print(line, highlight=False, markup=False)
 
@@ -165,17 +237,29 @@ def bench_cmd(
     """
     from .bench import bench, fmt_rate, rows_as_dicts
 
+    if n < 1 or repeat < 1 or python_games < 0:
+        raise UserError("bench needs -n >= 1, --repeat >= 1 and --python-games >= 0")
     g, params = _game_params(game, set_)
     texts = bot or list(g.bots)
     rows = bench(g, params, texts, n, python_games, repeat)
-    t = Table(title=f"{g.title}: one core, best of {repeat} x {n:,} games", header_style="bold")
-    for c in ("bot", "games/s", "pure Python games/s", "speed-up"):
-        t.add_column(c, justify="right")
-    for r in rows:
-        t.add_row(r.bot, fmt_rate(r.games_per_s), fmt_rate(r.python_games_per_s), f"{r.speedup:,.0f}x" if r.speedup else "-")
-    out.print(t)
+    table = [{"bot": r.bot, "games/s": fmt_rate(r.games_per_s), "pure Python games/s": fmt_rate(r.python_games_per_s),
+              "speed-up": f"{r.speedup:,.0f}x" if r.speedup else "-"} for r in rows]
+    out.print(_table(table, f"{g.title}: one core, best of {repeat} x {n:,} games"))
     if json_out:
         json_out.write_text(json.dumps({"game": g.name, "params": params.__dict__, "rows": rows_as_dicts(rows)}, indent=2))
+
+
+def _check_metrics(game, metrics: list[str]) -> None:
+    """Before any game: each metric is an output column holding numbers or yes/no."""
+    import numpy as np
+
+    cols = {c.name: c for c in game.outputs.columns}
+    for m in metrics:
+        if m not in cols:
+            raise UserError(f"--metric: {game.name} has no output column {m!r}; columns: {', '.join(cols)}")
+        dtype = cols[m].dtype
+        if dtype is object or (dtype is not None and not (np.issubdtype(np.dtype(dtype), np.number) or np.dtype(dtype) == np.bool_)):
+            raise UserError(f"--metric {m}: not a number or yes/no column, so it has no mean to compare")
 
 
 @app.command("compare")
@@ -187,22 +271,32 @@ def compare_cmd(
     vs_bot: List[str] = typer.Option([], "--vs-bot", help="Bots of variant B (default: A's)."),
     n: int = typer.Option(20_000, "-n", "--games", help="Games per variant (the same seeds for both)."),
     seed: int = typer.Option(0, "--seed", help="Root seed shared by both variants."),
-    seat: int = typer.Option(0, "--seat", help="Seat whose per-seat results (won, score) are compared."),
+    seat: Optional[int] = typer.Option(None, "--seat", help="Compare only this seat's per-seat results (default: every seat)."),
+    by_bot: bool = typer.Option(False, "--by-bot", help="Compare each bot of the table (its seats averaged per game) instead of each seat."),
+    rotate_seats: bool = typer.Option(False, "--rotate-seats", help="Game i shifts the bots i seats in both variants, so that bots and seats are not confounded."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores)."),
     metric: List[str] = typer.Option([], "--metric", "-m", help="Only these output columns (default: won and the game's main numbers)."),
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Keep both runs under this folder (resumable)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="The same as --format json."),
+    output: Optional[Path] = typer.Option(None, "--output", help="Write the comparison to this file instead of printing it."),
 ) -> None:
-    """Compare two parameter sets or two bots on the same seeds: paired differences with 95% intervals and tests.
+    """Compare two parameter sets or two bots on the same seeds: paired differences with 95% intervals and tests, and ratios, for every seat (or every bot with --by-bot).
 
     Example: simkit compare ufs --set threat=1 --vs threat=2 -n 50000
+
+    Example: simkit compare aau --set players=3 --vs semi_coop=true --bot strategic --bot greedy --bot greedy --rotate-seats --by-bot --metric win_share
     """
     from .compare import compare, describe_side, rows
     from .games import get
     from .params import parse_assignments
     from .runner import RunSpec
 
+    fmt = "json" if as_json else fmt
+    _check_output(fmt, output)
     g = get(game)
+    _check_metrics(g, metric)
     sets_a = parse_assignments(set_)
     sets_vs = parse_assignments(vs)
     params_a = _params(g, sets_a)
@@ -213,17 +307,62 @@ def compare_cmd(
         raise UserError("both variants are the same; change B with --vs key=value or --vs-bot NAME")
     label_a = describe_side(sets_a, [b.name for b in bots_a])
     label_b = describe_side(sets_vs, [b.name for b in bots_b])
-    c = compare(g, RunSpec(g, params_a, tuple(bots_a), n, seed), RunSpec(g, params_b, tuple(bots_b), n, seed),
-                label_a=label_a, label_b=label_b, seat=seat, jobs=jobs, out=out_dir, progress=progress, metrics=metric or None)
-    t = Table(title=f"{g.title}: B minus A over {n:,} paired games (seed {seed}, seat {seat})", header_style="bold")
-    table_rows = rows(c)
-    for col in table_rows[0]:
-        t.add_column(col, justify="left" if col == "metric" else "right")
-    for r in table_rows:
-        t.add_row(*r.values())
-    out.print(f"A: {label_a}\nB: {label_b}")
-    out.print(t)
-    out.print("'games saved': how many times more games two independent runs would need for the same precision.")
+    c = compare(g, RunSpec(g, params_a, tuple(bots_a), n, seed, rotate_seats), RunSpec(g, params_b, tuple(bots_b), n, seed, rotate_seats),
+                label_a=label_a, label_b=label_b, seat=seat, by="bot" if by_bot else "seat", jobs=jobs, out=out_dir,
+                progress=progress, metrics=metric or None)
+    who = f"seat {seat}" if seat is not None else "each bot" if by_bot else "each seat"
+    title = f"{g.title}: B minus A over {n:,} paired games (seed {seed}, {who}{', seats rotated' if rotate_seats else ''})"
+    notes = [f"A: {label_a}", f"B: {label_b}",
+             "'B / A': the ratio of the two means; 'significant (Holm)': p-values Holm-adjusted over every row; "
+             "'games saved': how many times more games two independent runs would need for the same precision."]
+    if fmt == "table" and output is None:
+        out.print(notes[0] + "\n" + notes[1])
+        _emit(rows(c), title, fmt, output, notes[2:])
+    else:
+        _emit(rows(c), title, fmt, output, notes)
+
+
+@app.command("sensitivity")
+def sensitivity_cmd(
+    game: str = typer.Argument(..., help="Game name, e.g. ufs."),
+    n: Optional[int] = typer.Option(None, "-n", "--games", help="Games per cell and reading (default: the game's declared size)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Root seed shared by every run (default: the declared one)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    out_dir: Path = typer.Option(Path("runs/sensitivity"), "--runs", help="Where the runs are kept (resumable)."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the changes and verdicts to this JSON file."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Also write the tornado plot to this PNG file."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """How the headline figures move when each reading of an unclear rule is switched: paired changes on the same seeds, Holm over the family, each claim robust or depending on a reading.
+
+    Example: simkit sensitivity ufs -n 2000
+    """
+    from .games import get
+    from .sensitivity import change_rows, declaration, sensitivity, to_json, tornado, verdict_rows
+
+    g = get(game)
+    decl = declaration(g)
+    for path in (json_out, plot):
+        if path is not None:
+            _writable(path)
+    s = sensitivity(g, games=n, seed=seed, jobs=jobs, out_root=out_dir, progress=progress, decl=decl)
+    for title, rows in ((f"{g.title}: claims ({s.games:,} games per cell and reading)", verdict_rows(s)),
+                        (f"changes significant after Holm over {len(s.changes)} ({s.games:,} paired games each)", change_rows(s, True))):
+        if not rows:
+            out.print(f"{title}: none")
+            continue
+        t = Table(title=title, header_style="bold")
+        for col in rows[0]:
+            t.add_column(col, justify="left" if col in ("claim", "verdict", "evidence", "figure", "reading") else "right")
+        for r in rows:
+            t.add_row(*r.values())
+        out.print(t)
+    if json_out is not None:
+        json_out.write_text(json.dumps(to_json(s), indent=1))
+        out.print(f"changes and verdicts: {json_out}")
+    if plot is not None:
+        tornado(s).savefig(plot, bbox_inches="tight")
+        out.print(f"tornado plot: {plot}")
 
 
 @app.command("check")
@@ -280,7 +419,7 @@ def _writable(path: Path) -> None:
 def sweep_cmd(
     experiment: Path = typer.Argument(..., help="Experiment file (TOML), e.g. experiments/ufs-threat.toml."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores)."),
-    games: Optional[int] = typer.Option(None, "--games", help="Override the games per cell (e.g. a quick look)."),
+    games: Optional[int] = typer.Option(None, "--games", help="Games per cell for a quick look (the report then goes under runs/reports/)."),
     out_root: Path = typer.Option(Path("runs/sweeps"), "--runs", help="Where the cells' runs are kept."),
     backend: str = typer.Option("loky", "--backend", help="joblib backend: loky, threading, dask or ray."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a dask scheduler or ray cluster."),
@@ -325,7 +464,7 @@ def compile_cmd(
 def report_cmd(
     game: str = typer.Argument(..., help="Game name, e.g. ufs."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores)."),
-    games: Optional[int] = typer.Option(None, "--games", help="Override the games per cell (quick look; the committed report uses the file's counts)."),
+    games: Optional[int] = typer.Option(None, "--games", help="Games per cell for a quick look: the report then goes under runs/reports/, never over the committed one."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Write a game's balance report (runs the game's default experiment, reusing finished cells).
@@ -339,6 +478,8 @@ def report_cmd(
     path = experiment_path(g)
     res = sweep(path, jobs=jobs, games=games, progress=progress)
     out.print(f"report: {res.experiment.report / 'README.md'} and {res.experiment.report / 'index.html'}")
+    if games is not None:
+        out.print("(a quick look with fewer games: written under runs/, the committed report is unchanged)")
 
 
 def experiment_path(game) -> Path:
@@ -349,26 +490,37 @@ def experiment_path(game) -> Path:
     return path if path.exists() else root / game.experiment
 
 
+def _fail(text: str, code: int) -> None:
+    err.print(Text("error: ", style="bold red") + Text(text) if code != 130 else Text(text))
+    sys.exit(code)
+
+
 def main() -> None:
+    """The ``simkit`` command: bad input, a misbehaving bot, a full disk or Ctrl-C end in
+    one line on stderr (exit 2; 130 for Ctrl-C), never a traceback."""
+    from typer._click import exceptions as click_errors  # typer's own copy of click
+
     try:
         code = app(standalone_mode=False)
     except UserError as exc:
-        from rich.markup import escape
-
-        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)  # "[[band]]" is text
-        sys.exit(2)
-    except KeyboardInterrupt:
-        err.print("interrupted: finished chunks are kept; rerun the same command to resume")
-        sys.exit(130)
-    except Exception as exc:
-        # usage errors of the command-line parser: it prints them, they carry exit code 2
-        show, code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
-        if callable(show) and isinstance(code, int):
-            show()
-            sys.exit(code)
-        if type(exc).__name__ == "Abort":
-            sys.exit(1)
-        raise
+        _fail(str(exc), 2)
+    except Interrupted as exc:
+        _fail(str(exc), 130)
+    except (KeyboardInterrupt, typer.Abort):
+        _fail("interrupted", 130)
+    except click_errors.UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx is not None else "simkit"
+        _fail(f"{' '.join(exc.format_message().split())} (see '{where} --help')", 2)
+    except click_errors.ClickException as exc:
+        _fail(" ".join(exc.format_message().split()), 2)
+    except BrokenPipeError:
+        sys.stderr = open(os.devnull, "w")  # the reader went away (e.g. `| head`): nothing to say
+        sys.exit(0)
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        _fail(f"{where}{exc.strerror or exc}", 2)
+    except MemoryError:
+        _fail("out of memory: play fewer games per chunk (--chunk-size) or use fewer --jobs", 2)
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -5,6 +5,11 @@ their play allows, and each metric's difference is estimated from paired games: 
 score interval and the score test it inverts (McNemar's, uncorrected) for win/lose, a
 paired t for numbers; each test is significant exactly when its interval excludes 0. The same data analysed as
 two independent samples show how many more games an unpaired design would need.
+
+Every seat is compared (or one, with ``seat``), or every bot (``by="bot"``: the rows of
+each bot of the table, averaged over its seats in each game, so that with rotated seats
+the answer to "does variant B change who wins?" is one table). Each row also gives the
+ratio B / A, and the p-values of all rows are Holm-adjusted together.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from .errors import UserError
 from .game import GameSpec
 from .runner import RunSpec, run_many
 from .fmt import fmt_p
-from .stats import Difference, diff_independent, independent_numeric, paired_binary, paired_numeric
+from .stats import Difference, diff_independent, holm_adjusted, independent_numeric, paired_binary, paired_numeric
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,6 +38,13 @@ class MetricComparison:
     independent: Difference
     agreement: float | None  # binary metrics: share of games with the same outcome
     n: int
+    group: str = "seat 0"  # the seat or bot compared
+    p_holm: float = float("nan")  # p-value Holm-adjusted over every row of the comparison
+
+    @property
+    def ratio(self) -> float:
+        """B / A (nan when A is 0 or either is negative)."""
+        return self.b / self.a if self.a > 0 and self.b >= 0 else float("nan")
 
     @property
     def games_ratio(self) -> float:
@@ -51,7 +63,7 @@ class Comparison:
     label_b: str
     seed: int
     n_games: int
-    seat: int
+    seat: int | None  # the one seat compared, or None: every seat (or every bot)
     metrics: list[MetricComparison]
     frames: tuple[pl.DataFrame, pl.DataFrame]
 
@@ -68,56 +80,89 @@ def compare(
     *,
     label_a: str = "A",
     label_b: str = "B",
-    seat: int = 0,
+    seat: int | None = None,
+    by: str = "seat",
     jobs: int = 1,
     out: Path | None = None,
     progress: bool = True,
     metrics: list[str] | None = None,
 ) -> Comparison:
+    """Plays both variants on the same seeds and compares each metric for every seat
+    (``by="seat"``; only ``seat`` if given) or every bot (``by="bot"``)."""
     if spec_a.n_games != spec_b.n_games or spec_a.seed != spec_b.seed:
         raise UserError("a comparison plays both variants on the same games: same -n and --seed")
-    if not 0 <= seat < min(game.seats(spec_a.params), game.seats(spec_b.params)):
+    if by not in ("seat", "bot"):
+        raise UserError(f"compare by seat or by bot, not {by!r}")
+    seats = min(game.seats(spec_a.params), game.seats(spec_b.params))
+    if seat is not None and not 0 <= seat < seats:
         raise UserError(f"--seat {seat} does not exist in both variants")
+    if by == "bot":
+        names_a = sorted({b.name for b in spec_a.bots})
+        if names_a != sorted({b.name for b in spec_b.bots}):
+            raise UserError("--by-bot compares each bot of the table: both variants need the same bots (use --seat or --by-seat with --vs-bot)")
     outs = (out / "a", out / "b") if out else (None, None)
     res_a, res_b = run_many([(spec_a, outs[0]), (spec_b, outs[1])], jobs=jobs, progress=progress, label=f"{game.name} compare")
-    fa = res_a.frame.filter(pl.col("seat") == seat)
-    fb = res_b.frame.filter(pl.col("seat") == seat)
-    if not np.array_equal(fa["seed"].to_numpy(), fb["seed"].to_numpy()):
-        raise AssertionError("paired runs must share their seeds")
+    if by == "bot":
+        groups = [(f"bot {name}", pl.col("bot").cast(pl.Utf8) == name) for name in names_a]
+    else:
+        groups = [(f"seat {k}", pl.col("seat") == k) for k in (range(seats) if seat is None else [seat])]
     names = metrics or ["won", *game.compare_metrics, *game.summary_means]
     results = []
-    for name in dict.fromkeys(names):
-        if name not in fa.columns or name not in fb.columns:
-            continue
-        a = fa[name].to_numpy()
-        b = fb[name].to_numpy()
-        if a.dtype == np.bool_:
-            pr = paired_binary(b, a)  # B - A
-            ind = diff_independent(int(b.sum()), len(b), int(a.sum()), len(a))
-            results.append(MetricComparison(name, True, float(a.mean()), float(b.mean()), pr, ind, pr.agreement, len(a)))
-        else:
-            a = a.astype(np.float64)
-            b = b.astype(np.float64)
-            pr = paired_numeric(b, a)
-            ind = independent_numeric(b, a)
-            results.append(MetricComparison(name, False, float(a.mean()), float(b.mean()), pr, ind, float(np.mean(a == b)), len(a)))
+    for label, cond in groups:
+        fa = _per_game(res_a.frame.filter(cond))
+        fb = _per_game(res_b.frame.filter(cond))
+        if not np.array_equal(fa["game_index"].to_numpy(), fb["game_index"].to_numpy()):
+            raise AssertionError("paired runs must share their games")
+        for name in dict.fromkeys(names):
+            if name not in fa.columns or name not in fb.columns:
+                continue
+            results.append(_metric(name, fa[name].to_numpy(), fb[name].to_numpy(), label))
+    adjusted = holm_adjusted([m.paired.p_value for m in results]) if results else []
+    results = [dataclasses.replace(m, p_holm=float(p)) for m, p in zip(results, adjusted)]
     return Comparison(game, label_a, label_b, spec_a.seed, spec_a.n_games, seat, results, (res_a.frame, res_b.frame))
+
+
+def _per_game(frame: pl.DataFrame) -> pl.DataFrame:
+    """One row per game: a group holding one seat per game keeps its values (and dtypes);
+    a bot on several seats of a game is averaged over them."""
+    frame = frame.sort("game_index", "seat")
+    if frame["game_index"].n_unique() == frame.height:
+        return frame
+    numeric = [c for c, t in frame.schema.items() if c not in ("game_index", "seat", "seed") and (t.is_numeric() or t == pl.Boolean)]
+    return frame.group_by("game_index", maintain_order=True).agg([pl.col(c).cast(pl.Float64).mean() for c in numeric])
+
+
+def _metric(name: str, a: np.ndarray, b: np.ndarray, group: str) -> MetricComparison:
+    if a.dtype == np.bool_ and b.dtype == np.bool_:
+        pr = paired_binary(b, a)  # B - A
+        ind = diff_independent(int(b.sum()), len(b), int(a.sum()), len(a))
+        return MetricComparison(name, True, float(a.mean()), float(b.mean()), pr, ind, pr.agreement, len(a), group)
+    a = a.astype(np.float64)
+    b = b.astype(np.float64)
+    pr = paired_numeric(b, a)
+    ind = independent_numeric(b, a)
+    return MetricComparison(name, False, float(a.mean()), float(b.mean()), pr, ind, float(np.mean(a == b)), len(a), group)
 
 
 def rows(c: Comparison) -> list[dict[str, str]]:
     """The comparison as table rows (B minus A)."""
     out = []
+    groups = {m.group for m in c.metrics}
     for m in c.metrics:
-        fmt = (lambda x: f"{100 * x:.2f}%") if m.binary else (lambda x: f"{x:.3f}")
-        dfmt = (lambda x: f"{100 * x:+.2f}") if m.binary else (lambda x: f"{x:+.3f}")
+        rate = m.binary or (m.metric in ("won", "win_share") and 0 <= m.a <= 1 and 0 <= m.b <= 1)
+        fmt = (lambda x: f"{100 * x:.2f}%") if rate else (lambda x: f"{x:.3f}")
+        dfmt = (lambda x: f"{100 * x:+.2f}") if rate else (lambda x: f"{x:+.3f}")
         p = m.paired
+        row = {"seat or bot": m.group} if len(groups) > 1 else {}
         out.append({
-            "metric": m.metric + (" (points)" if m.binary else ""),
+            **row,
+            "metric": m.metric + (" (points)" if rate else ""),
             "A": fmt(m.a),
             "B": fmt(m.b),
             "B - A [95% CI, paired]": f"{dfmt(p.estimate)} [{dfmt(p.lo)}, {dfmt(p.hi)}]",
+            "B / A": f"{m.ratio:.3f}" if np.isfinite(m.ratio) else "-",
             "p": fmt_p(p.p_value, 3) + (" (score)" if m.binary else " (paired t)"),
-            "significant": "yes" if p.significant else "no",
+            "significant (Holm)": "yes" if m.p_holm < 0.05 else "no",
             "same outcome": f"{100 * m.agreement:.1f}%" if m.agreement is not None else "",
             "independent CI": f"[{dfmt(m.independent.lo)}, {dfmt(m.independent.hi)}]",
             "games saved": f"{m.games_ratio:.1f}x" if np.isfinite(m.games_ratio) else "-",

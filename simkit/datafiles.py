@@ -64,6 +64,8 @@ def validated(model, doc: dict, path: Path | str, hint: str = ""):
         kind = err["type"]
         if kind == "extra_forbidden":
             what = "unknown key"
+        elif kind == "missing" and len(err["loc"]) == 1 and _is_table_list(model, err["loc"][0]):
+            where, what = "top level", f"needs at least one [[{err['loc'][0]}]] table"
         elif kind == "missing":
             what = "missing"
         else:
@@ -73,3 +75,16 @@ def validated(model, doc: dict, path: Path | str, hint: str = ""):
                 shown = shown[:37] + "..."
             what = f"{err['msg'].rstrip('.')} (got {shown})"
         raise UserError(f"{path}: {where}: {what}" + (f"; {hint}" if hint else "")) from None
+
+
+def _is_table_list(model, name) -> bool:
+    """Whether a model's field is a list of tables (``[[name]]`` in TOML)."""
+    import typing
+
+    from pydantic import BaseModel
+
+    field = getattr(model, "model_fields", {}).get(name)
+    if field is None:
+        return False
+    args = typing.get_args(field.annotation)
+    return typing.get_origin(field.annotation) is list and bool(args) and isinstance(args[0], type) and issubclass(args[0], BaseModel)

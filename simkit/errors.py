@@ -6,3 +6,8 @@ class UserError(Exception):
 
     The message is one line saying what is wrong and how to fix it.
     """
+
+
+class Interrupted(Exception):
+    """A run stopped by Ctrl-C: the message says what was kept and how to resume
+    (the CLI prints it as one line and exits with code 130)."""

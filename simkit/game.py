@@ -150,6 +150,16 @@ class Bot:
     code: int = -1
     flags: int = 0
     fn: Callable | None = None
+    source: str | None = None  # a user bot: hash of its module file when it was loaded
+    path: str | None = None  # a user bot: its module file
+
+    def __reduce__(self):
+        if self.fn is None:
+            return (Bot, (self.name, self.code, self.flags))
+        # Worker processes import the user's module again, from the same file.
+        from .userbots import reload_user_bot
+
+        return (reload_user_bot, (self.name, self.path, self.source))
 
 
 # ---- output table -----------------------------------------------------------------
@@ -267,6 +277,7 @@ class GameSpec:
     trace_mark: Callable[[np.ndarray], int] | None = None  # traces print the state when this changes (e.g. the round)
     describe_setup: Callable[..., str] | None = None  # (params, s, b) -> what was dealt, for a trace's first line
     describe_result: Callable[..., str] | None = None  # (params, s, b) -> the end of a traced game
+    trace_legend: str = ""  # what the symbols of describe_state mean
     summary_means: tuple[str, ...] = ()  # numeric columns whose means the run summary shows
     compare_metrics: tuple[str, ...] = ()  # further columns `simkit compare` reports
     summarize: Callable[[Any], list[str]] | None = None  # extra summary lines from a frame
@@ -274,6 +285,7 @@ class GameSpec:
     test_variants: tuple[dict, ...] = ({},)  # parameter overrides the conformance suite covers
     report: str | None = None  # "module:function" building the balance report
     experiment: str | None = None  # the experiment file behind the committed report
+    sensitivity: str | None = None  # "module:attribute": the readings of unclear rules and the headline figures (simkit.sensitivity)
     template: bool = False  # the contributors' template game (not a shipped game)
 
     def __reduce__(self):
@@ -326,12 +338,13 @@ class GameSpec:
         return Rules(self, params, **settings)
 
     def simulate(self, params: Any, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], checked: bool = False,
-                 first_index: int = 0) -> dict[str, np.ndarray]:
+                 first_index: int = 0, board: np.ndarray | None = None) -> dict[str, np.ndarray]:
         """Plays one game per seed; ``table[g, seat]`` indexes ``bots``. ``checked``
-        forces the Python loop, which checks every action (slower)."""
+        forces the Python loop, which checks every action (slower); ``board``: the board
+        vector if already built (else it is built from the parameters)."""
         from .play import simulate
 
-        return simulate(self, params, seeds, table, bots, checked, first_index)
+        return simulate(self, params, seeds, table, bots, checked, first_index, board)
 
     def trace(self, params: Any, bots: list[Bot], seed: int, index: int):
         from .trace import trace_game
@@ -356,7 +369,7 @@ class GameSpec:
         if opts and name.replace(".", "").replace("_", "").isalnum():
             from .userbots import load_user_bot
 
-            return Bot(name=text, fn=load_user_bot(name, opts, text))
+            return load_user_bot(name, opts, text)
         known = ", ".join(self.bots)
         raise UserError(f"unknown bot {text!r} for {self.name}; built-in bots: {known}, or give package.module:function")
 

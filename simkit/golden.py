@@ -49,7 +49,8 @@ def _games_per_case(game) -> int:
 
 def cases(game) -> list[Case]:
     """Test variants x every built-in bot, plus each other reading of each setting with
-    the default bot (and each bot switch once).
+    the default bot (and each alternative reading the game's sensitivity declaration
+    names, and each bot switch once).
 
     A bot with test options (``BotInfo.tests``: a searching bot at a small budget) plays
     the test variants with them, in a tenth of the games, and its default strength once on
@@ -76,6 +77,12 @@ def cases(game) -> list[Case]:
         for v in values:
             if v != info.default:
                 add({info.name: v}, (game.default_bot,))
+    if game.sensitivity:  # readings that are not a choice of values, e.g. built-in data file variants
+        from .sensitivity import declaration
+
+        for reading in declaration(game).readings:
+            for v in reading.values:
+                add({reading.setting: v}, (game.default_bot,))
     for name, bot in game.bots.items():
         if bot.tests:
             add({}, (name,))
@@ -113,6 +120,7 @@ def play_case(case: Case) -> dict[str, Any]:
     bots = tuple(game.resolve_bots(list(case.bots), params))
     spec = RunSpec(game, params, bots, case.games, SEED, rotate_seats=game.seats(params) > 1)
     frame = play_range(spec, 0, case.games)
+    frame = frame.select(["game_index", "seed", "seat", "bot", *game.outputs.meanings])  # outcomes, not parameters
     seats = game.seats(params)
     won = frame.group_by("seat").agg(pl.col("won").cast(pl.Float64).mean()).sort("seat")["won"].to_list()
     means = {c: round(float(frame[c].cast(pl.Float64).mean()), 4) for c in game.summary_means if c in frame.columns}

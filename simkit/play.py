@@ -16,11 +16,11 @@ from .userbots import call_user_bot
 
 
 def simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], checked: bool = False,
-             first_index: int = 0) -> dict[str, np.ndarray]:
+             first_index: int = 0, board: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Plays one game per seed; ``table[g, seat]`` indexes ``bots``. Returns the output
     columns (per game 1-d, per seat ``(games, seats)``). ``first_index``: the run's
     index of the first game (for messages about a user bot)."""
-    b = game.board(params)
+    b = game.board(params) if board is None else board
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     table = np.ascontiguousarray(table)
     if checked or any(bot.fn is not None for bot in bots):

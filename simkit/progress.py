@@ -10,9 +10,15 @@ from rich.text import Text
 
 
 class _Rate(ProgressColumn):
+    """Games played this session per second since the bar started (not rich's
+    short-window estimate, which spikes when several chunks land at once)."""
+
     def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} games/s" if speed else "", style="cyan")
+        played = task.completed - task.fields.get("resumed", 0)
+        elapsed = task.elapsed or 0.0
+        if played <= 0 or elapsed < 0.5:
+            return Text("", style="cyan")
+        return Text(f"{played / elapsed:,.0f} games/s", style="cyan")
 
 
 @contextmanager
@@ -21,9 +27,11 @@ def bar(label: str, total: int, completed: int = 0, enabled: bool = True) -> Ite
     if not enabled:
         yield lambda n: None
         return
-    with Progress(TextColumn(f"[bold]{label}[/]"), BarColumn(), MofNCompleteColumn(), _Rate(),
-                  TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn()) as progress:
-        task = progress.add_task("games", total=total, completed=completed)
+    from rich.console import Console
+
+    with Progress(TextColumn("{task.description}", markup=False, style="bold"), BarColumn(), MofNCompleteColumn(), _Rate(),
+                  TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(), console=Console(stderr=True)) as progress:
+        task = progress.add_task(label, total=total, completed=completed, resumed=completed)
         yield lambda n: progress.advance(task, n)
 
 
@@ -50,3 +58,11 @@ def status(enabled: bool = True) -> Iterator[Callable[[str], None]]:
     finally:
         if shown:
             shown[0].stop()
+
+
+def warn(text: str) -> None:
+    """One line on stderr about something simkit handled (user text is never read as markup)."""
+    from rich.console import Console
+    from rich.text import Text
+
+    Console(stderr=True, soft_wrap=True, highlight=False).print(Text("note: ", style="yellow") + Text(text))

@@ -17,7 +17,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from . import __version__  # noqa: E402
+from . import __version__
+from .errors import UserError  # noqa: E402
 from .fmt import fmt_p, pct  # noqa: E402,F401  (re-exported for the game reports)
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf", "#bcbd22"]
@@ -123,16 +124,48 @@ class Report:
         return "\n".join(parts)
 
     def write(self, target: Path) -> None:
+        """Writes the report into ``target``, overwriting only files simkit wrote there
+        (listed in its ``report.json``); a user's own file of the same name is an error."""
         target = Path(target)
+        names = [f"{n}.png" for n in self.figures] + ["README.md", "index.html", "report.json"]
+        ours = owned_files(target)
+        clash = [n for n in names if (target / n).exists() and n not in ours]
+        if clash:
+            raise UserError(f"{target / clash[0]} exists and was not written by simkit; choose another report folder")
         target.mkdir(parents=True, exist_ok=True)
-        for old in target.glob("*.png"):
-            if old.stem not in self.figures:
-                old.unlink()
+        for name in ours - set(names):  # figures of an earlier version of the report
+            if name.endswith(".png"):
+                (target / name).unlink(missing_ok=True)
         for name, png in self.figures.items():
-            (target / f"{name}.png").write_bytes(png)
-        (target / "README.md").write_text(self.markdown())
-        (target / "index.html").write_text(self.html())
-        (target / "report.json").write_text(json.dumps({"title": self.title, "slug": self.slug, "summary": self.summary}, indent=1))
+            _atomic(target / f"{name}.png", png)
+        _atomic(target / "README.md", self.markdown().encode())
+        _atomic(target / "index.html", self.html().encode())
+        meta = {"title": self.title, "slug": self.slug, "summary": self.summary, "written_by": "simkit", "files": names}
+        _atomic(target / "report.json", json.dumps(meta, indent=1).encode())
+
+
+def owned_files(target: Path) -> set[str]:
+    """The files of ``target`` that simkit wrote (from its report.json)."""
+    try:
+        meta = json.loads((Path(target) / "report.json").read_text())
+    except (OSError, ValueError):
+        return set()
+    if not isinstance(meta, dict) or "title" not in meta:
+        return set()
+    if isinstance(meta.get("files"), list):
+        return {str(f) for f in meta["files"]} | {"report.json"}
+    # reports written before the list was kept: the report's own names
+    return {"README.md", "index.html", "report.json"} | {p.name for p in Path(target).glob("*.png")}
+
+
+def _atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _columns(rows: list[dict]) -> list[str]:
@@ -153,16 +186,32 @@ def _inline(text: str) -> str:
     return t
 
 
-def write_index(root: Path) -> Path:
-    """``root/index.html`` linking every report folder below ``root``."""
+INDEX_TITLE = "<title>simkit reports</title>"
+
+
+def write_index(root: Path) -> Path | None:
+    """``root/index.html`` linking every report folder below ``root`` — unless an
+    index.html there is not simkit's (then it is left alone and None returned)."""
     root = Path(root)
+    index = root / "index.html"
+    if index.exists():
+        try:
+            ours = INDEX_TITLE in index.read_text(errors="replace")[:2000]
+        except OSError:
+            ours = False
+        if not ours:
+            return None
     items = []
     for meta in sorted(root.glob("*/report.json")):
-        info = json.loads(meta.read_text())
-        items.append(f"<li><a href='{meta.parent.name}/index.html'>{html.escape(info['title'])}</a>"
-                     f" (<a href='{meta.parent.name}/README.md'>Markdown</a>)<br><small>{html.escape(info.get('summary', ''))}</small></li>")
-    page = ("<!doctype html><html><head><meta charset='utf-8'><title>simkit reports</title>"
+        try:
+            info = json.loads(meta.read_text())
+            title, summary = str(info["title"]), str(info.get("summary", ""))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        items.append(f"<li><a href='{html.escape(meta.parent.name)}/index.html'>{html.escape(title)}</a>"
+                     f" (<a href='{html.escape(meta.parent.name)}/README.md'>Markdown</a>)<br><small>{html.escape(summary)}</small></li>")
+    page = ("<!doctype html><html><head><meta charset='utf-8'>" + INDEX_TITLE +
             "<style>body{font-family:system-ui,sans-serif;max-width:900px;margin:2em auto;padding:0 1em}li{margin:0.8em 0}</style>"
             "</head><body><h1>simkit balance reports</h1><ul>" + "".join(items) + "</ul></body></html>")
-    (root / "index.html").write_text(page)
-    return root / "index.html"
+    _atomic(index, page.encode())
+    return index

@@ -15,6 +15,7 @@ import importlib.metadata
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -27,13 +28,16 @@ import polars as pl
 
 from . import __version__
 from .compiled import ensure_compiled
-from .errors import UserError
+from .errors import Interrupted, UserError
 from .game import Bot, GameSpec
 from .params import as_dict
 from .seeding import game_seeds
 
 LIBRARIES = ("numpy", "numba", "polars", "joblib", "scipy", "statsmodels", "typer", "rich", "matplotlib")
 BACKENDS = ("loky", "threading", "dask", "ray")
+
+
+MAX_GAMES = 10**12  # more games than any disk could hold the results of
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,13 +51,29 @@ class RunSpec:
     seed: int = 0
     rotate_seats: bool = False  # game i shifts the bots i seats to the left
 
+    @functools.cached_property
+    def inputs(self) -> tuple[np.ndarray, str]:
+        """The board vector and the version of the data files it was built from, read
+        once (in the main process: workers get this board, never the files), so that
+        a data file edited during a run cannot mix two versions into one run."""
+        before = self.game.data_version(self.params)
+        board = self.game.board(self.params)
+        if self.game.data_version(self.params) != before:
+            raise UserError(f"{self.game.name}: a data file changed while it was being read; run again")
+        return board, before
+
+    @property
+    def board(self) -> np.ndarray:
+        return self.inputs[0]
+
     def identity(self) -> dict[str, Any]:
-        """Everything that determines the games' outcomes (a rerun may resume only if equal)."""
+        """Everything that determines the games' outcomes (a rerun may resume only if
+        equal): the game's code, the content of the data files and of users' bots."""
         return {
             "game": self.game.name,
-            "data_version": self.game.data_version(self.params),
+            "data_version": self.inputs[1],
             "params": as_dict(self.params),
-            "bots": [b.name for b in self.bots],
+            "bots": [b.name + (f"@{b.source}" if b.source else "") for b in self.bots],
             "seed": self.seed,
             "rotate_seats": self.rotate_seats,
             "code": self.game.outcome_hash,
@@ -77,11 +97,15 @@ def bot_table(n_seats: int, start: int, stop: int, rotate: bool) -> np.ndarray:
 
 
 def play_range(spec: RunSpec, start: int, stop: int) -> pl.DataFrame:
-    """Plays games ``start .. stop-1`` of the run: one row per game and seat."""
+    """Plays games ``start .. stop-1`` of the run: one row per game and seat, with the
+    run's parameters as columns (so that frames of different runs never mix silently)."""
+    from .userbots import check_unchanged
+
+    check_unchanged(spec.bots)
     seats = spec.game.seats(spec.params)
     seeds = game_seeds(spec.seed, start, stop)
     table = bot_table(seats, start, stop, spec.rotate_seats)
-    cols = spec.game.simulate(spec.params, seeds, table, list(spec.bots), first_index=start)
+    cols = spec.game.simulate(spec.params, seeds, table, list(spec.bots), first_index=start, board=spec.board)
     n = stop - start
     names = np.array([b.name for b in spec.bots], dtype=object)
     data: dict[str, Any] = {
@@ -98,7 +122,8 @@ def play_range(spec: RunSpec, start: int, stop: int) -> pl.DataFrame:
             raise ValueError(f"column {name} has shape {arr.shape}, expected ({n},) or ({n}, {seats})")
         data[name] = arr.reshape(-1)
     frame = pl.DataFrame({k: (v.tolist() if v.dtype == object else v) for k, v in data.items()})
-    return frame.with_columns(pl.col("bot").cast(pl.Categorical))
+    params = {k: v for k, v in as_dict(spec.params).items() if k not in frame.columns}
+    return frame.with_columns(pl.col("bot").cast(pl.Categorical), *[pl.lit(v).alias(k) for k, v in params.items()])
 
 
 def _chunk_job(spec: RunSpec, start: int, stop: int) -> tuple[int, int, pl.DataFrame, float]:
@@ -107,30 +132,53 @@ def _chunk_job(spec: RunSpec, start: int, stop: int) -> tuple[int, int, pl.DataF
     return start, stop, frame, time.perf_counter() - t0
 
 
-def plan_chunks(n_games: int, chunk_size: int, done: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Ranges still to play: the gaps in ``done`` within ``[0, n_games)``, cut at
-    multiples of ``chunk_size`` (so that a rerun lines up with the parts on disk)."""
-    todo = []
+def plan_chunks(n_games: int, chunk_size: int, done: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """Ranges still to play, lazily: the gaps in ``done`` within ``[0, n_games)``, cut
+    at multiples of ``chunk_size`` (so that a rerun lines up with the parts on disk)."""
     pos = 0
     for a, b in sorted(done) + [(n_games, n_games)]:
         gap_end = min(a, n_games)
         while pos < gap_end:
             end = min(gap_end, (pos // chunk_size + 1) * chunk_size)
-            todo.append((pos, end))
+            yield pos, end
             pos = end
         pos = max(pos, min(b, n_games))
-    return todo
 
 
-def _parts(out: Path) -> dict[tuple[int, int], Path]:
-    found = {}
-    for p in (out / "parts").glob("games-*.parquet"):
+PART = re.compile(r"^games-(\d{12})-(\d{12})\.parquet$")
+
+
+def _parts(out: Path, seats: int, warn: Callable[[str], None] | None = None) -> dict[tuple[int, int], Path]:
+    """The finished chunks in ``out/parts``: complete, readable part files that do not
+    overlap (a part overlapping an earlier one is not used). A part that cannot be read,
+    or holds the wrong number of rows, is set aside as ``*.bad`` (simkit wrote it) and
+    its games are played again."""
+    found: dict[tuple[int, int], Path] = {}
+    for p in sorted((out / "parts").glob("games-*.parquet")):
+        m = PART.match(p.name)
+        if not m:
+            continue
+        a, b = int(m.group(1)), int(m.group(2))
+        if b <= a:
+            continue
         try:
-            a, b = (int(x) for x in p.stem.split("-")[1:3])
-        except ValueError:
+            rows = pl.scan_parquet(p).select(pl.len()).collect().item()
+        except Exception:  # noqa: BLE001 - any unreadable file: truncated, empty, garbage
+            rows = -1
+        if rows != (b - a) * seats:
+            bad = p.with_suffix(".parquet.bad")
+            p.replace(bad)
+            if warn is not None:
+                warn(f"{p} was damaged (unreadable or incomplete): set aside as {bad.name}, its games are played again")
             continue
         found[(a, b)] = p
-    return found
+    chosen: dict[tuple[int, int], Path] = {}
+    end = 0
+    for (a, b), p in sorted(found.items()):
+        if a >= end:
+            chosen[(a, b)] = p
+            end = b
+    return chosen
 
 
 @functools.lru_cache(maxsize=1)
@@ -217,6 +265,9 @@ def default_out(spec: RunSpec, root: Path = Path("runs")) -> Path:
     return root / f"{spec.game.name}-{hashlib.sha256(key.encode()).hexdigest()[:10]}"
 
 
+MAX_CHUNK = 1_000_000  # games held in memory at once by one worker
+
+
 @dataclasses.dataclass
 class _Pending:
     """A run being played: what is on disk, what is left, where results go."""
@@ -226,75 +277,195 @@ class _Pending:
     identity: dict[str, Any]
     chunk_size: int
     done: dict[tuple[int, int], Path]
-    todo: list[tuple[int, int]]
     frames: dict[tuple[int, int], pl.DataFrame] = dataclasses.field(default_factory=dict)
     busy: float = 0.0
+    stored: int = 0  # games stored by this session
     started: dt.datetime = dataclasses.field(default_factory=lambda: dt.datetime.now(dt.timezone.utc))
 
     @property
     def resumed(self) -> int:
-        return self.spec.n_games - sum(b - a for a, b in self.todo)
+        """Games found finished on disk."""
+        n = self.spec.n_games
+        return sum(min(b, n) - a for a, b in self.done if a < n) - self.stored
+
+    @property
+    def remaining(self) -> int:
+        return self.spec.n_games - self.resumed - self.stored
+
+    def todo(self) -> Iterator[tuple[int, int]]:
+        return plan_chunks(self.spec.n_games, self.chunk_size, list(self.done))
 
     def store(self, a: int, b: int, frame: pl.DataFrame, secs: float) -> None:
         self.busy += secs
         if self.out is None:
             self.frames[(a, b)] = frame
-            return
-        tmp = self.out / "parts" / f".games-{a:012d}-{b:012d}.parquet.tmp"
-        frame.write_parquet(tmp)
-        final = self.out / "parts" / f"games-{a:012d}-{b:012d}.parquet"
-        tmp.replace(final)  # atomic: a part is either complete or absent
-        self.done[(a, b)] = final
+            self.done[(a, b)] = None
+        else:
+            final = self.out / "parts" / f"games-{a:012d}-{b:012d}.parquet"
+            _write_atomic(final, lambda tmp: frame.write_parquet(tmp))
+            self.done[(a, b)] = final
+        self.stored += b - a
 
 
-def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_stale: bool = False) -> _Pending:
-    """Checks the run and its folder and plans the chunks still to play."""
-    if spec.n_games < 1:
-        raise UserError("the number of games must be at least 1 (-n)")
-    if chunk_size < 1:
-        raise UserError("--chunk-size must be at least 1")
-    if spec.game.validate is not None:
-        spec.game.validate(spec.params)
+def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
+    """Writes through a temporary file renamed into place: the file is either complete
+    or absent. A failure (a full disk, a read-only place) leaves nothing behind and is
+    one line saying what to do."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        write(tmp)
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}; free some space or choose another --out "
+                        "(finished chunks are kept: rerun the same command to resume)") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+SIMKIT_FILES = ("run.json", "games.parquet", "manifest.json")
+
+
+def _check_writable(folder: Path) -> None:
+    """Refuses, before any game is played, a folder simkit could not write into."""
+    probe = folder
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise UserError(f"{probe} is not a folder; choose another --out")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise UserError(f"cannot write into {probe} (permission denied); choose another --out")
+
+
+def _clear_run(out: Path) -> None:
+    """Removes a stale run's files from a folder simkit manages (sweep cells): only the
+    files simkit writes, nothing else."""
+    for name in SIMKIT_FILES:
+        (out / name).unlink(missing_ok=True)
+    for p in (out / "parts").glob("*"):
+        if PART.match(p.name) or p.name.endswith((".parquet.bad", ".parquet.tmp")):
+            p.unlink()
+
+
+def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_stale: bool = False,
+            warn: Callable[[str], None] | None = None) -> _Pending:
+    """Checks the run and its folder and finds what is already played; nothing is
+    written until the first chunk is finished."""
+    n = spec.n_games
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise UserError("the number of games must be a positive integer (-n)")
+    if n > MAX_GAMES:
+        raise UserError(f"{n:,} games is more than any disk could hold the results of; use at most {MAX_GAMES:,} (-n)")
+    if not isinstance(spec.seed, int) or isinstance(spec.seed, bool) or spec.seed < 0:
+        raise UserError(f"the seed must be a non-negative integer, not {spec.seed!r} (--seed)")
+    if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or not 1 <= chunk_size <= MAX_CHUNK:
+        raise UserError(f"--chunk-size must be from 1 to {MAX_CHUNK:,}")
     identity = json.loads(json.dumps(spec.identity(), default=str))
     done: dict[tuple[int, int], Path] = {}
     if out is not None:
         out = Path(out)
+        if out.exists() and not out.is_dir():
+            raise UserError(f"{out} exists and is not a folder; choose another --out")
+        _check_writable(out)
         ident_file = out / "run.json"
         if ident_file.exists():
             try:
                 previous = json.loads(ident_file.read_text())
-            except json.JSONDecodeError:
-                raise UserError(f"{ident_file} is not valid JSON; delete {out} or choose another --out") from None
+            except (json.JSONDecodeError, UnicodeDecodeError, OSError):
+                previous = None
             if previous == identity:
-                done = _parts(out)
+                done = _parts(out, spec.game.seats(spec.params), warn)
             elif replace_stale:
-                import shutil
-
-                shutil.rmtree(out)  # a managed folder (sweeps) holding games of older code or settings
+                _clear_run(out)  # a managed folder (sweep cells) holding games of older code or settings
+            elif previous is None:
+                raise UserError(f"{ident_file} is damaged; delete {out} or choose another --out")
             else:
-                raise UserError(f"{out} holds a different run (other game, parameters, bots, seed or code); choose another --out or delete it")
+                raise UserError(f"{out} holds a different run (other game, parameters, bots, data, seed or code); choose another --out or delete it")
         elif out.exists() and any(out.iterdir()):
             raise UserError(f"{out} exists and is not a simkit run folder; choose another --out")
-    pending = _Pending(spec, out, identity, chunk_size, done, plan_chunks(spec.n_games, chunk_size, list(done)))
-    if out is not None and pending.todo:
-        (out / "parts").mkdir(parents=True, exist_ok=True)
-        (out / "run.json").write_text(json.dumps(identity, indent=1))
-    return pending
+    return _Pending(spec, out, identity, chunk_size, done)
+
+
+def _start_writing(p: _Pending) -> None:
+    if p.out is not None and p.remaining:
+        (p.out / "parts").mkdir(parents=True, exist_ok=True)
+        _write_atomic(p.out / "run.json", lambda tmp: tmp.write_text(json.dumps(p.identity, indent=1)))
 
 
 def _tagged_job(tag: int, spec: RunSpec, start: int, stop: int):
     return (tag, *_chunk_job(spec, start, stop))
 
 
+def _worker_init() -> None:
+    """In each worker process: Ctrl-C is the main process's to handle (no traceback
+    from workers), and a worker whose main process died exits at once."""
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[int], None]) -> None:
+    """Plays the tasks on loky worker processes, a few chunks ahead of the results (so
+    that a run of any length starts at once and holds little in memory)."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    from joblib.externals.loky import get_reusable_executor
+
+    executor = get_reusable_executor(max_workers=jobs, timeout=30, initializer=_worker_init)
+    running = set()
+    try:
+        for task in tasks:
+            running.add(executor.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2]))
+            if len(running) >= 2 * jobs:
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                _collect(finished, runs, advance)
+        while running:
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            _collect(finished, runs, advance)
+    except BaseException:
+        for f in running:
+            f.cancel()
+        executor.shutdown(wait=False, kill_workers=True)
+        raise
+
+
+def _collect(finished, runs: list[_Pending], advance: Callable[[int], None]) -> None:
+    for f in finished:
+        i, a, b, frame, secs = f.result()
+        runs[i].store(a, b, frame, secs)
+        advance(b - a)
+
+
 def execute(runs: list[_Pending], jobs: int, backend: str, scheduler: str | None, advance: Callable[[int], None]) -> None:
-    """Plays every planned chunk of every run, in parallel when ``jobs`` > 1; each chunk
-    is stored as soon as it is finished."""
-    tasks = [(i, a, b) for i, r in enumerate(runs) for a, b in r.todo]
-    if jobs == 1 or len(tasks) <= 1:
-        for i, a, b in tasks:
+    """Plays every planned chunk of every run, in parallel when ``jobs`` > 1 (never more
+    workers than chunks); each chunk is stored as soon as it is finished."""
+    import itertools
+
+    def tasks():
+        for i, r in enumerate(runs):
+            for a, b in r.todo():
+                yield i, a, b
+
+    jobs = min(jobs, sum(1 for _ in itertools.islice(tasks(), jobs)))
+    if jobs <= 1:
+        for i, a, b in tasks():
             _, _, frame, secs = _chunk_job(runs[i].spec, a, b)
             runs[i].store(a, b, frame, secs)
             advance(b - a)
+        return
+    if backend == "loky":
+        _loky(tasks(), runs, jobs, advance)
         return
     from joblib import Parallel, delayed, parallel_config
 
@@ -302,30 +473,32 @@ def execute(runs: list[_Pending], jobs: int, backend: str, scheduler: str | None
         if joblib_backend == "ray":
             # Ray's joblib backend returns whole lists only: play in waves so that
             # finished chunks still reach the disk as the run goes.
-            wave = 4 * jobs
-            for w in range(0, len(tasks), wave):
-                for i, a, b, frame, secs in Parallel(return_as="list")(
-                    delayed(_tagged_job)(i, runs[i].spec, a, b) for i, a, b in tasks[w:w + wave]
-                ):
+            it = tasks()
+            while wave := list(itertools.islice(it, 4 * jobs)):
+                for i, a, b, frame, secs in Parallel(return_as="list")(delayed(_tagged_job)(i, runs[i].spec, a, b) for i, a, b in wave):
                     runs[i].store(a, b, frame, secs)
                     advance(b - a)
             return
         parallel = Parallel(return_as="generator_unordered")
-        for i, a, b, frame, secs in parallel(delayed(_tagged_job)(i, runs[i].spec, a, b) for i, a, b in tasks):
+        for i, a, b, frame, secs in parallel(delayed(_tagged_job)(i, runs[i].spec, a, b) for i, a, b in tasks()):
             runs[i].store(a, b, frame, secs)
             advance(b - a)
 
 
 def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
-    """Combines a run's chunks into one frame and writes it with the manifest."""
+    """Combines a run's chunks into one frame, each game exactly once, and writes it with
+    the manifest."""
     spec = r.spec
+    n = spec.n_games
+    seats = spec.game.seats(spec.params)
+    keys = sorted(k for k in r.done if k[0] < n)
     if r.out is not None:
-        pieces = [p for (a, _), p in sorted(r.done.items()) if a < spec.n_games]
-        frame = pl.concat([pl.read_parquet(p) for p in pieces], how="vertical_relaxed")
+        frame = pl.concat([pl.read_parquet(r.done[k]) for k in keys], how="vertical_relaxed")
     else:
-        frame = pl.concat([f for _, f in sorted(r.frames.items())], how="vertical_relaxed")
-    frame = frame.filter(pl.col("game_index") < spec.n_games).sort(["game_index", "seat"])
-    simulated = spec.n_games - r.resumed
+        frame = pl.concat([r.frames[k] for k in keys], how="vertical_relaxed")
+    frame = frame.filter(pl.col("game_index") < n).unique(["game_index", "seat"], keep="first").sort(["game_index", "seat"])
+    if frame.height != n * seats or frame["game_index"].n_unique() != n:
+        raise RuntimeError(f"run of {n} games holds {frame.height} rows for {frame['game_index'].n_unique()} games: a bug")
     manifest = {
         "simkit_version": __version__,
         "git_commit": _git_commit(),
@@ -337,7 +510,7 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
         "rotate_seats": spec.rotate_seats,
         "seed": spec.seed,
         "seed_rule": "game i plays with simkit.seeding.game_seeds(seed, i, i + 1)",
-        "n_games": spec.n_games,
+        "n_games": n,
         "rows": frame.height,
         "resumed_games": r.resumed,
         "chunk_size": r.chunk_size,
@@ -345,21 +518,21 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
         "backend": backend if jobs > 1 else "in-process",
         "started": r.started.isoformat(timespec="seconds"),
         "wall_time_s": round(wall, 3),
-        "simulated_games_per_s": round(simulated / wall, 1) if wall > 0 and simulated else None,
+        "simulated_games_per_s": round(r.stored / wall, 1) if wall > 0 and r.stored else None,
         "cpu_time_in_games_s": round(r.busy, 3),
         "libraries": library_versions(),
-        "columns": {**BASE_COLUMNS, **spec.game.columns},
+        "columns": {**BASE_COLUMNS, **spec.game.columns, **{k: "parameter of the run" for k in as_dict(spec.params) if k not in spec.game.columns}},
         "command": " ".join(sys.argv) if sys.argv and "simkit" in sys.argv[0] else None,
     }
     if r.out is not None:
-        tmp = r.out / ".games.parquet.tmp"
-        frame.write_parquet(tmp)
-        tmp.replace(r.out / "games.parquet")
-        (r.out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str))
+        _write_atomic(r.out / "games.parquet", lambda tmp: frame.write_parquet(tmp))
+        _write_atomic(r.out / "manifest.json", lambda tmp: tmp.write_text(json.dumps(manifest, indent=2, default=str)))
     return RunResult(frame, manifest, r.out)
 
 
 def _jobs(jobs: int) -> int:
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
+        raise UserError(f"--jobs must be 0 (all cores) or a positive number of processes, not {jobs!r}")
     return jobs if jobs >= 1 else max(1, os.cpu_count() or 1)
 
 
@@ -392,27 +565,101 @@ def run_many(
     replace_stale: bool = False,
     label: str | None = None,
 ) -> list[RunResult]:
-    """Several runs whose chunks share one pool of workers (sweeps, comparisons)."""
+    """Several runs whose chunks share one pool of workers (sweeps, comparisons).
+
+    Everything is checked before the first game is played. Ctrl-C stops the run
+    with :class:`~simkit.errors.Interrupted`, whose message says how many games are
+    kept and how to resume."""
     jobs = _jobs(jobs)
     check_backend(backend)
-    pending = [prepare(spec, out, chunk_size, replace_stale) for spec, out in runs]
+    from .progress import bar, status, warn
+
+    pending = [prepare(spec, out, chunk_size, replace_stale, warn=warn if progress else None) for spec, out in runs]
     total = sum(p.spec.n_games for p in pending)
     resumed = sum(p.resumed for p in pending)
+    if progress is True:
+        _announce(pending, jobs)
     t0 = time.perf_counter()
-    games = list({id(p.spec.game): p.spec.game for p in pending if p.todo}.values())
-    if callable(progress):
-        ensure_compiled(games)
-        progress(resumed)
-        execute(pending, jobs, backend, scheduler, progress)
-    else:
-        from .progress import bar, status
-
-        with status(enabled=bool(progress)) as say:
-            ensure_compiled(games, say)
-        with bar(label or pending[0].spec.game.name, total, resumed, enabled=bool(progress)) as advance:
-            execute(pending, jobs, backend, scheduler, advance)
+    games = list({id(p.spec.game): p.spec.game for p in pending if p.remaining}.values())
+    try:
+        if callable(progress):
+            ensure_compiled(games)
+        else:
+            with status(enabled=bool(progress)) as say:
+                ensure_compiled(games, say)
+        for p in pending:
+            _start_writing(p)
+        if callable(progress):
+            progress(resumed)
+            execute(pending, jobs, backend, scheduler, progress)
+        else:
+            with bar(label or pending[0].spec.game.name, total, resumed, enabled=bool(progress)) as advance:
+                execute(pending, jobs, backend, scheduler, advance)
+    except KeyboardInterrupt:
+        kept = sum(p.resumed + p.stored for p in pending if p.out is not None)
+        folders = sorted({str(p.out) for p in pending if p.out is not None})
+        if folders:
+            where = folders[0] if len(folders) == 1 else f"{len(folders)} folders"
+            raise Interrupted(f"interrupted: {kept:,} finished games are kept in {where}; run the same command again to resume") from None
+        raise Interrupted("interrupted: nothing was saved (no output folder)") from None
     wall = time.perf_counter() - t0
+    played = sum(p.stored for p in pending)
+    if played >= 1000 and wall > 1:
+        _remember_speed(pending, played / wall / max(jobs, 1))
     return [finish(p, wall, jobs, backend) for p in pending]
+
+
+def _speeds_file() -> Path:
+    from ._cache import cache_root
+
+    return cache_root().parent / "speeds.json"
+
+
+def _read_speeds() -> dict:
+    try:
+        doc = json.loads(_speeds_file().read_text())
+        return doc if isinstance(doc, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _remember_speed(pending: list[_Pending], per_core: float) -> None:
+    """Games per second per core of the last run of each game (for time estimates)."""
+    speeds = _read_speeds()
+    for name in {p.spec.game.name for p in pending}:
+        speeds[name] = round(per_core, 1)
+    try:
+        path = _speeds_file()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(path, lambda tmp: tmp.write_text(json.dumps(speeds)))
+    except (OSError, UserError):
+        pass  # only an estimate
+
+
+def _announce(pending: list[_Pending], jobs: int) -> None:
+    """Before a long job: how many games, and about how long (from the speed of the
+    game's last run on this machine)."""
+    remaining = sum(p.remaining for p in pending)
+    if remaining < 200_000:
+        return
+    speeds = _read_speeds()
+    per_core = [speeds.get(p.spec.game.name) for p in pending if p.remaining]
+    done = sum(p.resumed for p in pending)
+    text = f"{remaining:,} games to play" + (f" ({done:,} already finished)" if done else "")
+    if per_core and all(isinstance(x, (int, float)) and x > 0 for x in per_core):
+        secs = remaining / (min(per_core) * jobs)
+        text += f", about {_duration(secs)} on {jobs} core{'s' if jobs > 1 else ''} at this game's last measured speed"
+    from .progress import warn
+
+    warn(text)
+
+
+def _duration(secs: float) -> str:
+    if secs < 90:
+        return f"{secs:.0f} s"
+    if secs < 5400:
+        return f"{secs / 60:.0f} min"
+    return f"{secs / 3600:.1f} h"
 
 
 BASE_COLUMNS = {

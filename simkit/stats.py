@@ -52,6 +52,9 @@ __all__ = [
     "tost",
     "paired_numeric",
     "independent_numeric",
+    "linearized",
+    "ratio_estimate",
+    "paired_ratio_change",
     "chi2_uniform",
     "holm",
     "holm_adjusted",
@@ -520,6 +523,85 @@ def tost(values: np.ndarray, reference: float, margin: float) -> float:
     lower = sps.ttest_1samp(x, reference - margin, alternative="greater").pvalue
     upper = sps.ttest_1samp(x, reference + margin, alternative="less").pvalue
     return float(max(lower, upper))
+
+
+# --------------------------------------------------------------------------
+# figures that are ratios of totals, and their paired changes (hand-written)
+# --------------------------------------------------------------------------
+
+
+def linearized(terms: Sequence[tuple[float, np.ndarray, np.ndarray]]) -> tuple[float, np.ndarray]:
+    """A figure that is a weighted sum of ratios of totals over the same ``n`` units,
+    ``value = sum_j c_j * sum(num_j) / sum(den_j)`` (``terms``: ``(c_j, num_j, den_j)``,
+    each array one value per unit), and its per-unit influence values (delta method,
+    linearisation of a ratio estimator; Cochran 1977, ch. 6):
+    ``z_i = sum_j c_j (num_j[i] - R_j den_j[i]) / mean(den_j)``.
+
+    The influence values have mean 0, and ``var(z) / n`` estimates the variance of the
+    value. A plain mean is the term ``(1, x, ones)``, whose influence is ``x - mean(x)``.
+    A term whose denominators are all 0 makes the value nan."""
+    if not terms:
+        raise ValueError("a figure needs at least one term")
+    n = None
+    value = 0.0
+    z = None
+    for coef, num, den in terms:
+        x = _as_1d(num, "num")
+        d = _as_1d(den, "den")
+        if x.shape != d.shape or (n is not None and x.size != n):
+            raise ValueError("every num and den must have one value per unit, the same units throughout")
+        n = x.size
+        total = float(d.sum())
+        if n == 0 or total == 0:
+            return _NAN, np.full(n, _NAN)
+        ratio = float(x.sum()) / total
+        value += coef * ratio
+        part = coef * (x - ratio * d) / (total / n)
+        z = part if z is None else z + part
+    return value, z
+
+
+def _t_interval(estimate: float, z: np.ndarray, level: float) -> tuple[float, float, float]:
+    """``estimate`` with a t interval and two-sided p-value (against 0) from influence
+    values ``z`` (standard error ``sd(z) / sqrt(n)``, n - 1 degrees of freedom)."""
+    n = z.size
+    if n < 2 or math.isnan(estimate):
+        return _NAN, _NAN, _NAN
+    se = float(np.std(z, ddof=1)) / math.sqrt(n)
+    if se == 0.0:
+        return estimate, estimate, 1.0 if estimate == 0.0 else 0.0
+    t = float(sps.t.ppf(0.5 + level / 2.0, n - 1))
+    p = float(2.0 * sps.t.sf(abs(estimate) / se, n - 1))
+    return estimate - t * se, estimate + t * se, p
+
+
+def ratio_estimate(terms: Sequence[tuple[float, np.ndarray, np.ndarray]], level: float = 0.95) -> Interval:
+    """A weighted sum of ratios of totals (:func:`linearized`) with a t interval on its
+    linearised standard error. For a plain mean this is the usual t interval."""
+    _check_level(level)
+    value, z = linearized(terms)
+    lo, hi, _ = _t_interval(value, z, level)
+    return Interval(float(value), float(lo), float(hi), int(z.size))
+
+
+def paired_ratio_change(
+    terms_b: Sequence[tuple[float, np.ndarray, np.ndarray]],
+    terms_a: Sequence[tuple[float, np.ndarray, np.ndarray]],
+    level: float = 0.95,
+) -> Difference:
+    """Change ``B - A`` of a figure (:func:`linearized`) measured twice on the same units
+    (e.g. the same seeds under two rule readings): the difference of the values, with a
+    t interval and test on the paired differences of the influence values (delta
+    method). For plain means (``den`` all ones) this is exactly the paired t-test and
+    interval of :func:`paired_numeric`."""
+    alpha = _check_level(level)
+    vb, zb = linearized(terms_b)
+    va, za = linearized(terms_a)
+    if zb.shape != za.shape:
+        raise ValueError("both figures must be measured on the same units")
+    est = vb - va
+    lo, hi, p = _t_interval(est, zb - za, level)
+    return _difference(est, lo, hi, p, alpha)
 
 
 # --------------------------------------------------------------------------

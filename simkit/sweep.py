@@ -7,6 +7,8 @@ An experiment file is TOML::
     seed = 2026                  # root seed shared by every cell (common random numbers)
     report = "reports/under-falling-skies"   # optional: write the game's report there
     chunk_size = 20000           # optional
+    sensitivity = 20000          # optional: games per cell and reading of the report's section on
+                                 # the readings of unclear rules (simkit.sensitivity); kept in runs/sensitivity/
 
     [fixed]                      # optional: parameters for every cell
     robots = true
@@ -25,22 +27,23 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import os
 import re
 import time
 from pathlib import Path
 from typing import Any
 
 import polars as pl
+from pydantic import BaseModel, ConfigDict, Field
+from typing import Annotated
 
 from .datafiles import data_error as _fail
-from .datafiles import read
+from .datafiles import read, validated
 from .errors import UserError
 from .games import get
 from .params import as_dict, build, describe
-from .runner import RunSpec, library_versions, run_many
+from .runner import MAX_CHUNK, MAX_GAMES, RunSpec, _write_atomic, library_versions, run_many
 
-RESERVED = {"games", "bots", "rotate_seats"}
-TOP_KEYS = {"name", "game", "seed", "report", "chunk_size", "fixed", "grid", "description", "title"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +70,7 @@ class Experiment:
     chunk_size: int
     cells: list[Cell]
     description: str
+    sensitivity: int | None = None  # games per cell and reading for the report's sensitivity section
 
 
 @dataclasses.dataclass
@@ -75,73 +79,125 @@ class SweepResult:
     frame: pl.DataFrame
     out: Path
     manifest: dict[str, Any]
+    jobs: int = 1
+    progress: bool = False
+
+    @property
+    def sensitivity_runs(self) -> Path:
+        """Where the report's sensitivity runs are kept: ``runs/sensitivity`` beside ``runs/sweeps``."""
+        return self.out.parent.parent / "sensitivity"
+
+
+NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"  # a folder name under runs/sweeps: no "..", no "/"
+
+
+class _Grid(BaseModel):
+    """One [[grid]] table: parameter axes (any parameter: a list of values) besides these."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+    games: int = Field(ge=1, le=MAX_GAMES)
+    bots: list[Annotated[str, Field(min_length=1)] | Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)]] | None = Field(default=None, min_length=1)
+    rotate_seats: bool = False
+
+
+class _ExperimentFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(pattern=NAME)
+    game: str = Field(min_length=1)
+    seed: int = Field(default=0, ge=0)
+    report: str | None = Field(default=None, min_length=1)
+    chunk_size: int = Field(default=10_000, ge=1, le=MAX_CHUNK)
+    fixed: dict[str, Any] = {}
+    grid: list[_Grid] = Field(min_length=1, max_length=100)
+    description: str = ""
+    title: str = ""
+    sensitivity: int | None = Field(default=None, ge=1, le=MAX_GAMES)  # games per cell and reading of the report's section on readings
+
+
+MAX_CELLS = 10_000
 
 
 def load(path: Path, games_override: int | None = None) -> Experiment:
-    """Reads and validates an experiment file (every cell's parameters are checked)."""
+    """Reads and validates an experiment file, every cell's parameters and bots
+    included; the first problem is one line naming the file and the entry."""
     path = Path(path)
+    if games_override is not None and not 1 <= games_override <= MAX_GAMES:
+        raise UserError(f"--games must be from 1 to {MAX_GAMES:,}")
     doc, _ = read(str(path), "experiment file")
-    unknown = set(doc) - TOP_KEYS
-    if unknown:
-        raise _fail(path, "top level", f"unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(TOP_KEYS))}")
-    for key in ("name", "game"):
-        if not isinstance(doc.get(key), str):
-            raise _fail(path, key, "missing or not text")
-    game = get(doc["game"])
-    seed = doc.get("seed", 0)
-    if not isinstance(seed, int) or seed < 0:
-        raise _fail(path, "seed", "must be a non-negative integer")
-    chunk = doc.get("chunk_size", 10_000)
-    if not isinstance(chunk, int) or chunk < 1:
-        raise _fail(path, "chunk_size", "must be a positive integer")
-    fixed = doc.get("fixed", {})
-    if not isinstance(fixed, dict):
-        raise _fail(path, "fixed", "must be a table of parameters")
-    grids = doc.get("grid")
-    if not isinstance(grids, list) or not grids:
-        raise _fail(path, "grid", "needs at least one [[grid]] table")
+    exp = validated(_ExperimentFile, doc, path, "see experiments/*.toml for the format")
+    game = get(exp.game)
     names = {i.name for i in describe(game.params)}
+    for key in exp.fixed:
+        if key not in names:
+            raise _fail(path, f"fixed.{key}", f"{game.name} has no parameter {key!r}; known: {', '.join(sorted(names))}")
     cells = []
-    for gi, grid in enumerate(grids):
-        where = f"grid #{gi + 1}"
-        games = games_override or grid.get("games")
-        if not isinstance(games, int) or games < 1:
-            raise _fail(path, where, "needs games = a positive integer (games per cell)")
-        bots_axis = grid.get("bots", [game.default_bot])
-        if not isinstance(bots_axis, list) or not bots_axis:
-            raise _fail(path, where + ".bots", "must be a list of bots")
-        rotate = grid.get("rotate_seats", False)
+    for gi, grid in enumerate(exp.grid):
+        where = f"grid[{gi}]"
+        games = games_override or grid.games
         axes: dict[str, list] = {}
-        for key, values in grid.items():
-            if key in RESERVED:
-                continue
+        for key, values in (grid.model_extra or {}).items():
             if key not in names:
                 raise _fail(path, f"{where}.{key}", f"{game.name} has no parameter {key!r}; known: {', '.join(sorted(names))}")
             if not isinstance(values, list) or not values:
                 raise _fail(path, f"{where}.{key}", "must be a non-empty list of values")
             axes[key] = values
+        bots_axis = grid.bots or [game.default_bot]
+        count = len(bots_axis)
+        for values in axes.values():
+            count *= len(values)
+        if len(cells) + count > MAX_CELLS:
+            raise _fail(path, where, f"the grid has more than {MAX_CELLS:,} cells in all")
         for combo in itertools.product(*axes.values(), bots_axis):
             values = dict(zip(axes, combo[:-1]))
             try:
-                params = build(game.params, {**fixed, **values}, game.name)
+                params = build(game.params, {**exp.fixed, **values}, game.name)
                 bot_texts = combo[-1] if isinstance(combo[-1], list) else [combo[-1]]
                 bots = tuple(game.resolve_bots(bot_texts, params))
+                game.validate(params)
             except UserError as exc:
                 raise _fail(path, where, str(exc)) from None
-            if game.validate is not None:
-                game.validate(params)
             settings = {**values, "bots": [b.name for b in bots] if len(set(b.name for b in bots)) > 1 else bots[0].name}
-            cells.append(Cell(RunSpec(game, params, bots, games, seed, bool(rotate)), settings, gi))
-    report = doc.get("report")
-    return Experiment(path, doc["name"], game, seed, Path(report) if report else None, chunk, cells, doc.get("description", ""))
+            cells.append(Cell(RunSpec(game, params, bots, games, exp.seed, grid.rotate_seats), settings, gi))
+    report = Path(exp.report) if exp.report else None
+    sens = exp.sensitivity
+    if sens is not None:
+        if not game.sensitivity:
+            raise _fail(path, "sensitivity", f"{game.name} declares no readings (GameSpec.sensitivity)")
+        sens = min(sens, games_override) if games_override else sens
+    return Experiment(path, exp.name, game, exp.seed, report, exp.chunk_size, cells, exp.description, sens)
+
+
+def _claim(out: Path, exp: Experiment) -> None:
+    """A sweep folder belongs to one experiment file: another file with the same name
+    is refused (it would replace the first one's finished cells)."""
+    owner = out / "experiment.json"
+    me = str(exp.path.resolve())
+    if owner.exists():
+        try:
+            claimed = json.loads(owner.read_text()).get("file")
+        except (OSError, ValueError, AttributeError):
+            claimed = None
+        if claimed != me:
+            raise UserError(f"{out} holds the cells of experiment file {claimed or 'unknown'}; give {exp.path} another name, or delete {out}")
+    elif out.exists() and any(out.iterdir()):
+        if not (out / "manifest.json").exists():
+            raise UserError(f"{out} exists and is not a simkit sweep folder; choose another --runs folder")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "experiment.json").write_text(json.dumps({"file": me, "name": exp.name}, indent=1))
 
 
 def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path = Path("runs/sweeps"),
           progress: bool = True, backend: str = "loky", scheduler: str | None = None, report: bool = True) -> SweepResult:
     """Runs every cell of an experiment (resuming finished ones), combines the results
-    and, if the file names a report folder, writes the game's report there."""
+    and, if the file names a report folder, writes the game's report there. With
+    ``games`` (a quick look) the report goes under ``out_root/../reports/`` instead, so
+    that a committed report is never replaced by a smaller run."""
     exp = load(path, games)
-    out = out_root / exp.name
+    if games is not None and exp.report is not None:
+        exp.report = Path(out_root).parent / "reports" / f"{exp.report.name}-{games}-games"
+    out = Path(out_root) / exp.name
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{out} is not a folder; choose another --runs folder")
     t0 = time.perf_counter()
     total = sum(c.spec.n_games for c in exp.cells)
     # A cell that two grids share is played once, with the larger number of games.
@@ -149,6 +205,9 @@ def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path
     for c in exp.cells:
         if c.key not in unique or c.spec.n_games > unique[c.key].spec.n_games:
             unique[c.key] = c
+    if exp.report is not None and report:
+        _check_report_target(exp.report)
+    _claim(out, exp)
     results = run_many([(c.spec, out / key) for key, c in unique.items()], jobs=jobs, backend=backend, scheduler=scheduler,
                        chunk_size=exp.chunk_size, progress=progress, replace_stale=True, label=exp.name)
     by_key = dict(zip(unique, results))
@@ -172,13 +231,31 @@ def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path
         "wall_time_s": round(time.perf_counter() - t0, 2),
         "libraries": library_versions(),
     }
-    out.mkdir(parents=True, exist_ok=True)
-    frame.write_parquet(out / "all.parquet")
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str))
-    result = SweepResult(exp, frame, out, manifest)
+    _write_atomic(out / "all.parquet", lambda tmp: frame.write_parquet(tmp))
+    _write_atomic(out / "manifest.json", lambda tmp: tmp.write_text(json.dumps(manifest, indent=2, default=str)))
+    result = SweepResult(exp, frame, out, manifest, jobs, bool(progress))
     if report and exp.report is not None:
         write_report(result)
     return result
+
+
+def _check_report_target(target: Path) -> None:
+    """Before any game: the report folder must be simkit's or new (its files are
+    checked again, one by one, when the report is written)."""
+    from .report import owned_files
+
+    target = Path(target)
+    if target.exists() and not target.is_dir():
+        raise UserError(f"report = {target} is not a folder")
+    ours = owned_files(target)
+    for name in ("README.md", "index.html", "report.json"):
+        if (target / name).exists() and name not in ours:
+            raise UserError(f"{target / name} exists and was not written by simkit; choose another report folder")
+    probe = target
+    while not probe.exists():
+        probe = probe.parent
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise UserError(f"cannot write the report into {probe} (permission denied)")
 
 
 def write_report(result: SweepResult) -> Path:
@@ -190,7 +267,6 @@ def write_report(result: SweepResult) -> Path:
     module, _, func = game.report.partition(":")
     builder = getattr(importlib.import_module(module), func)
     target = result.experiment.report
-    target.mkdir(parents=True, exist_ok=True)
     builder(result, target)
     from .report import write_index
 

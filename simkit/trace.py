@@ -15,6 +15,13 @@ def trace_game(game: GameSpec, params: Any, bots: list[Bot], seed: int, index: i
     from .runner import bot_table
     from .seeding import game_seeds
 
+    from .errors import UserError
+    from .runner import MAX_GAMES
+
+    if not isinstance(seed, int) or seed < 0:
+        raise UserError(f"the seed must be a non-negative integer, not {seed!r} (--seed)")
+    if not isinstance(index, int) or not 0 <= index < MAX_GAMES:
+        raise UserError(f"the game index must be from 0 to {MAX_GAMES - 1:,}, not {index!r} (--game-index)")
     b = game.board(params)
     game_seed = int(game_seeds(seed, index, index + 1)[0])
     seats = game.seats(params)
@@ -23,6 +30,8 @@ def trace_game(game: GameSpec, params: Any, bots: list[Bot], seed: int, index: i
     who = ", ".join(f"seat {p + 1} {bots[table[p]].name}" for p in range(seats)) if seats > 1 else f"bot {bots[0].name}"
     setup = f"; {game.describe_setup(params, t.s, b)}" if game.describe_setup is not None else ""
     yield f"{game.title}, game {index} of seed {seed} (game seed {game_seed}); {who}{setup}"
+    if game.trace_legend:
+        yield f"legend: {game.trace_legend}"
     mark = None
     steps = 0
     while not t.over():

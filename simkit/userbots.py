@@ -8,10 +8,12 @@ integer). Anything else it does — raise, return ``None`` or text, call ``sys.e
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 import os
 import sys
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -19,9 +21,17 @@ import numpy as np
 from .errors import UserError
 
 
-def load_user_bot(module_name: str, attr: str, text: str) -> Callable:
-    """Imports ``module_name`` (the current folder is searched too) and returns its
-    callable ``attr``; a module that fails to import is one line, not a traceback."""
+def _digest(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+def load_user_bot(module_name: str, attr: str, text: str):
+    """The user's bot ``module_name:attr`` as a :class:`simkit.game.Bot`: the module is
+    imported (the current folder is searched too) and its file's content hashed, so that
+    a run's identity changes when the bot does; a module that fails to import is one
+    line, not a traceback."""
+    from .game import Bot
+
     cwd = os.getcwd()
     if cwd not in sys.path:
         sys.path.append(cwd)  # a bot file in the current folder works without PYTHONPATH
@@ -45,7 +55,29 @@ def load_user_bot(module_name: str, attr: str, text: str) -> Callable:
         raise UserError(f"bot {text!r}: {attr} must take three arguments (observation, legal, rng)") from None
     except ValueError:
         pass  # no signature to inspect (a builtin): let the call decide
-    return fn
+    path = getattr(module, "__file__", None)
+    return Bot(name=text, fn=fn, path=path, source=_digest(path) if path else None)
+
+
+def reload_user_bot(text: str, path: str | None, source: str | None):
+    """The same bot in a worker process, from the same file; refuses a file that
+    changed since the run started (the run would mix two versions of the bot)."""
+    if path is not None:
+        folder = str(Path(path).parent)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    module_name, _, attr = text.partition(":")
+    bot = load_user_bot(module_name, attr, text)
+    if source is not None and bot.source != source:
+        raise UserError(f"bot {text!r}: {path} changed during the run; run again to start from the new version")
+    return bot
+
+
+def check_unchanged(bots) -> None:
+    """Refuses to play with a user bot whose file changed since it was loaded."""
+    for bot in bots:
+        if bot.fn is not None and bot.path and bot.source and _digest(bot.path) != bot.source:
+            raise UserError(f"bot {bot.name!r}: {bot.path} changed during the run; run again to start from the new version")
 
 
 def _one_line(exc: BaseException) -> str:

@@ -552,3 +552,86 @@ def test_malformed_board_file_is_a_clear_error(tmp_path):
     path.write_text(json.dumps({"spaces": [{"id": 1, "col": 0, "row": 0, "type": "swamp"}]}))
     with pytest.raises(Exception, match="bad.json"):
         Rules(AAUParams(board=str(path)))
+
+
+# ------------------------------------------------------------------ other readings (settings)
+def test_herd_points_2_6_8_reading():
+    """A23's other reading: 2 + 2 x the connected group once the disc joins another (2, 6, 8)."""
+    rules, st = make(2, herd_points="2-6-8")
+    empty_board(st)
+    markers(st, 7, 50, 51, 52)
+    cover(rules, st, 7)
+    assert score(rules, st, 0) == 2
+    for owned, scored in (((7,), 6), ((7, 8), 8)):
+        rules, st = make(2, herd_points="2-6-8")
+        empty_board(st)
+        for sid in owned:
+            disc(st, 0, sid)
+        markers(st, 18 if len(owned) == 2 else 8, 50, 51, 52)
+        cover(rules, st, 18 if len(owned) == 2 else 8)
+        assert score(rules, st, 0) == scored
+
+
+def _capture_line(capture, first_base_round):
+    rules, st = make(2, capture=capture)
+    empty_board(st)
+    x = 60
+    a, c = neighbour_id(x, 0), neighbour_id(x, 3)
+    disc(st, 1, x)
+    st.s[E.PLAYER + 1 * E.P_STRIDE + E.P_DISCS] = 1
+    base(st, a, flipped_round=first_base_round)
+    st.s[E.ROUND] = 2
+    markers(st, c, 10, 20, 30)
+    for _ in range(2):
+        k = [i for i in range(st.s[E.NMARK]) if st.s[E.SP + st.s[E.MARK + i]] == E.S_MARKER and st.s[E.MARK + i] != IDX[c]][0]
+        rules.step(st, E.A_COVER + k)
+        if st.s[E.PHASE] == E.P_POWER:
+            rules.step(st, E.A_PASS)
+    if st.s[E.PHASE] == E.P_PROTECT:
+        rules.step(st, E.A_NO_PROTECT)
+    return st.s[E.SP + IDX[x]] == E.S_EMPTY
+
+
+def test_capture_line_new_needs_both_bases_new():
+    """A6's reading "both bases new this round": an old base and a new one do not capture;
+    two new ones (the old one marked as flipped this round) do. The default captures both."""
+    assert _capture_line("line", 1) and _capture_line("line", 2)
+    assert not _capture_line("line_new", 1)
+    assert _capture_line("line_new", 2)
+
+
+def test_protection_borders_no_card_label_reading():
+    """A25: a corner space with the card's label and another counts as 'another border'
+    by default, never with no_card_label; a space without the card's label counts in both."""
+    for reading, corner_counts in (("any_other_label", 1), ("no_card_label", 0)):
+        rules, st = make(2, protection_borders=reading)
+        empty_board(st)
+        st.s[E.PLAYER + E.P_BORDER_CARD] = B.BORDERS.index("PAC")
+        disc(st, 0, 1)  # CAN + PAC corner
+        assert mission_counts(st.s, st.b, 0)[4] == corner_counts
+        disc(st, 0, 2)  # CAN only
+        assert mission_counts(st.s, st.b, 0)[4] == corner_counts + 1
+
+
+def test_board_variants_by_name_change_only_the_canada_icons():
+    base_doc = json.loads(B.BUILTIN.read_text())
+    assert set(B.variants()) == {"canada-none", "canada-all"}
+    icons = {}
+    for name, path in B.variants().items():
+        doc = json.loads(path.read_text())
+        assert B.data_path(AAUParams(board=name)) == path
+        for a, b in zip(base_doc["spaces"], doc["spaces"]):
+            assert {k: v for k, v in a.items() if k != "canada_icon"} == {k: v for k, v in b.items() if k != "canada_icon"}
+        assert {k: v for k, v in base_doc.items() if k not in ("spaces", "about", "version")} == \
+               {k: v for k, v in doc.items() if k not in ("spaces", "about", "version")}
+        icons[name] = sorted(sp["id"] for sp in doc["spaces"] if sp.get("canada_icon"))
+    assert icons["canada-none"] == []
+    assert icons["canada-all"] == sorted(sp["id"] for sp in base_doc["spaces"] if "CAN" in sp["borders"])
+    # the icon on 2 destroys a base there by default, not without icons; 3 has one only with all of them
+    for board, sid, below, destroyed in (("canada-none", 2, 12, False), ("canada-all", 3, 13, True)):
+        rules, st = make(2, board=board)
+        empty_board(st)
+        base(st, sid)
+        markers(st, below, 50, 51, 52)
+        cover(rules, st, below)
+        assert (st.s[E.SP + IDX[sid]] == E.S_EMPTY) == destroyed

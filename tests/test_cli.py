@@ -17,9 +17,27 @@ BAD = [
     (["run", "ufs", "--set", "threat"], "key=value"),
     (["run", "ufs", "--bot", "nosuchbot"], "unknown bot"),
     (["run", "ufs", "--bot", "greedy", "--bot", "greedy"], "1 seats but 2 bots"),
-    (["run", "ufs", "-n", "0"], "at least 1"),
+    (["run", "ufs", "-n", "0"], "positive integer"),
     (["run", "ufs", "--backend", "carrier-pigeon"], "unknown backend"),
     (["bench", "nosuchgame"], "unknown game"),
+    # hostile input (issue 10): each one line, exit 2, nothing written
+    (["run", "ufs", "--seed", "-1"], "non-negative"),
+    (["run", "ufs", "--seed", "abc"], "--seed"),
+    (["run", "ufs", "-n", "100000000000000000000"], "at most"),
+    (["run", "ufs", "--jobs", "-3"], "--jobs must be 0"),
+    (["run", "ufs", "--chunk-size", "0"], "--chunk-size"),
+    (["run", "ufs", "--bot", "[/bold]"], "unknown bot '[/bold]'"),
+    (["run", "ufs", "--set", "city=[/x]"], "city='[/x]'"),
+    (["run", "ufs", "--format", "xml"], "--format"),
+    (["run", "ufs", "--format", "parquet"], "--output"),
+    (["trace", "ufs", "--seed", "-5"], "non-negative"),
+    (["trace", "ufs", "--game-index", "-1"], "game index"),
+    (["trace", "ufs", "--game-index", str(2**64)], "game index"),
+    (["bench", "ufs", "-n", "0"], "-n"),
+    (["bench", "ufs", "--repeat", "0"], "--repeat"),
+    (["compare", "ufs", "--vs", "threat=2", "--metric", "nosuch"], "no output column 'nosuch'"),
+    (["compare", "ufs", "--vs", "threat=2", "--metric", "loss_cause"], "not a number"),
+    (["nosuchcommand"], "No such command"),
 ]
 
 

@@ -114,3 +114,11 @@ def test_a_user_bot_gets_copies(tmp_path, monkeypatch):
     sys.modules.pop("ubot", None)
     dirty = _user_run(tmp_path, monkeypatch, "def fn(observation, legal, rng):\n    a = int(legal[-1])\n    legal[:] = 0\n    observation[:] = 99\n    return a\n", n=20)
     assert clean.frame.drop("bot").equals(dirty.frame.drop("bot"))
+
+
+def test_reports_and_declarations_are_outside_the_compile_and_outcome_hashes():
+    """A game's report, text descriptions and sensitivity declaration are plain Python:
+    editing them neither recompiles the game nor invalidates its finished runs."""
+    for name in REGISTRY:
+        files = {p.name for p in _cache.compiled_files(name)}
+        assert not files & _cache.NOT_OUTCOMES

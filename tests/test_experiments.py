@@ -222,6 +222,7 @@ name = "ufs-report"
 game = "ufs"
 seed = 5
 chunk_size = 300
+sensitivity = 100
 report = "{report}"
 [[grid]]
 games = 300
@@ -267,6 +268,9 @@ def test_ufs_report_is_honest_about_shared_seeds(tmp_path):
     assert "score test p" in text and "McNemar" in text  # named as what it is
     m = re.search(r"paired interval is ([\d.]+)x to ([\d.]+)x narrower.*need ([\d.]+)x to ([\d.]+)x the games", text)
     assert m and abs(float(m[1]) ** 2 - float(m[3])) < 0.06 and abs(float(m[2]) ** 2 - float(m[4])) < 0.06
+    # the section on the readings of unclear rules, from runs kept beside the sweep's
+    assert "How sure are these numbers" in text and "100 games per cell and reading" in text
+    assert "Holm-adjusted over all" in text and (tmp_path / "sensitivity" / "ufs").is_dir()
 
 
 def test_numbers_are_printed_with_their_digits():
@@ -284,6 +288,7 @@ name = "aau-report"
 game = "aau"
 seed = 5
 chunk_size = 200
+sensitivity = 30
 report = "{report}"
 [[grid]]
 games = 300
@@ -316,3 +321,7 @@ def test_aau_report_states_games_per_cell_multiplicity_and_equivalence(tmp_path)
     assert "+ seeded games" not in text
     assert "Holm-corrected over the 2 tables" in text and "is ruled out" in text
     assert "McNemar p" not in text and "score test p" in text
+    # city cards ranked by win share against the fair share at each player count, not pooled
+    assert "Which mission card wins?" in text and "Points against wins" in text
+    assert "| 2 | 1 |" in text and "| 3 | 1 |" in text and "fair share" in text
+    assert "How sure are these numbers" in text and "30 games per cell and reading" in text

@@ -31,11 +31,13 @@ def test_game_seeds_depend_only_on_root_and_index():
     assert not np.array_equal(a, game_seeds(6, 0, 100))
 
 
-def test_plan_chunks_fills_the_gaps():
-    assert plan_chunks(25, 10, []) == [(0, 10), (10, 20), (20, 25)]
-    assert plan_chunks(25, 10, [(0, 10), (20, 25)]) == [(10, 20)]
-    assert plan_chunks(25, 10, [(0, 7)]) == [(7, 10), (10, 20), (20, 25)]
-    assert plan_chunks(5, 10, [(0, 10)]) == []
+def test_plan_chunks_fills_the_gaps_lazily():
+    assert list(plan_chunks(25, 10, [])) == [(0, 10), (10, 20), (20, 25)]
+    assert list(plan_chunks(25, 10, [(0, 10), (20, 25)])) == [(10, 20)]
+    assert list(plan_chunks(25, 10, [(0, 7)])) == [(7, 10), (10, 20), (20, 25)]
+    assert list(plan_chunks(5, 10, [(0, 10)])) == []
+    first = next(plan_chunks(10**18, 10_000, []))  # no list of every chunk is built
+    assert first == (0, 10_000)
 
 
 def test_outcomes_do_not_depend_on_chunking_or_jobs():
@@ -92,21 +94,127 @@ def test_a_different_run_in_the_same_folder_is_refused(tmp_path):
         run(spec(n=10, seed=99), tmp_path / "r", progress=False)
 
 
-def test_interrupted_run_keeps_finished_chunks_and_resumes(tmp_path, simkit_cmd):
-    out = tmp_path / "run"
-    cmd = simkit_cmd + ["run", "ufs", "-n", "40000", "--chunk-size", "2000", "--bot", "planner", "--seed", "3", "--out", str(out), "--no-progress"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.time() + 120
-    while time.time() < deadline and len(list((out / "parts").glob("games-*.parquet"))) < 2:
+def _children(pid):
+    import psutil
+
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _wait_parts(out, k, proc, timeout=180):
+    deadline = time.time() + timeout
+    while time.time() < deadline and len(list((out / "parts").glob("games-*.parquet"))) < k:
+        assert proc.poll() is None, proc.stderr.read()
         time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=60)
+
+
+def test_interrupted_run_keeps_finished_chunks_and_resumes(tmp_path, simkit_cmd):
+    """Ctrl-C (to the whole process group, as a terminal sends it) with two workers:
+    one line saying how many games are kept and how to resume, exit 130, no traceback,
+    no worker left behind; the rerun gives the uninterrupted run's games."""
+    import os
+    import psutil
+
+    out = tmp_path / "run"
+    cmd = simkit_cmd + ["run", "ufs", "-n", "40000", "--chunk-size", "2000", "--bot", "planner", "--seed", "3", "--out", str(out), "--no-progress", "--jobs", "2"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _wait_parts(out, 2, proc)
+    workers = _children(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    lines = [x for x in err.strip().splitlines() if x.strip()]
+    assert len(lines) == 1 and "kept" in lines[0] and "resume" in lines[0] and "Traceback" not in err, err
+    gone, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive, f"{len(alive)} worker processes left behind"
     kept = list((out / "parts").glob("games-*.parquet"))
-    assert kept, "no chunk was kept"
-    assert not (out / "games.parquet").exists() or proc.returncode == 0
+    assert kept and not list((out / "parts").glob(".*.tmp"))
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     m = json.loads((out / "manifest.json").read_text())
     assert m["resumed_games"] >= 2000 * len(kept)
     whole = run(spec(n=40000, seed=3, bot="planner"), None, chunk_size=40000, progress=False).frame
     assert pl.read_parquet(out / "games.parquet").equals(whole)
+
+
+def test_workers_exit_when_the_main_process_is_killed(tmp_path, simkit_cmd):
+    import psutil
+
+    out = tmp_path / "run"
+    cmd = simkit_cmd + ["run", "ufs", "-n", "400000", "--chunk-size", "2000", "--bot", "planner", "--out", str(out), "--no-progress", "--jobs", "2"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_parts(out, 1, proc)
+    workers = _children(proc.pid)
+    assert workers
+    proc.kill()
+    proc.wait()
+    gone, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive, f"{len(alive)} worker processes outlived the main process"
+
+
+def test_overlapping_parts_never_duplicate_games(tmp_path):
+    """A 1,500-game run in chunks of 1,000, then 3,000 games in the same folder: each
+    game exactly once (the reviewer found 3,500 rows)."""
+    s = spec(n=1500, seed=99, bot="random")
+    out = tmp_path / "r"
+    run(s, out, chunk_size=1000, progress=False)
+    # a stale part overlapping the others, as an older layout could leave behind
+    (out / "parts" / "games-000000000500-000000001200.parquet").write_bytes((out / "parts" / "games-000000000000-000000001000.parquet").read_bytes())
+    res = run(RunSpec(s.game, s.params, s.bots, 3000, s.seed), out, progress=False)
+    assert res.frame.height == 3000 and res.frame["game_index"].n_unique() == 3000
+    assert res.frame.equals(run(RunSpec(s.game, s.params, s.bots, 3000, s.seed), None, progress=False).frame)
+
+
+@pytest.mark.parametrize("damage", [b"", b"garbage, not parquet", "truncate"])
+def test_a_damaged_part_is_set_aside_and_replayed(tmp_path, damage):
+    s = spec(n=30)
+    out = tmp_path / "r"
+    first = run(s, out, chunk_size=10, progress=False)
+    part = sorted((out / "parts").glob("games-*.parquet"))[1]
+    data = part.read_bytes()
+    part.write_bytes(data[: len(data) // 2] if damage == "truncate" else damage)
+    again = run(s, out, chunk_size=10, progress=False)
+    assert again.frame.equals(first.frame)
+    assert again.manifest["resumed_games"] == 20
+    assert list((out / "parts").glob("*.bad"))
+
+
+def test_a_full_disk_is_one_line_and_leaves_nothing_half_written(tmp_path, monkeypatch):
+    import errno
+
+    s = spec(n=30)
+    out = tmp_path / "r"
+    real = pl.DataFrame.write_parquet
+    calls = []
+
+    def full(self, path, *a, **k):
+        calls.append(path)
+        if len(calls) > 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, path, *a, **k)
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    with pytest.raises(UserError, match="No space left on device") as exc:
+        run(s, out, chunk_size=10, progress=False)
+    assert "\n" not in str(exc.value)
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+    monkeypatch.undo()
+    again = run(s, out, chunk_size=10, progress=False)  # resumes from the part that was written
+    assert again.manifest["resumed_games"] == 10 and again.frame.height == 30
+
+
+def test_never_more_workers_than_chunks(monkeypatch):
+    import simkit.runner as R
+
+    seen = {}
+    real = R._loky
+
+    def spy(tasks, runs, jobs, advance):
+        seen["jobs"] = jobs
+        return real(tasks, runs, jobs, advance)
+
+    monkeypatch.setattr(R, "_loky", spy)
+    res = run(spec(n=20), None, jobs=8, chunk_size=10, progress=False)
+    assert seen["jobs"] == 2 and res.frame.height == 20

@@ -8,6 +8,9 @@ import numpy as np
 import pytest
 
 from simkit.stats import (
+    linearized,
+    paired_ratio_change,
+    ratio_estimate,
     BandTest,
     e_boundary,
     mixture_log_e,
@@ -502,3 +505,76 @@ def test_clustered_mean_of_copies():
     se = math.sqrt(100 / 99 * np.sum((base - base.mean()) ** 2)) / 100
     assert iv.estimate == pytest.approx(49.5)
     assert iv.hi - iv.estimate == pytest.approx(1.959963984540054 * se)
+
+
+# ---- ratio figures and their paired changes (delta method) ----------------------------
+
+
+def test_linearized_plain_mean_is_the_mean_and_its_deviations():
+    x = np.array([1.0, 0.0, 1.0, 1.0])
+    value, z = linearized([(1.0, x, np.ones(4))])
+    assert value == pytest.approx(0.75)
+    assert z == pytest.approx(x - 0.75)
+
+
+def test_linearized_ratio_known_values():
+    # R = (1+2+3+4) / (1+1+2+0) = 2.5; mean(den) = 1; z_i = num_i - 2.5 den_i
+    num = np.array([1.0, 2.0, 3.0, 4.0])
+    den = np.array([1.0, 1.0, 2.0, 0.0])
+    value, z = linearized([(1.0, num, den)])
+    assert value == pytest.approx(2.5)
+    assert z == pytest.approx([-1.5, -0.5, -2.0, 4.0])
+    assert z.sum() == pytest.approx(0.0)
+
+
+def test_ratio_estimate_matches_the_textbook_ratio_variance():
+    # Cochran (1977) 6.9: v(R) = sum (y - R x)^2 / (n (n - 1) xbar^2)
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 3, 50).astype(float)
+    y = x * 0.4 + rng.normal(0, 0.3, 50)
+    r = y.sum() / x.sum()
+    v = np.sum((y - r * x) ** 2) / (50 * 49 * x.mean() ** 2)
+    ci = ratio_estimate([(1.0, y, x)])
+    t = 2.009575234489209  # t(0.975, 49)
+    assert ci.estimate == pytest.approx(r)
+    assert ci.half_width == pytest.approx(t * math.sqrt(v), rel=1e-6)
+
+
+def test_linearized_difference_of_means():
+    a = np.array([1.0, 0.0, 1.0])
+    b = np.array([0.0, 0.0, 1.0])
+    value, z = linearized([(1.0, a, np.ones(3)), (-1.0, b, np.ones(3))])
+    assert value == pytest.approx(2 / 3 - 1 / 3)
+    assert z == pytest.approx((a - a.mean()) - (b - b.mean()))
+
+
+def test_linearized_empty_denominator_is_nan():
+    value, z = linearized([(1.0, np.zeros(3), np.zeros(3))])
+    assert math.isnan(value) and np.isnan(z).all()
+    with pytest.raises(ValueError):
+        linearized([])
+    with pytest.raises(ValueError):
+        linearized([(1.0, np.zeros(3), np.zeros(2))])
+
+
+def test_paired_ratio_change_of_plain_means_is_the_paired_t_test():
+    rng = np.random.default_rng(7)
+    a = rng.normal(0, 1, 40)
+    b = a + rng.normal(0.3, 0.5, 40)
+    ones = np.ones(40)
+    got = paired_ratio_change([(1.0, b, ones)], [(1.0, a, ones)])
+    want = paired_numeric(b, a)
+    assert got.estimate == pytest.approx(want.estimate)
+    assert got.lo == pytest.approx(want.lo)
+    assert got.hi == pytest.approx(want.hi)
+    assert got.p_value == pytest.approx(want.p_value)
+    assert got.significant == want.significant
+
+
+def test_paired_ratio_change_degenerate():
+    ones = np.ones(5)
+    x = np.array([1.0, 0, 1, 0, 1])
+    same = paired_ratio_change([(1.0, x, ones)], [(1.0, x, ones)])
+    assert (same.estimate, same.lo, same.hi, same.p_value, same.significant) == (0.0, 0.0, 0.0, 1.0, False)
+    shifted = paired_ratio_change([(1.0, x + 1, ones)], [(1.0, x, ones)])
+    assert shifted.estimate == pytest.approx(1.0) and shifted.p_value == 0.0

@@ -612,3 +612,23 @@ def test_only_a_multi_cell_research_room_reaches_the_11():
         else:
             multi.append(top)
     assert best_single < 11 and max(multi) >= 11
+
+
+def test_readings_of_the_damage_rows_and_the_energy_cap():
+    """single_damage_rows=none removes exactly the two SINGLE-sourced '1 damage' actions
+    (tile 4 threatening row 4, tile 2 threatening row 9); energy_rule=strict lowers the
+    energy cap by one, like damage_rule=strict the damage limit."""
+    from simkit.games.ufs import board as UB
+    from simkit.games.ufs.params import UFSParams
+
+    default, none = UB.build(UFSParams()), UB.build(UFSParams(single_damage_rows="none"))
+    kind = lambda b: b[UB.B_MS_KIND:UB.B_MS_KIND + 32].reshape(4, 2, 4)  # noqa: E731 (slot 0 = tile 4, side 1 = threatening)
+    changed = np.argwhere(kind(default) != kind(none))
+    assert sorted(map(tuple, changed)) == [(0, 1, 3), (2, 1, 0)]
+    assert (kind(default)[0, 1, 3], kind(none)[0, 1, 3]) == (UB.ACT_DAMAGE, UB.ACT_NONE)
+    assert (kind(default)[2, 1, 0], kind(none)[2, 1, 0]) == (UB.ACT_DAMAGE, UB.ACT_NONE)
+    actions = np.arange(UB.B_MS_KIND, UB.B_MS_AMT + 32)  # the actions' kinds and amounts
+    assert np.array_equal(np.delete(default, actions), np.delete(none, actions))
+    for city, cap in (("roswell", 7), ("new_york", 8), ("washington", 9)):
+        assert UB.build(UFSParams(city=city))[UB.B_EMAX] == cap
+        assert UB.build(UFSParams(city=city, energy_rule="strict"))[UB.B_EMAX] == cap - 1

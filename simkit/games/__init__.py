@@ -12,6 +12,9 @@ from ..game import GameSpec
 REGISTRY = {
     "ufs": "simkit.games.ufs",
     "aau": "simkit.games.aau",
+    "ufoo": "simkit.games.ufoo",
+    "eftaios": "simkit.games.eftaios",
+    "ovni": "simkit.games.ovni",
     "template": "simkit.games.template",  # the contributors' template game (Pig)
 }
 

@@ -15,7 +15,9 @@ stop the invasion.
 """
 
 from simkit.games.aau.board import (
+    TIERS,
     B_BORDER,
+    B_PROT_NO_CARD,
     B_CITY_VAL,
     B_MIS_BASES,
     B_MIS_BORDER,
@@ -104,8 +106,8 @@ def marginal(b, off, have):
 def prepare(s, b, p, fb, flags):
     """Marginal values of the missions for player ``p`` now (written to ``fb``)."""
     cities, border, ones, herds, other, _ = mission_counts(s, b, p)
-    fb[F_CITY] = marginal(b, B_MIS_CITY + pget(s, p, P_CITY_CARD) * 6, cities)
-    fb[F_BORDER] = marginal(b, B_MIS_BORDER + pget(s, p, P_BORDER_CARD) * 6, border)
+    fb[F_CITY] = marginal(b, B_MIS_CITY + pget(s, p, P_CITY_CARD) * TIERS, cities)
+    fb[F_BORDER] = marginal(b, B_MIS_BORDER + pget(s, p, P_BORDER_CARD) * TIERS, border)
     fb[F_PARK] = marginal(b, B_MIS_PARKS, pget(s, p, P_PARKS))
     fb[F_BASE] = marginal(b, B_MIS_BASES, pget(s, p, P_BASES)) + 0.5
     fb[F_GROUP] = marginal(b, B_MIS_EXPANSION, largest_group(s, b, p))
@@ -140,7 +142,7 @@ def value(s, b, p, x, fb):
     border_bit = 1 << pget(s, p, P_BORDER_CARD)
     if mask & border_bit:
         v += fb[F_BORDER]
-    if mask & ~border_bit:
+    if mask & ~border_bit and not (b[B_PROT_NO_CARD] != 0 and mask & border_bit):  # R6.6.3 as set (A25)
         v += fb[F_OTHER]
     if b[B_TYPE + x] == PARK:
         v += fb[F_PARK]

@@ -89,6 +89,7 @@ SPEC = GameSpec(
     max_steps=2_000,
     test_variants=tuple({"players": n, "semi_coop": semi} for n in (2, 3, 4) for semi in (False, True)),
     report="simkit.games.aau.report:build",
+    sensitivity="simkit.games.aau.sensitivity:DECLARATION",
     experiment="experiments/aau-balance.toml",
 )
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...datafiles import data_error as _fail
 from ...datafiles import read, version
+from ...layout import Layout
 from .params import AAUParams
 
 BUILTIN = Path(__file__).with_name("data") / "board.json"
@@ -30,33 +31,52 @@ _STEPS = {
     1: ((1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)),  # odd rows
 }
 
-(B_NSP, B_NCITY, B_PLAYERS, B_SEMI, B_THRESH, B_PROT_HERDS, B_CAPTURE, B_EXTRA_CAP, B_NHERD) = range(9)
-B_NB = 16  # neighbour of space i in direction d at B_NB + i * 6 + d, -1 off the board
-B_TYPE = B_NB + MAX_SPACES * 6
-B_HERD = B_TYPE + MAX_SPACES  # herd region of a herd space, -1 otherwise
-B_BORDER = B_HERD + MAX_SPACES  # bit mask, bit k = BORDERS[k]
-B_CANADA = B_BORDER + MAX_SPACES  # directions in which the edge of the board acts as a neutral disc
-B_SP_NCITY = B_CANADA + MAX_SPACES
-B_SP_CITY = B_SP_NCITY + MAX_SPACES  # up to 3 cities around each space
-B_CITY_VAL = B_SP_CITY + MAX_SPACES * 3
-B_CITY_SP = B_CITY_VAL + MAX_CITIES  # the 2 or 3 spaces around each city (-1 padded)
-B_CITY_CLIQUE = B_CITY_SP + MAX_CITIES * 3  # 1 when a city's spaces all touch each other
-B_MIS_CITY = B_CITY_CLIQUE + MAX_CITIES  # per city card: 3 tiers of (count, points)
-B_MIS_BORDER = B_MIS_CITY + 4 * 6
-B_MIS_PARKS = B_MIS_BORDER + 4 * 6
-B_MIS_BASES = B_MIS_PARKS + 6
-B_MIS_EXPANSION = B_MIS_BASES + 6
-B_PROTECTION = B_MIS_EXPANSION + 6  # points, value-1 cities, herds, other border spaces
-B_HERD_SP = B_PROTECTION + 4  # spaces of each herd region, 3 per region (-1 padded)
-B_SIZE = B_HERD_SP + MAX_HERDS * 3
+N_CARDS = 4  # city mission cards 2-5; border mission cards Pacific, Mexico, Gulf, Atlantic
+TIERS = 3 * 2  # a mission table: 3 tiers of (count, points)
+
+BOARD = Layout("aau board")
+(B_NSP, B_NCITY, B_PLAYERS, B_SEMI, B_THRESH, B_PROT_HERDS, B_CAPTURE, B_EXTRA_CAP, B_NHERD, B_HERD_PLUS,
+ B_PROT_NO_CARD) = BOARD.scalars("nsp", "ncity", "players", "semi", "thresh", "prot_herds", "capture", "extra_cap",
+                                 "nherd", "herd_plus", "prot_no_card")
+CAPTURES = ("line", "any_two", "line_new")  # B_CAPTURE codes (R3.5)
+B_NB = BOARD.array("nb", MAX_SPACES * 6)  # neighbour of space i in direction d at B_NB + i * 6 + d, -1 off the board
+B_TYPE = BOARD.array("type", MAX_SPACES)
+B_HERD = BOARD.array("herd", MAX_SPACES)  # herd region of a herd space, -1 otherwise
+B_BORDER = BOARD.array("border", MAX_SPACES)  # bit mask, bit k = BORDERS[k]
+B_CANADA = BOARD.array("canada", MAX_SPACES)  # directions in which the edge of the board acts as a neutral disc
+B_SP_NCITY = BOARD.array("sp_ncity", MAX_SPACES)
+B_SP_CITY = BOARD.array("sp_city", MAX_SPACES * 3)  # up to 3 cities around each space
+B_CITY_VAL = BOARD.array("city_val", MAX_CITIES)
+B_CITY_SP = BOARD.array("city_sp", MAX_CITIES * 3)  # the 2 or 3 spaces around each city (-1 padded)
+B_CITY_CLIQUE = BOARD.array("city_clique", MAX_CITIES)  # 1 when a city's spaces all touch each other
+B_MIS_CITY = BOARD.array("mis_city", N_CARDS * TIERS)  # per city card: 3 tiers of (count, points)
+B_MIS_BORDER = BOARD.array("mis_border", N_CARDS * TIERS)
+B_MIS_PARKS = BOARD.array("mis_parks", TIERS)
+B_MIS_BASES = BOARD.array("mis_bases", TIERS)
+B_MIS_EXPANSION = BOARD.array("mis_expansion", TIERS)
+B_PROTECTION = BOARD.array("protection", 4)  # points, value-1 cities, herds, other border spaces
+B_HERD_SP = BOARD.array("herd_sp", MAX_HERDS * 3)  # spaces of each herd region, 3 per region (-1 padded)
+B_SIZE = BOARD.size
 
 
 def _load(path_str: str) -> tuple[dict, str]:
     return read(path_str, "board file", "check --set board=PATH")
 
 
+def variants() -> dict[str, Path]:
+    """Built-in board variants (``data/board-NAME.json``), chosen by ``board=NAME``."""
+    return {p.stem.removeprefix("board-"): p for p in sorted(BUILTIN.parent.glob("board-*.json"))}
+
+
 def data_path(params: AAUParams) -> Path:
-    return Path(params.board) if params.board else BUILTIN
+    """The board file: the built-in stand-in, a built-in variant named by ``board=NAME``
+    (a name without a path separator or suffix), or a path."""
+    if not params.board:
+        return BUILTIN
+    named = variants().get(params.board)
+    if named is not None and "/" not in params.board and not params.board.endswith(".json"):
+        return named
+    return Path(params.board)
 
 
 def data_version(params: AAUParams) -> str:
@@ -72,9 +92,14 @@ def _tiers(path: Path, where: str, value) -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=16)
-def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str, capture: str, cap: int) -> np.ndarray:
+def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str, capture: str, cap: int,
+           herd_points: str = "2-4-6", prot_borders: str = "any_other_label") -> np.ndarray:
+    from ...datafiles import validated
+    from .schema import BoardFile
+
     path = Path(path_str)
     doc, _ = _load(path_str)
+    validated(BoardFile, doc, path, "see simkit/games/aau/data/board.json for the format")
     spaces = doc.get("spaces")
     if not isinstance(spaces, list) or not 3 <= len(spaces) <= MAX_SPACES:
         raise _fail(path, "spaces", f"needs a list of 3 to {MAX_SPACES} spaces")
@@ -98,7 +123,9 @@ def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str
     b[B_SEMI] = int(semi)
     b[B_THRESH] = thresh
     b[B_PROT_HERDS] = 1 if prot_herds == "regions" else 0
-    b[B_CAPTURE] = 1 if capture == "any_two" else 0
+    b[B_CAPTURE] = CAPTURES.index(capture)
+    b[B_HERD_PLUS] = 1 if herd_points == "2-6-8" else 0
+    b[B_PROT_NO_CARD] = 1 if prot_borders == "no_card_label" else 0
     b[B_EXTRA_CAP] = cap
     b[B_NB:B_NB + MAX_SPACES * 6] = -1
     b[B_HERD:B_HERD + MAX_SPACES] = -1
@@ -163,12 +190,12 @@ def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str
         raise _fail(path, "missions", "missing")
     for k, card in enumerate(CITY_CARDS):
         for t, (cnt, pts) in enumerate(_tiers(path, f"missions.city.{card}", missions.get("city", {}).get(str(card)))):
-            b[B_MIS_CITY + k * 6 + t * 2] = cnt
-            b[B_MIS_CITY + k * 6 + t * 2 + 1] = pts
+            b[B_MIS_CITY + k * TIERS + t * 2] = cnt
+            b[B_MIS_CITY + k * TIERS + t * 2 + 1] = pts
     for k, card in enumerate(BORDERS[:4]):
         for t, (cnt, pts) in enumerate(_tiers(path, f"missions.border.{card}", missions.get("border", {}).get(card))):
-            b[B_MIS_BORDER + k * 6 + t * 2] = cnt
-            b[B_MIS_BORDER + k * 6 + t * 2 + 1] = pts
+            b[B_MIS_BORDER + k * TIERS + t * 2] = cnt
+            b[B_MIS_BORDER + k * TIERS + t * 2 + 1] = pts
     for off, key in ((B_MIS_PARKS, "parks"), (B_MIS_BASES, "bases"), (B_MIS_EXPANSION, "expansion")):
         for t, (cnt, pts) in enumerate(_tiers(path, f"missions.{key}", missions.get(key))):
             b[off + t * 2] = cnt
@@ -185,7 +212,8 @@ def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str
 def build(params: AAUParams) -> np.ndarray:
     """The board vector for these parameters (missions and markers are drawn per game)."""
     b = _build(str(data_path(params)), params.players, params.semi_coop, params.semi_coop_threshold,
-               params.protection_herds, params.capture, params.extra_turn_cap)
+               params.protection_herds, params.capture, params.extra_turn_cap, params.herd_points,
+               params.protection_borders)
     return b.copy()
 
 

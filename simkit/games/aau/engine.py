@@ -21,6 +21,7 @@ from ...layout import ActionSpace, Layout
 from ...loop import observe_state as observe  # noqa: F401 (the protocol's observe)
 from ...rng import CHANCE, new_streams, randint, restart
 from .board import (
+    TIERS,
     B_BORDER,
     B_CANADA,
     B_CAPTURE,
@@ -29,6 +30,7 @@ from .board import (
     B_CITY_VAL,
     B_EXTRA_CAP,
     B_HERD,
+    B_HERD_PLUS,
     B_HERD_SP,
     B_MIS_BASES,
     B_MIS_BORDER,
@@ -41,6 +43,7 @@ from .board import (
     B_NSP,
     B_PLAYERS,
     B_PROT_HERDS,
+    B_PROT_NO_CARD,
     B_PROTECTION,
     B_SEMI,
     B_SP_CITY,
@@ -342,7 +345,10 @@ def placement_points(s, b, p, x):
                     pts += b[B_CITY_VAL + c]
                     break
     if b[B_TYPE + x] == HERD:  # R4.2
-        pts += 2 + 2 * herd_group(s, b, p, x)
+        g = herd_group(s, b, p, x)
+        pts += 2 + 2 * g
+        if g > 0 and b[B_HERD_PLUS] != 0:  # herd_points=2-6-8: 2 + 2 x the whole group once it has company
+            pts += 2
     return pts
 
 
@@ -463,12 +469,14 @@ def _after_placement(s, b):
 @kernel
 def _trapped(s, b, x):
     flipped = 0
-    if b[B_CAPTURE] == 0:
+    if b[B_CAPTURE] != 1:
         for a in range(3):  # R3.3: two bases on opposite sides along one hex axis
             y = b[B_NB + x * 6 + a]
             z = b[B_NB + x * 6 + a + 3]
             if y >= 0 and z >= 0 and s[SP + y] == S_BASE and s[SP + z] == S_BASE:
-                if s[FLIP + y] == s[ROUND] or s[FLIP + z] == s[ROUND]:
+                new_y = s[FLIP + y] == s[ROUND]
+                new_z = s[FLIP + z] == s[ROUND]
+                if (new_y and new_z) if b[B_CAPTURE] == 2 else (new_y or new_z):  # line_new: both new
                     return True
         return False
     for d in range(6):
@@ -630,6 +638,8 @@ def space_counts(b, x, border_bit):
     mask = b[B_BORDER + x]
     on_border = 1 if mask & border_bit else 0
     on_other = 1 if mask & ~border_bit else 0
+    if on_border and b[B_PROT_NO_CARD] != 0:  # protection_borders=no_card_label (A25)
+        on_other = 0
     if b[B_TYPE + x] == HERD:
         return on_border, on_other, 1, 1 << b[B_HERD + x]
     return on_border, on_other, 0, 0
@@ -695,8 +705,8 @@ def _final_scoring(s, b):
         border = s[t + T_BORDER]
         other = s[t + T_OTHER]
         herds = herd_count(b, s[t + T_HERDS], s[t + T_REGIONS])
-        city_pts = tier_points(b, B_MIS_CITY + pget(s, p, P_CITY_CARD) * 6, cities)
-        border_pts = tier_points(b, B_MIS_BORDER + pget(s, p, P_BORDER_CARD) * 6, border)
+        city_pts = tier_points(b, B_MIS_CITY + pget(s, p, P_CITY_CARD) * TIERS, cities)
+        border_pts = tier_points(b, B_MIS_BORDER + pget(s, p, P_BORDER_CARD) * TIERS, border)
         parks_pts = tier_points(b, B_MIS_PARKS, pget(s, p, P_PARKS))
         bases_pts = tier_points(b, B_MIS_BASES, pget(s, p, P_BASES))
         largest = pget(s, p, P_LARGEST)

@@ -23,11 +23,6 @@ def _mean(part: pl.DataFrame, column: str) -> str:
     return f"{m.estimate:.2f} [{m.lo:.2f}, {m.hi:.2f}]"
 
 
-def _share(part: pl.DataFrame) -> str:
-    """Win share per seat, clustered by game."""
-    return pct(clustered_mean(part["win_share"].to_numpy(), _game_ids(part)))
-
-
 def _game_ids(part: pl.DataFrame) -> np.ndarray:
     """One id per game: its cell (grid, players, mode, bots at the table) and its index."""
     keys = part.select(pl.concat_str([pl.col("grid").cast(pl.Utf8), pl.col("players").cast(pl.Utf8),
@@ -148,10 +143,9 @@ def build(result, target) -> None:
                      "tier 1 reached": f"{100 * np.mean(pts > 0):.1f}%",
                      "tier 2": f"{100 * np.mean(pts >= tiers[1][1]):.1f}%",
                      "tier 3": f"{100 * np.mean(pts >= tiers[2][1]):.1f}%",
-                     "win share": _share(part),
                      "tiers": "/".join(str(count) for count, _ in tiers)})
     spread_city = max(float(r["mean points"].split()[0]) for r in rows) - min(float(r["mean points"].split()[0]) for r in rows)
-    rep.table(rows, f"City mission cards (bot `{game.default_bot}`, all player counts): points, how often each tier is reached, and the win share of the seats holding the card (95% intervals clustered by game)")
+    rep.table(rows, f"City mission cards (bot `{game.default_bot}`, all player counts): points and how often each tier is reached (95% intervals clustered by game; win shares by player count below)")
     rows_b = []
     for card in ("Pacific", "Mexico", "Gulf", "Atlantic"):
         part = strat.filter(pl.col("border_mission") == card)
@@ -160,8 +154,7 @@ def build(result, target) -> None:
         rows_b.append({"border card": card, "seats": f"{len(pts):,}", "mean points": _mean(part, "border_mission_points"),
                        "tier 1 reached": f"{100 * np.mean(pts > 0):.1f}%",
                        "tier 2": f"{100 * np.mean(pts >= tiers[1][1]):.1f}%",
-                       "tier 3": f"{100 * np.mean(pts >= tiers[2][1]):.1f}%",
-                       "win share": _share(part)})
+                       "tier 3": f"{100 * np.mean(pts >= tiers[2][1]):.1f}%"})
     spread_border = max(float(r["mean points"].split()[0]) for r in rows_b) - min(float(r["mean points"].split()[0]) for r in rows_b)
     rep.table(rows_b, "Border mission cards, same games")
     rep.text(f"Spread between the best and the worst card: **{spread_city:.1f} points** for city cards, "
@@ -175,6 +168,7 @@ def build(result, target) -> None:
                        "territorial expansion": _mean(part, "expansion_points"), "global protection": _mean(part, "protection_points"),
                        "protection met": f"{100 * (part['protection_points'] > 0).mean():.1f}%"})
     rep.table(rows_g, "Where the points come from: mean points per seat of each source, by player count")
+    card_wins_section(rep, strat, game.default_bot)
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
     for ax, data, key, title in ((axes[0], rows, "city card", "City mission cards"), (axes[1], rows_b, "border card", "Border mission cards")):
         labels = [str(r[key]) for r in data]
@@ -283,7 +277,9 @@ def build(result, target) -> None:
 
     rep.heading("Compare variants yourself", 3)
     rep.code("simkit compare aau --set players=3 --set semi_coop=false --vs semi_coop=true --bot team -n 20000\n"
-             "simkit compare aau --set players=2 --bot strategic --vs-bot greedy -n 20000")
+             "simkit compare aau --set players=2 --bot strategic --vs-bot greedy -n 20000\n"
+             "simkit compare aau --set players=3 --vs semi_coop=true --bot strategic --bot greedy --bot greedy --rotate-seats --by-bot -m win_share")
+    sensitivity_section(rep, result)
     rep.write(target)
 
 
@@ -511,3 +507,90 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
              "*fades* when a weaker bot separates it but the strongest does not (its smaller sample may be why); it is "
              "*undecided* when no bot separates it.")
     rep.bullets([f"**{k.capitalize()}**: {s}." for k in ("survives", "flips", "fades", "undecided") for s in said[k]])
+
+
+def card_wins_section(rep: Report, strat: pl.DataFrame, bot: str) -> None:
+    """Mission cards ranked by the win share of the seats holding them against the fair
+    share, at each player count (a pool over player counts has no fair share), and why
+    mean mission points and win share can rank the cards differently."""
+    from ...stats import holm_adjusted, paired_numeric
+
+    rep.heading("Which mission card wins?", 3)
+    rep.text("A card is good for its holder when it wins more than the fair share (1/2, 1/3 or 1/4 of the games). Each "
+             "game deals each card to at most one seat, so the seats holding a card are one per game: its win share is "
+             "their mean share of the win (a shared win counts 1/k), tested against the fair share with a one-sample t-test, "
+             "Holm over every card and player count of the table.")
+    for kind, column, cards in (("city card", "city_mission", (2, 3, 4, 5)),
+                                ("border card", "border_mission", ("Pacific", "Mexico", "Gulf", "Atlantic"))):
+        rows = []
+        for n in sorted(strat["players"].unique().to_list()):
+            for card in cards:
+                part = strat.filter((pl.col("players") == n) & (pl.col(column) == card))
+                if not part.height:
+                    continue
+                share = part["win_share"].to_numpy()
+                d = paired_numeric(share, np.full(share.size, 1.0 / n))  # share minus the fair share
+                rows.append({"players": n, kind: card, "seats": f"{part.height:,}",
+                             "win share": f"{100 * share.mean():.1f}%", "fair share": f"{100 / n:.1f}%",
+                             "minus fair [95% CI]": f"{100 * d.estimate:+.1f} [{100 * d.lo:+.1f}, {100 * d.hi:+.1f}] pts",
+                             "mean score": f"{part['score'].mean():.1f}",
+                             "in play (cities, herds)": f"{part['immediate_points'].mean():.1f}",
+                             "mission points": f"{part[column + '_points'].mean():.1f}",
+                             "_d": d.estimate, "_p": d.p_value, "_pts": float(part[column + "_points"].mean()),
+                             "_play": float(part["immediate_points"].mean()), "_score": float(part["score"].mean())})
+        for r, p in zip(rows, holm_adjusted([r["_p"] for r in rows])):
+            r["p (Holm)"] = fmt_p(p)
+            r["verdict"] = ("more than fair" if r["_d"] > 0 else "less than fair") if p < 0.05 else "not shown to differ"
+        rows.sort(key=lambda r: (r["players"], -r["_d"]))
+        table = []
+        for r in rows:
+            rank = 1 + sum(1 for o in rows if o["players"] == r["players"] and o["_d"] > r["_d"])
+            table.append({"players": r["players"], "rank": rank, **{k: v for k, v in r.items() if k != "players" and not k.startswith("_")}})
+        rep.table(table, f"{kind.capitalize()}s ranked by the win share of their holders at each player count (bot `{bot}`), "
+                         f"with the holders' mean score and where it comes from")
+        if kind == "city card":
+            rep.text(_points_against_wins(rows, kind, strat, column))
+
+
+def _points_against_wins(rows: list[dict], kind: str, strat: pl.DataFrame, column: str) -> str:
+    """Where the ranking by mission points and the ranking by win share disagree, say so,
+    with the numbers that explain it: the two cards' win shares, their difference with a
+    95% interval (a ratio of totals over games, linearised by game, since both cards can
+    be dealt in the same game), and where their holders' points come from."""
+    from ...sensitivity import per_game
+    from ...stats import ratio_estimate
+
+    parts = []
+    for n in sorted({r["players"] for r in rows}):
+        at = [r for r in rows if r["players"] == n]
+        best_win = max(at, key=lambda r: r["_d"])
+        best_pts = max(at, key=lambda r: r["_pts"])
+        if best_win is best_pts:
+            parts.append(f"with {n} players card {best_win[kind]} leads both in mission points and in win share")
+            continue
+        part = strat.filter(pl.col("players") == n)
+        games = int(part["game_index"].max()) + 1
+        d = ratio_estimate([(1.0, *per_game(part, games, pl.col("win_share"), pl.col(column) == best_win[kind])),
+                            (-1.0, *per_game(part, games, pl.col("win_share"), pl.col(column) == best_pts[kind]))])
+        settled = d.lo > 0
+        parts.append(
+            f"with {n} players card {best_pts[kind]} earns the most mission points ({best_pts['_pts']:.1f}, against "
+            f"{best_win['_pts']:.1f} for card {best_win[kind]}), yet card {best_win[kind]} ranks first by win share "
+            f"({best_win['win share']} against {best_pts['win share']}: {100 * d.estimate:+.1f} [{100 * d.lo:+.1f}, {100 * d.hi:+.1f}] "
+            f"points, {'a difference the games show' if settled else 'a difference these games cannot tell from chance'}); "
+            f"its holders score {best_win['_play'] - best_pts['_play']:+.1f} points in play (cities and herds) and "
+            f"{best_win['_score'] - best_pts['_score']:+.1f} in all")
+    return ("**Points against wins.** Mission points are only part of a score, and a card also steers its holder's play: "
+            "a city card asks for discs around cities of its value, and every second and third disc around a city scores "
+            "that city's value during play, so a card can pay through points in play that the mission-points column does "
+            "not show; and what wins is the total against the other players', not its mean. Here: " + "; ".join(parts) + ". "
+            "A card's mean mission points measure how easily its tiers are reached, not how much it helps its holder win.")
+
+
+def sensitivity_section(rep: Report, result) -> None:
+    """How the headline figures move under the other readings of unclear rules (when the
+    experiment file asks for it: ``sensitivity = GAMES``)."""
+    from ...sensitivity import section_for_report
+    from .sensitivity import TORNADO
+
+    section_for_report(rep, result, list(TORNADO))

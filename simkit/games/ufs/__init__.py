@@ -59,6 +59,9 @@ SPEC = GameSpec(
     describe_result=describe.describe_result,
     invariants=describe.invariants,
     trace_mark=lambda s: int(s[E.ROUND]),
+    trace_legend=("sky rows top to bottom, columns 1-5: X2 explosion (shoot value), < > arrows, M mothership icon, "
+                  "P purple ship, W white ship (a ship's letter precedes its cell); dice: g grey, W white, * placed; "
+                  "rooms: E energy, J jets, R research, B robot, +n modifier, cN energy cost"),
     summary_means=("rounds", "research_reached", "damage_taken", "ships_shot"),
     summarize=summary_lines,
     max_steps=2_000,
@@ -69,6 +72,7 @@ SPEC = GameSpec(
         for threat, robots in ((0, True), (4, True), (2, False))
     ),
     report="simkit.games.ufs.report:build",
+    sensitivity="simkit.games.ufs.sensitivity:DECLARATION",
     experiment="experiments/ufs-threat.toml",
 )
 

@@ -16,6 +16,7 @@ import numpy as np
 from ...datafiles import data_error as _fail
 from ...datafiles import read, version
 from ...errors import UserError
+from ...layout import Layout
 from .params import UFSParams
 
 BUILTIN = Path(__file__).with_name("data") / "components.toml"
@@ -34,26 +35,31 @@ ABILITIES = ("none", "first_damage_research", "one_robot_bonus", "robot_bonus", 
 MAX_ROOMS = 24
 MAX_PREFIX = 15
 
-# The board is one flat int32 vector (compiled code passes it around for free).
-# Scalars first, then tables at the offsets below.
+# The board is one flat int32 vector (compiled code passes it around for free), its
+# fields named here: scalars first, then tables.
+BOARD = Layout("ufs board")
 (B_DMAX, B_EMAX, B_START_ENERGY, B_EXCAV_START, B_ABILITY, B_MAX_ROBOTS, B_THREAT,
- B_ARROW_RETRIGGER, B_NROOMS, B_ROBOTS_ON, B_NPREFIX, B_WHITES_RETURN) = range(12)
-B_SKY_KIND = 16  # [slot (0 = top tile), side (0 easy, 1 threat), row, col] -> ((slot*2+side)*4+row)*5+col
-B_SKY_NUM = B_SKY_KIND + 160
-B_MS_KIND = B_SKY_NUM + 160  # [slot, side, row] -> (slot*2+side)*4+row
-B_MS_AMT = B_MS_KIND + 32
-B_RCOST = B_MS_AMT + 32  # research cost beside each row, same index
-B_PREFIX = B_RCOST + 32  # city research spaces below the sky's, climbing order
-B_CELL_KIND = B_PREFIX + MAX_PREFIX + 1  # base cell = row * 5 + col, rows 0 (AA) .. 5
-B_CELL_ROOM = B_CELL_KIND + 30  # room id or -1
-B_CELL_POS = B_CELL_ROOM + 30  # excavator path position, 0 for the AA row
-B_ROOM_KIND = B_CELL_POS + 30
-B_ROOM_MOD = B_ROOM_KIND + MAX_ROOMS
-B_ROOM_COST = B_ROOM_MOD + MAX_ROOMS
-B_ROOM_NCELLS = B_ROOM_COST + MAX_ROOMS
-B_ROOM_CELLS = B_ROOM_NCELLS + MAX_ROOMS  # room r, j-th cell at r*3+j
-B_PATH_CELL = B_ROOM_CELLS + 3 * MAX_ROOMS  # cell at each excavator path position 1-25
-B_SIZE = B_PATH_CELL + 26
+ B_ARROW_RETRIGGER, B_NROOMS, B_ROBOTS_ON, B_NPREFIX, B_WHITES_RETURN) = BOARD.scalars(
+    "dmax", "emax", "start_energy", "excav_start", "ability", "max_robots", "threat",
+    "arrow_retrigger", "nrooms", "robots_on", "nprefix", "whites_return")
+SKY_CELLS = 4 * 2 * 4 * 5  # [slot (0 = top tile), side (0 easy, 1 threat), row, col] -> ((slot*2+side)*4+row)*5+col
+SKY_ROWS_ALL = 4 * 2 * 4  # [slot, side, row] -> (slot*2+side)*4+row
+B_SKY_KIND = BOARD.array("sky_kind", SKY_CELLS)
+B_SKY_NUM = BOARD.array("sky_num", SKY_CELLS)
+B_MS_KIND = BOARD.array("ms_kind", SKY_ROWS_ALL)
+B_MS_AMT = BOARD.array("ms_amt", SKY_ROWS_ALL)
+B_RCOST = BOARD.array("rcost", SKY_ROWS_ALL)  # research cost beside each row, same index
+B_PREFIX = BOARD.array("prefix", MAX_PREFIX + 1)  # city research spaces below the sky's, climbing order
+B_CELL_KIND = BOARD.array("cell_kind", 30)  # base cell = row * 5 + col, rows 0 (AA) .. 5
+B_CELL_ROOM = BOARD.array("cell_room", 30)  # room id or -1
+B_CELL_POS = BOARD.array("cell_pos", 30)  # excavator path position, 0 for the AA row
+B_ROOM_KIND = BOARD.array("room_kind", MAX_ROOMS)
+B_ROOM_MOD = BOARD.array("room_mod", MAX_ROOMS)
+B_ROOM_COST = BOARD.array("room_cost", MAX_ROOMS)
+B_ROOM_NCELLS = BOARD.array("room_ncells", MAX_ROOMS)
+B_ROOM_CELLS = BOARD.array("room_cells", 3 * MAX_ROOMS)  # room r, j-th cell at r*3+j
+B_PATH_CELL = BOARD.array("path_cell", 26)  # cell at each excavator path position 1-25
+B_SIZE = BOARD.size
 
 _SKY_RE = re.compile(r"^(\.|<|>|M|X[1-9])$")
 _ROOM_RE = re.compile(r"^([EJRB])([+-]\d+)c(\d+)(?:@(\w+))?$")
@@ -84,7 +90,8 @@ def _get(doc: dict, path: Path, *keys):
 
 
 def _patch(doc: dict, params: UFSParams) -> dict:
-    """Apply the disputed readings chosen by the parameters (G2-G6)."""
+    """Apply the disputed readings chosen by the parameters (G2-G6, and the SINGLE-sourced
+    "1 damage" mothership actions)."""
     doc = copy.deepcopy(doc)
     try:
         if params.x2_column == 1:
@@ -99,6 +106,12 @@ def _patch(doc: dict, params: UFSParams) -> dict:
             doc["base"]["upper"]["C"]["rows"][1] = ["T"] + [c for c in row if c != "T"]
         if params.lower_c_energy_mod == 1:
             doc["base"]["lower"]["C"]["rows"][1][0] = "E+1c0"
+        if params.single_damage_rows == "none":  # the SINGLE-sourced "1 damage" actions
+            for tile, row in (("4", 3), ("2", 0)):
+                acts = doc["sky"][tile]["threat"]["mothership"]
+                if acts[row] != "damage:1":
+                    raise KeyError(tile)
+                acts[row] = "none"
     except (KeyError, IndexError, TypeError):
         raise UserError("components file lacks a cell that a disputed-reading setting patches; reset that setting to its default") from None
     return doc
@@ -170,8 +183,12 @@ def _base_rows(doc: dict, path: Path, half: str, letter: str, nrows: int):
 
 def build(params: UFSParams) -> np.ndarray:
     """The board vector for these parameters (threat flips are drawn per game)."""
+    from ...datafiles import validated
+    from .schema import Components
+
     path = data_path(params)
     doc, _ = _load_toml(str(path))
+    validated(Components, doc, path, "see simkit/games/ufs/data/components.toml for the format")
     doc = _patch(doc, params)
     sky_kind, sky_num, ms_kind, ms_amt, rcost = _sky(doc, path)
 
@@ -227,7 +244,7 @@ def build(params: UFSParams) -> np.ndarray:
     nrooms = len(room_kind)
 
     dmax = upper["damage"] + lower["damage"] - (1 if params.damage_rule == "strict" else 0)
-    emax = upper["energy"] + lower["energy"]
+    emax = upper["energy"] + lower["energy"] - (1 if params.energy_rule == "strict" else 0)
     excav = upper["excavator_start"]
     if not 1 <= excav <= 25:
         raise _fail(path, f"base.upper.{city.get('upper')}.excavator_start", "must be a path position from 1 to 25")
@@ -235,6 +252,8 @@ def build(params: UFSParams) -> np.ndarray:
         raise _fail(path, f"city.{params.city}.{params.city_side}.research_prefix", f"at most {MAX_PREFIX} spaces")
     if dmax < 1:
         raise _fail(path, "base", "the damage tracks add up to less than 1")
+    if emax < 1:
+        raise _fail(path, "base", "the energy tracks add up to less than 1")
     b = np.zeros(B_SIZE, np.int32)
     b[B_DMAX] = dmax
     b[B_EMAX] = emax
@@ -248,11 +267,11 @@ def build(params: UFSParams) -> np.ndarray:
     b[B_ROBOTS_ON] = int(params.robots)
     b[B_NPREFIX] = len(prefix)
     b[B_WHITES_RETURN] = int(params.shot_whites_return)
-    b[B_SKY_KIND:B_SKY_KIND + 160] = sky_kind.reshape(-1)
-    b[B_SKY_NUM:B_SKY_NUM + 160] = sky_num.reshape(-1)
-    b[B_MS_KIND:B_MS_KIND + 32] = ms_kind.reshape(-1)
-    b[B_MS_AMT:B_MS_AMT + 32] = ms_amt.reshape(-1)
-    b[B_RCOST:B_RCOST + 32] = rcost.reshape(-1)
+    b[B_SKY_KIND:B_SKY_KIND + SKY_CELLS] = sky_kind.reshape(-1)
+    b[B_SKY_NUM:B_SKY_NUM + SKY_CELLS] = sky_num.reshape(-1)
+    b[B_MS_KIND:B_MS_KIND + SKY_ROWS_ALL] = ms_kind.reshape(-1)
+    b[B_MS_AMT:B_MS_AMT + SKY_ROWS_ALL] = ms_amt.reshape(-1)
+    b[B_RCOST:B_RCOST + SKY_ROWS_ALL] = rcost.reshape(-1)
     b[B_PREFIX:B_PREFIX + len(prefix)] = prefix
     b[B_CELL_KIND:B_CELL_KIND + 30] = cell_kind
     b[B_CELL_ROOM:B_CELL_ROOM + 30] = cell_room

@@ -16,6 +16,8 @@ class UFSParams:
     threat: int = setting(1, lo=0, hi=4, help="threat level: how many sky tiles show their threatening side (drawn per game); 1 is the rulebook's normal game")
     robots: bool = setting(True, help="robot rooms and blue dice in play (false: the rulebook's first game)")
     damage_rule: str = setting("sum", choices=("sum", "strict"), help="G9: lose when damage reaches the sum of the damage segments (sum) or one less (strict)")
+    energy_rule: str = setting("sum", choices=("sum", "strict"), help="G10: the energy track tops out at the sum of the energy segments (sum) or one less (strict)")
+    single_damage_rows: str = setting("damage", choices=("damage", "none"), help="the two '1 damage' mothership actions only one transcription gives (tile 4 threatening row 4, tile 2 threatening row 9): damage (1 damage) or none (no action)")
     x2_column: int = setting(2, choices=(2, 1), help="G2 (disputed): column of the X2 on tile 4's easier side, row 4")
     tile2_threat_research: str = setting("ajmitc", choices=("ajmitc", "conradoza"), help="G3 (disputed): research costs beside tile 2's threatening side, 3-1-3-7 (ajmitc) or 3-2-1-5")
     washington_jet_cost: int = setting(1, choices=(1, 0), help="G4 (disputed): energy cost of the jets room in upper base B, column 4")

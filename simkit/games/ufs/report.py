@@ -296,6 +296,7 @@ def build(result, target) -> None:
         "'independent' columns show the same games analysed as if unpaired. Multiple tests: Holm.",
         f"Data version: {game.data_version(exp.cells[0].spec.params)}.",
     ])
+    sensitivity_section(rep, result)
     rep.write(target)
 
 
@@ -632,3 +633,12 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
     if ladder_lines:
         rep.text(f"The game's difficulty under the strongest play measured here (the search's budget ladder, {ladder_lines[0]}): "
                  + ", ".join(ladder_lines[1:]) + ".")
+
+
+def sensitivity_section(rep: Report, result) -> None:
+    """How the headline figures move under the other readings of unclear rules (when the
+    experiment file asks for it: ``sensitivity = GAMES``)."""
+    from ...sensitivity import section_for_report
+    from .sensitivity import TORNADO
+
+    section_for_report(rep, result, list(TORNADO))

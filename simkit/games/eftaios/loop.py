@@ -1,0 +1,17 @@
+"""The core's compiled game loop bound to this game (cached per game). Copy as is."""
+
+from numba import njit
+
+import strategies.eftaios as bots
+
+from ...loop import play_games
+from . import engine as E
+
+
+# Pass functions as module attributes (E.x, bots.x): numba lowers a function imported
+# by name and passed as a value through its address, which cannot be cached.
+@njit(cache=True)
+def play_chunk(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride):
+    return play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride,
+                      E.init_state, E.legal_actions, E.apply_action, E.to_move, E.is_over, E.observe, bots.choose,
+                      E.PERFECT_INFORMATION, E.MAX_ACTIONS, E.OBS_SIZE, bots.MEMORY, bots.SCRATCH)

@@ -1,0 +1,534 @@
+"""How much the headline numbers depend on the readings of unclear rules.
+
+Every ambiguity and stand-in of a game's rules document that can be read more than one
+way is a setting. A game declares, in ``simkit/games/<game>/sensitivity.py`` (named by
+``GameSpec.sensitivity``), a :class:`Declaration`:
+
+* ``readings``: setting name -> the alternative values, each with the document's id
+  (``G9``, ``A6`` ...) and what it means; the default reading is the setting's default;
+* ``cells``: the runs the headline figures read (settings and bots);
+* ``figures``: the headline figures of the game's report, each a function of the
+  cells' game frames (see :class:`Figure`);
+* ``claims``: what the report states about those figures, as conditions
+  ``figure > threshold`` or ``figure < threshold``; a ranking ("A beats B") is a
+  condition on a contrast figure ``A - B > 0``.
+
+:func:`sensitivity` plays every cell once with every setting at its default and once
+per alternative reading (one setting switched, everything else at its default), all
+on the same seeds, and measures for every figure the **paired change** (alternative
+minus default, game *i* against game *i*) with a 95% interval
+(:func:`simkit.stats.paired_ratio_change`; Tango's score interval for a figure that is
+one win rate). The p-values of all changes of one game form one family and are
+Holm-adjusted (family-wise error rate 5%).
+
+**When a claim depends on a reading.** A condition ``F > t`` (or ``F < t``) that holds
+at the default reading *depends on* reading X when, with X switched, the figure's
+value ``F_X = F + change`` lies on the other side of ``t`` (or on ``t``) **and** the
+change is significant after Holm. When ``F_X`` crosses but the change is not
+significant, the claim is *unsettled under X*: the games cannot tell whether X moves
+it. A claim with several conditions (a ranking of several items) depends on X when
+any of its conditions does. A claim is **robust** when no reading moves any of its
+conditions across its threshold; *robust, but weakened under X* when no condition
+crosses but, under X, a figure's own 95% interval reaches the threshold although at
+the default it lies clear of it (the games no longer show the claim under X). A claim
+whose condition fails at the default reading is reported as *not supported by these
+games* (at the sensitivity run's size).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import math
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import polars as pl
+
+from .errors import UserError
+from .params import as_dict, build, describe
+from .stats import Difference, holm_adjusted, paired_binary, paired_ratio_change, ratio_estimate
+
+Terms = list[tuple[float, np.ndarray, np.ndarray]]
+ALPHA = 0.05
+
+
+# ---- what a game declares --------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """Other readings of one unclear rule or component: ``setting`` switched to each of
+    ``values`` (its default is the default reading). ``only``: the cell settings under
+    which the reading can change anything (e.g. ``{"city": ("washington",)}``); other
+    cells play identical games by construction and are not played again."""
+
+    setting: str
+    values: tuple[Any, ...]
+    doc_id: str
+    meaning: str  # what the alternative means, e.g. "damage limit one lower"
+    only: dict[str, tuple] = dataclasses.field(default_factory=dict)
+
+    def applies(self, cell: "Cell") -> bool:
+        return all(cell.sets.get(k) in v for k, v in self.only.items())
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    """One run a figure reads: settings (besides the reading) and bots, one per seat or one for all."""
+
+    name: str
+    sets: dict[str, Any]
+    bots: tuple[str, ...]
+    rotate_seats: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class Figure:
+    """A headline figure: ``terms(frames, n)`` gives, from the cells' frames (one row per
+    game and seat, by cell name) and the number of games per cell, the terms
+    ``(coef, num, den)`` of ``sum_j coef_j * sum(num_j) / sum(den_j)``; each array holds
+    one value per game index (the unit that the pairing by seed preserves; cells of one
+    run share their seeds, so a figure may combine cells). ``scale`` and ``unit`` format
+    it: 100 and "%" for a rate, 100 and "pp" (percentage points) for a difference of
+    rates, 1 and "points" for game points."""
+
+    name: str
+    cells: tuple[str, ...]
+    terms: Callable[[dict[str, pl.DataFrame], int], Terms]
+    scale: float = 100.0
+    unit: str = "%"
+    binary: bool = False  # one win rate (one term, 0/1 per game, den 1): Tango's interval
+    group: str = ""  # a heading for tables and tornado panels
+
+    def fmt(self, value: float, signed: bool = False) -> str:
+        if value is None or not math.isfinite(value):
+            return "-"
+        v = value * self.scale
+        digits = 2 if abs(v) < 10 else 1
+        text = f"{v:+.{digits}f}" if signed else f"{v:.{digits}f}"
+        return text + ("" if signed else self.unit) if self.unit == "%" else f"{text} {self.unit}".rstrip()
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """A statement of the report: every condition ``(figure, ">" or "<", threshold)`` holds."""
+
+    text: str
+    conditions: tuple[tuple[str, str, float], ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Declaration:
+    readings: tuple[Reading, ...]
+    cells: tuple[Cell, ...]
+    figures: tuple[Figure, ...]
+    claims: tuple[Claim, ...]
+    games: int  # games per cell and reading (the report's sensitivity experiment)
+    seed: int = 2026
+    chunk_size: int = 10_000
+    note: str = ""  # what the cells cover, for the report
+
+
+def declaration(game) -> Declaration:
+    """The game's declaration (``GameSpec.sensitivity``: "module:attribute")."""
+    if not game.sensitivity:
+        raise UserError(f"{game.name} declares no readings for a sensitivity analysis (GameSpec.sensitivity)")
+    module, _, attr = game.sensitivity.partition(":")
+    return getattr(importlib.import_module(module), attr or "DECLARATION")
+
+
+def check(game, decl: Declaration) -> list[str]:
+    """What is wrong with a declaration (empty when it is consistent with the game)."""
+    problems = []
+    infos = {i.name: i for i in describe(game.params)}
+    cells = {c.name for c in decl.cells}
+    for r in decl.readings:
+        info = infos.get(r.setting)
+        if info is None:
+            problems.append(f"reading {r.doc_id}: {game.name} has no setting {r.setting!r}")
+            continue
+        for v in r.values:
+            if v == info.default:
+                problems.append(f"reading {r.doc_id}: {r.setting}={v!r} is the default, not an alternative")
+            try:
+                build(game.params, {r.setting: v}, game.name)
+            except UserError as exc:
+                problems.append(f"reading {r.doc_id}: {exc}")
+    for f in decl.figures:
+        for c in f.cells:
+            if c not in cells:
+                problems.append(f"figure {f.name!r} reads an undeclared cell {c!r}")
+    names = {f.name for f in decl.figures}
+    for cl in decl.claims:
+        for fig, op, _ in cl.conditions:
+            if fig not in names:
+                problems.append(f"claim {cl.text!r} names an undeclared figure {fig!r}")
+            if op not in (">", "<"):
+                problems.append(f"claim {cl.text!r}: operator {op!r} is not > or <")
+    return problems
+
+
+# ---- helpers for declaring figures -------------------------------------------------------
+def per_game(frame: pl.DataFrame, n: int, value: pl.Expr, where: pl.Expr | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(num, den)`` per game index ``0 .. n-1``: the sum over a game's rows (seats) of
+    ``value`` where ``where`` holds, and the number of such rows. With ``where`` None
+    every row counts (a per-game column repeated on every seat: use :func:`game_mean`)."""
+    cond = pl.lit(True) if where is None else where
+    agg = (frame.select(pl.col("game_index"), pl.when(cond).then(value).otherwise(0).cast(pl.Float64).alias("v"),
+                        cond.cast(pl.Float64).alias("w"))
+           .group_by("game_index").agg(pl.col("v").sum(), pl.col("w").sum()))
+    num = np.zeros(n)
+    den = np.zeros(n)
+    idx = agg["game_index"].to_numpy()
+    keep = idx < n
+    num[idx[keep]] = agg["v"].to_numpy()[keep]
+    den[idx[keep]] = agg["w"].to_numpy()[keep]
+    return num, den
+
+
+def game_mean(frame: pl.DataFrame, n: int, column: str, seat: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A per-game column as ``(value, 1)`` per game (read from one seat's row)."""
+    return per_game(frame, n, pl.col(column), pl.col("seat") == seat)
+
+
+# ---- running it ----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """One reading value: ``setting`` = ``value`` (None: the default reading)."""
+
+    setting: str | None
+    value: Any
+    reading: Reading | None
+
+    @property
+    def label(self) -> str:
+        return "default" if self.setting is None else f"{self.setting}={self.value}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Change:
+    figure: Figure
+    variant: Variant
+    default: float
+    value: float  # the figure under the variant
+    diff: Difference  # variant minus default, paired by seed
+    p_holm: float = float("nan")
+    switched: Any = None  # the figure under the variant with its own 95% interval (simkit.stats.Interval)
+
+    @property
+    def significant(self) -> bool:
+        return bool(self.p_holm < ALPHA)
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    claim: Claim
+    status: str  # "robust", "weakened", "unsettled", "depends", "not supported"
+    depends_on: tuple[str, ...]  # variant labels that significantly move it across
+    unsettled_under: tuple[str, ...]
+    detail: str
+    weakened_under: tuple[str, ...] = ()  # the claim is shown at the default, not under these (nothing crosses)
+
+
+@dataclasses.dataclass
+class Sensitivity:
+    game: Any
+    decl: Declaration
+    games: int
+    defaults: dict[str, Any]  # figure name -> ratio_estimate Interval at the default
+    changes: list[Change]
+    verdicts: list[Verdict]
+    cells_played: int
+
+    def change(self, figure: str, label: str) -> Change | None:
+        for c in self.changes:
+            if c.figure.name == figure and c.variant.label == label:
+                return c
+        return None
+
+
+def variants(decl: Declaration) -> list[Variant]:
+    out = [Variant(None, None, None)]
+    for r in decl.readings:
+        out += [Variant(r.setting, v, r) for v in r.values]
+    return out
+
+
+def _cell_key(value: Any) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9=+_.,-]", "_", str(value))
+
+
+def plan(game, decl: Declaration, games: int, seed: int, out_root: Path | None):
+    """The runs to play: ``[(variant, cell, RunSpec, out folder)]``."""
+    from .runner import RunSpec
+
+    runs = []
+    for v in variants(decl):
+        for cell in decl.cells:
+            if v.reading is not None and not v.reading.applies(cell):
+                continue
+            sets = dict(cell.sets)
+            if v.setting is not None:
+                sets[v.setting] = v.value
+            params = build(game.params, sets, game.name)
+            game.validate(params)
+            bots = tuple(game.resolve_bots(list(cell.bots), params))
+            spec = RunSpec(game, params, bots, games, seed, cell.rotate_seats)
+            out = None if out_root is None else out_root / cell.name / _cell_key(v.label)
+            runs.append((v, cell, spec, out))
+    return runs
+
+
+def sensitivity(game, *, games: int | None = None, seed: int | None = None, jobs: int = 1,
+                out_root: Path | None = Path("runs/sensitivity"), progress: bool = True,
+                decl: Declaration | None = None) -> Sensitivity:
+    """Plays the game's sensitivity experiment (resuming finished runs under
+    ``out_root/<game>/``; ``None``: keep nothing) and measures every figure's paired
+    change under every alternative reading, Holm over the family, and each claim's verdict."""
+    from .runner import run_many
+
+    decl = decl or declaration(game)
+    problems = check(game, decl)
+    if problems:
+        raise UserError(f"{game.name} sensitivity declaration: " + "; ".join(problems))
+    games = games or decl.games
+    seed = decl.seed if seed is None else seed
+    root = None if out_root is None else Path(out_root) / game.name
+    runs = plan(game, decl, games, seed, root)
+    results = run_many([(spec, out) for _, _, spec, out in runs], jobs=jobs, chunk_size=decl.chunk_size,
+                       progress=progress, label=f"{game.name} sensitivity")
+    frames: dict[str, dict[str, pl.DataFrame]] = {}
+    for (v, cell, _, _), res in zip(runs, results):
+        frames.setdefault(v.label, {})[cell.name] = res.frame
+    return analyse(game, decl, frames, games, len(runs))
+
+
+def analyse(game, decl: Declaration, frames: dict[str, dict[str, pl.DataFrame]], games: int, cells_played: int = 0) -> Sensitivity:
+    """The changes and verdicts from the frames of every variant (``frames[label][cell]``;
+    a variant lacking a cell plays it as the default does)."""
+    base = frames["default"]
+    defaults, changes = {}, []
+    terms_default = {f.name: f.terms(base, games) for f in decl.figures}
+    for f in decl.figures:
+        defaults[f.name] = ratio_estimate(terms_default[f.name])
+    for v in variants(decl)[1:]:
+        own = frames.get(v.label, {})
+        for f in decl.figures:
+            if not any(c in own for c in f.cells):
+                continue  # the reading cannot touch this figure's cells
+            fr = {c: own.get(c, base[c]) for c in f.cells}
+            tb, ta = f.terms(fr, games), terms_default[f.name]
+            diff = _paired(f, tb, ta)
+            changes.append(Change(f, v, defaults[f.name].estimate, defaults[f.name].estimate + diff.estimate, diff,
+                                  switched=ratio_estimate(tb)))
+    adjusted = holm_adjusted([c.diff.p_value for c in changes]) if changes else []
+    changes = [dataclasses.replace(c, p_holm=float(p)) for c, p in zip(changes, adjusted)]
+    verdicts = [_verdict(cl, defaults, changes) for cl in decl.claims]
+    return Sensitivity(game, decl, games, defaults, changes, verdicts, cells_played)
+
+
+def _paired(f: Figure, tb: Terms, ta: Terms) -> Difference:
+    if f.binary and len(tb) == 1 and len(ta) == 1:
+        (cb, nb, db), (ca, na, da) = tb[0], ta[0]
+        if cb == ca == 1 and np.all(db == 1) and np.all(da == 1):
+            return paired_binary(nb.astype(bool), na.astype(bool))
+    return paired_ratio_change(tb, ta)
+
+
+def _holds(value: float, op: str, threshold: float) -> bool:
+    return bool(value > threshold) if op == ">" else bool(value < threshold)
+
+
+def _shown(ci, op: str, threshold: float) -> bool:
+    """Whether a figure's 95% interval lies wholly on the claim's side of its threshold."""
+    return ci is not None and (bool(ci.lo > threshold) if op == ">" else bool(ci.hi < threshold))
+
+
+def _verdict(claim: Claim, defaults: dict, changes: list[Change]) -> Verdict:
+    failing = [(fig, op, t) for fig, op, t in claim.conditions if not _holds(defaults[fig].estimate, op, t)]
+    if failing:
+        fig, op, t = failing[0]
+        return Verdict(claim, "not supported", (), (), f"{fig} is {defaults[fig].estimate:.4g} at the default reading, not {op} {t:g}")
+    depends: dict[str, list[str]] = {}
+    unsettled: dict[str, list[str]] = {}
+    weakened: dict[str, list[str]] = {}
+    for fig, op, t in claim.conditions:
+        for c in changes:
+            if c.figure.name != fig or not math.isfinite(c.value):
+                continue
+            what = f"{fig}: {c.figure.fmt(c.default)} -> {c.figure.fmt(c.value)} ({c.figure.fmt(c.diff.estimate, True)} [{c.figure.fmt(c.diff.lo, True)}, {c.figure.fmt(c.diff.hi, True)}], Holm p {c.p_holm:.2g})"
+            if not _holds(c.value, op, t):
+                (depends if c.significant else unsettled).setdefault(c.variant.label, []).append(what)
+            elif _shown(defaults[fig], op, t) and not _shown(c.switched, op, t):
+                sw = c.switched
+                weakened.setdefault(c.variant.label, []).append(
+                    f"{fig}: {c.figure.fmt(c.value)} [{c.figure.fmt(sw.lo)}, {c.figure.fmt(sw.hi)}] under it, against {c.figure.fmt(c.default)} "
+                    f"[{c.figure.fmt(defaults[fig].lo)}, {c.figure.fmt(defaults[fig].hi)}] at the default")
+    status = "depends" if depends else "unsettled" if unsettled else "weakened" if weakened else "robust"
+    parts = [f"depends on {k}: " + "; ".join(v) for k, v in depends.items()]
+    parts += [f"unsettled under {k}: " + "; ".join(v) for k, v in unsettled.items()]
+    parts += [f"not shown under {k}: " + "; ".join(v) for k, v in weakened.items()]
+    return Verdict(claim, status, tuple(depends), tuple(unsettled), " / ".join(parts) or "no reading moves it across its threshold",
+                   tuple(weakened))
+
+
+# ---- presenting it -------------------------------------------------------------------------
+def doc_label(v: Variant) -> str:
+    return "default" if v.reading is None else f"{v.reading.doc_id} {v.label}"
+
+
+def change_rows(s: Sensitivity, significant_only: bool = False) -> list[dict[str, str]]:
+    """One row per figure and alternative reading: default, value, paired change, Holm p."""
+    rows = []
+    for c in s.changes:
+        if significant_only and not c.significant:
+            continue
+        rows.append({
+            "figure": c.figure.name,
+            "reading": doc_label(c.variant),
+            "default": c.figure.fmt(c.default),
+            "switched": c.figure.fmt(c.value),
+            "change [95% CI]": f"{c.figure.fmt(c.diff.estimate, True)} [{c.figure.fmt(c.diff.lo, True)}, {c.figure.fmt(c.diff.hi, True)}]",
+            "ratio": _ratio(c),
+            "p (Holm)": _p(c.p_holm),
+            "significant": "yes" if c.significant else "no",
+        })
+    return rows
+
+
+def _ratio(c: Change) -> str:
+    if c.figure.unit != "%" or not c.default > 0 or c.value < 0:
+        return ""
+    return f"{c.value / c.default:.2f}x"
+
+
+def _p(p: float) -> str:
+    from .fmt import fmt_p
+
+    return fmt_p(p)
+
+
+def verdict_rows(s: Sensitivity) -> list[dict[str, str]]:
+    names = {"robust": "robust", "depends": "depends on reading", "unsettled": "unsettled", "weakened": "robust, weakened",
+             "not supported": "not supported by these games"}
+    out = []
+    for v in s.verdicts:
+        labels = {x.label: doc_label(x) for x in variants(s.decl)}
+        what = names[v.status]
+        if v.status == "depends":
+            what = "depends on " + ", ".join(labels.get(k, k) for k in v.depends_on)
+        elif v.status == "unsettled":
+            what = "unsettled under " + ", ".join(labels.get(k, k) for k in v.unsettled_under)
+        elif v.status == "weakened":
+            what = "robust, but not shown under " + ", ".join(labels.get(k, k) for k in v.weakened_under)
+        out.append({"claim": v.claim.text, "verdict": what, "evidence": v.detail})
+    return out
+
+
+def readings_rows(game, decl: Declaration) -> list[dict[str, str]]:
+    infos = {i.name: i for i in describe(game.params)}
+    return [{"doc": r.doc_id, "setting": f"`{r.setting}`", "default": f"`{infos[r.setting].default if infos[r.setting].default != '' else 'built-in'}`",
+             "alternatives": ", ".join(f"`{v}`" for v in r.values), "meaning": r.meaning,
+             "cells": "all" if not r.only else ", ".join(f"{k} = {'/'.join(map(str, v))}" for k, v in r.only.items())}
+            for r in decl.readings]
+
+
+def tornado(s: Sensitivity, figures: list[str] | None = None, cols: int = 3):
+    """A tornado plot: one panel per figure, one bar per alternative reading (its paired
+    change with its 95% interval), sorted by size; bars whose change is significant after
+    Holm are solid."""
+    import matplotlib.pyplot as plt
+
+    from .report import PALETTE
+
+    names = figures or [f.name for f in s.decl.figures]
+    names = [n for n in names if any(c.figure.name == n for c in s.changes)]
+    rows = max(1, math.ceil(len(names) / cols))
+    ncols = min(cols, max(1, len(names)))
+    fig, axes = plt.subplots(rows, ncols, figsize=(4.6 * ncols, 0.35 * 2 + 2.6 * rows), squeeze=False)
+    readings = [r.setting for r in s.decl.readings]
+    for ax, name in zip(axes.ravel(), names):
+        ch = sorted([c for c in s.changes if c.figure.name == name], key=lambda c: abs(c.diff.estimate))
+        ys = np.arange(len(ch))
+        sc = ch[0].figure.scale if ch else 1
+        for y, c in zip(ys, ch):
+            color = PALETTE[readings.index(c.variant.setting) % len(PALETTE)]
+            ax.barh(y, c.diff.estimate * sc, color=color, alpha=1.0 if c.significant else 0.35)
+            lo, hi = c.diff.lo * sc, c.diff.hi * sc
+            if math.isfinite(lo) and math.isfinite(hi):
+                ax.plot([lo, hi], [y, y], color="k", lw=1)
+        ax.axvline(0, color="k", lw=0.8)
+        ax.set_yticks(ys, [doc_label(c.variant) for c in ch], fontsize=7)
+        unit = ch[0].figure.unit if ch else ""
+        ax.set_xlabel("change " + ("(percentage points)" if unit in ("%", "pp") else f"({unit})" if unit else ""))
+        ax.set_title(f"{name}\n(default {ch[0].figure.fmt(ch[0].default) if ch else '-'})", fontsize=9)
+    for ax in axes.ravel()[len(names):]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None, command: str = "") -> None:
+    """The report's section on the readings (a heading, the readings, the verdicts, the
+    tornado and the significant changes)."""
+    decl = s.decl
+    n_alt = sum(len(r.values) for r in decl.readings)
+    rep.heading("How sure are these numbers: readings of unclear rules")
+    rep.text(
+        f"Every ambiguity and stand-in of the rules document that can be read more than one way is a setting. Here each "
+        f"of the {n_alt} alternative readings ({len(decl.readings)} settings) is switched on its own, everything else at its "
+        f"default, and the headline figures are measured again on the same seeds: {s.games:,} games per cell and reading "
+        f"({s.cells_played} runs{'; ' + decl.note if decl.note else ''}). A change is the figure under the reading minus the "
+        f"figure at the default, paired game by game, with a 95% interval (Tango's score interval for a win rate; otherwise "
+        f"a t interval on the delta-method linearisation of the figure; pp: percentage points), and its p-value is Holm-adjusted over all "
+        f"{len(s.changes)} changes of this section (family-wise error rate 5%). The default values here come from these "
+        f"games, so they differ from the tables above by sampling error."
+        + (f" Reproduce: `{command}`." if command else "")
+    )
+    rep.text("**How a claim is judged.** The claims are statements that the report's sections and tables make or "
+             f"support, declared with the figures in `simkit/games/{s.game.name}/sensitivity.py`. A claim is a set of "
+             "conditions `figure > t` or `figure < t` (a ranking is a condition on a difference, `A - B > 0`). It "
+             "**depends on reading X** when switching X moves a condition's figure to the other side of its threshold and "
+             "that change is significant after Holm; it is **unsettled under X** when the figure crosses but the change "
+             "is not significant; it is **robust** when no reading moves any condition across, and **robust, but not "
+             "shown under X** when, without crossing, the figure's own 95% interval under X reaches the threshold while "
+             "at the default it did not; it is **not supported by these games** when it fails already at the default "
+             "reading in this section's games.")
+    rep.table(readings_rows(s.game, decl), "The readings: each alternative is a setting (`--set key=value`) or a built-in data file variant")
+    rep.table(verdict_rows(s), "Each headline claim, robust or depending on a reading (changes with 95% intervals, Holm-adjusted p)")
+    fig = tornado(s, tornado_figures)
+    rep.figure(fig, "sensitivity", "Tornado: the paired change of each headline figure when one reading is switched, with its 95% "
+                                   "interval (solid: significant after Holm; faded: not)")
+    rows = change_rows(s, significant_only=True)
+    rep.table(rows, f"Every significant change (Holm, 5%): {len(rows)} of {len(s.changes)}; 'ratio' is the switched value over the default")
+    quiet = sorted({doc_label(c.variant) for c in s.changes} - {r["reading"] for r in rows})
+    if quiet:
+        rep.text("Readings that moved no headline figure significantly: " + ", ".join(f"`{q}`" for q in quiet) + ".")
+
+
+def to_json(s: Sensitivity) -> dict[str, Any]:
+    return {
+        "game": s.game.name, "games_per_cell": s.games,
+        "figures": {k: {"estimate": v.estimate, "lo": v.lo, "hi": v.hi} for k, v in s.defaults.items()},
+        "changes": [{"figure": c.figure.name, "reading": c.variant.label, "doc": c.variant.reading.doc_id if c.variant.reading else "",
+                     "default": c.default, "switched": c.value, "change": c.diff.estimate, "lo": c.diff.lo, "hi": c.diff.hi,
+                     "p": c.diff.p_value, "p_holm": c.p_holm, "significant": c.significant} for c in s.changes],
+        "claims": [{"claim": v.claim.text, "status": v.status, "depends_on": list(v.depends_on),
+                    "unsettled_under": list(v.unsettled_under), "weakened_under": list(v.weakened_under),
+                    "detail": v.detail} for v in s.verdicts],
+    }
+
+
+def section_for_report(rep, result, tornado_figures=None) -> Sensitivity | None:
+    """The sensitivity section of a sweep's report, when its experiment file asks for one
+    (``sensitivity = GAMES``); the runs are kept beside the sweep's (resumed, not replayed)."""
+    exp = result.experiment
+    if not exp.sensitivity:
+        return None
+    s = sensitivity(exp.game, games=exp.sensitivity, seed=exp.seed, jobs=result.jobs, out_root=result.sensitivity_runs,
+                    progress=result.progress)
+    report_section(rep, s, tornado_figures, command=f"simkit sensitivity {exp.game.name} -n {exp.sensitivity} --seed {exp.seed}")
+    return s
+

@@ -1,0 +1,50 @@
+"""Bots for Escape From the Aliens In Outer Space. Each sees only its seat's observation
+(``observe``) and keeps its belief over the map in its seat's memory (``belief.py``)."""
+
+from simkit.game import BotInfo
+from simkit.jit import kernel
+
+from . import belief, heuristic, random_bot, search
+from .heuristic import (
+    NO_ADRENALINE,
+    NO_ATTACK,
+    NO_AVOID,
+    NO_BLUFF,
+    NO_DEFENCE,
+    NO_SEDATIVES,
+    NO_SPOTLIGHT,
+    NO_TELEPORT,
+    NO_TRACK,
+    GUARD,
+)
+
+RESTRICTIONS = {
+    "no-attack": NO_ATTACK, "no-teleport": NO_TELEPORT, "no-adrenaline": NO_ADRENALINE,
+    "no-sedatives": NO_SEDATIVES, "no-spotlight": NO_SPOTLIGHT, "no-defence": NO_DEFENCE,
+    "no-bluff": NO_BLUFF, "no-avoid": NO_AVOID, "no-track": NO_TRACK,
+}
+VARIANTS = {"guard": GUARD}
+
+BOTS = {
+    "random": BotInfo("random", 0, "uniform over the legal actions"),
+    "heuristic": BotInfo("heuristic", 1, "humans: shortest path to a live hatch away from the aliens' reach, bluffs, items "
+                         "when they pay; aliens: follow every seat's possible sectors from the announcements, chase and "
+                         "attack where a human is likely", {**RESTRICTIONS, **VARIANTS}),
+    "search": BotInfo("search", 2, "determinized Monte Carlo at contested moves: samples worlds consistent with the "
+                      "announcements and plays each candidate out in them (4 worlds; b16, b64: more; deep: one more round)",
+                      {"b16": search.BUDGET_16, "b64": search.BUDGET_64, "deep": search.DEEP,
+                       "humans": search.ONLY_HUMANS, "aliens": search.ONLY_ALIENS}),
+}
+
+SCRATCH = search.SCRATCH_NEEDED  # ints and floats of scratch per decision (the searching bot's worlds)
+MEMORY = belief.MEM_SIZE  # each seat's belief over the map
+
+
+@kernel
+def choose(code, flags, obs, legal, rng, b, mem, ib, fb):
+    """The action of built-in bot ``code`` for the seat whose observation is ``obs``."""
+    if code == 0:
+        return random_bot.choose(legal, rng)
+    if code == 1:
+        return heuristic.choose(flags, obs, legal, rng, b, mem, ib, fb)
+    return search.choose(flags, obs, legal, rng, b, mem, ib, fb)

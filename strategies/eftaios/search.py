@@ -1,0 +1,772 @@
+"""The searching bot: determinized Monte Carlo over the worlds the announcements allow.
+
+At a contested move (a human with an alien's possible reach on its path or a hatch near, an
+alien with a human possibly in reach) it ranks the legal moves with the heuristic, keeps the
+best few, and scores each of them in ``budget`` sampled worlds:
+
+1. **Sample a world** consistent with what the seat has seen (``belief.py``): the undecided
+   seats' sides (exactly as many humans as are left to place, R1.2), their characters, their
+   sectors (drawn from their possible sectors for that side, near their last noise with the
+   anchor's weight), their items (as many as they are known to hold, from the cards the seat
+   has not seen), the decks' order. The seat's own facts are its own. Nothing is peeked at:
+   the bot reads only its observation and its memory.
+2. **Play it out** in compiled code, the engine on a copy of the world (no events logged),
+   with every seat on a fast rollout policy: humans walk to the nearest live hatch, aliens
+   close in and, when a human stands within their reach, attack with a probability that
+   stands for their imperfect information. The rollout runs until the seat's next turn
+   (option ``deep``: one more round), then a static value: a human's escape, death or distance
+   to a hatch; for an alien the humans eliminated or escaped. An attack that kills nobody
+   costs a little (it shows the attacker to be an alien).
+3. Every candidate meets the same worlds and the same chance (common random numbers); the
+   best mean wins.
+
+Options: ``b16``, ``b64`` (16 or 64 worlds instead of 4), ``deep``; the heuristic's
+restriction options apply to the decisions the heuristic takes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simkit.games.eftaios import engine as E
+from simkit.games.eftaios.board import (
+    B_ADVANCED,
+    B_CHAR_SIDE,
+    B_HATCH_CARDS,
+    B_HATCH_CELL,
+    B_HATCH_GREEN,
+    B_HDIST,
+    B_HUMANS,
+    B_ITEM_KIND,
+    B_KIND,
+    B_NCHARS,
+    B_NDANGER,
+    B_NHATCHCARDS,
+    B_NITEMS,
+    B_PLAYERS,
+    B_SCENARIO,
+    BB_WALK,
+    DANGER,
+    FAR,
+    NCELLS,
+    SC_ARENA,
+)
+from simkit.games.eftaios import bits
+from simkit.jit import kernel
+from simkit.rng import BOT, next_u64, randint, uniform
+
+from . import belief as B
+from . import heuristic as H
+from .belief import M_A, M_H, M_LA, M_LH, S_AGE_A, S_AGE_H, S_CAN_A, S_CAN_H, S_FED, S_GONE, W, sg
+
+BUDGET_16, BUDGET_64, DEEP, ONLY_HUMANS, ONLY_ALIENS = 512, 1024, 2048, 4096, 8192
+BASE_WORLDS = 4
+MAX_CAND = 5
+REVEAL_COST = 0.035  # value an empty attack gives away
+VIS_MAX = 0.6  # the most an alien is taken to know where a human is
+VIS_NOISE = 0.5  # after a noise in the human's own sector (true half the time, R5.3)
+VIS_DECAY = 0.6  # per turn without a noise
+OVERRIDE_MARGIN = 0.02  # an alien's: mean value by which a candidate must beat the heuristic's choice
+HUMAN_MARGIN = 0.25  # a human's: survival rate by which a candidate must beat the heuristic's choice  # mean value by which a candidate must beat the heuristic's choice
+SIZE2 = (E.SIZE + 1) & ~1
+I_WORLD = 1024  # the heuristic's scratch stays below
+I_SIM = I_WORLD + SIZE2
+I_LEGAL = I_SIM + SIZE2
+I_POOL = I_LEGAL + ((E.MAX_ACTIONS + 1) & ~1)
+I_CAND = I_POOL + 64
+SCRATCH_NEEDED = I_CAND + 32
+F_VAL = 400  # float scratch: candidate values
+F_VIS0 = 420  # per seat: how well the others know where it is, at the root
+F_VIS = 430  # the same, during a rollout
+F_HDENS = 440  # prepare_human_density's tables (5 per seat)
+PROGRESS = 0.35  # motion prior: weight kept per step a sector lies behind the front of the set
+I_PREV = I_CAND + 8  # per seat: noises and bluffs announced so far in the rollout (2 x 8)
+
+
+@kernel
+def pset(s, p, f, v):
+    s[E.PLAYER + p * E.P_STRIDE + f] = v
+
+
+@kernel
+def pget(s, p, f):
+    return s[E.PLAYER + p * E.P_STRIDE + f]
+
+
+@kernel
+def pick_from(mem, rng, off, loff, age, j, b):
+    """A sector for seat j from its followed set (near its last noise with the anchor's weight)."""
+    st = mem[off + j * W:off + j * W + W].view(np.int64)
+    if age >= 0 and uniform(rng, BOT) < H.ANCHOR_WEIGHT:
+        ls = mem[loff + j * W:loff + j * W + W].view(np.int64)
+        k = bits.count(ls)
+        if k > 0:
+            return bits.nth(ls, randint(rng, BOT, k))
+    k = bits.count(st)
+    if k > 0:
+        return bits.nth(st, randint(rng, BOT, k))
+    walk = b[BB_WALK:BB_WALK + W].view(np.int64)
+    return bits.nth(walk, randint(rng, BOT, bits.count(walk)))
+
+
+@kernel
+def progress_weight(obs, b, y, dmin):
+    """The motion prior of a human: it walks to a live hatch, so among its possible sectors
+    those nearest a hatch (the front of the set) are the likeliest; each step behind the
+    front divides the weight by 1 / PROGRESS."""
+    d = H.hatch_distance(obs, b, y)
+    if d >= FAR:
+        return PROGRESS ** 8
+    return PROGRESS ** min(d - dmin, 8)
+
+
+@kernel
+def front(obs, b, st):
+    """The least hatch distance over a set of sectors, and the set's total prior weight."""
+    dmin = FAR
+    for w in range(bits.WORDS):
+        x = st[w]
+        while x != 0:
+            low = x & -x
+            y = bits.cell_at(w, bits.lowest(low))
+            x ^= low
+            d = H.hatch_distance(obs, b, y)
+            if d < dmin:
+                dmin = d
+    z = 0.0
+    for w in range(bits.WORDS):
+        x = st[w]
+        while x != 0:
+            low = x & -x
+            y = bits.cell_at(w, bits.lowest(low))
+            x ^= low
+            z += progress_weight(obs, b, y, dmin)
+    return dmin, z
+
+
+@kernel
+def weighted_pick(obs, b, st, rng):
+    dmin, z = front(obs, b, st)
+    u = uniform(rng, BOT) * z
+    last = -1
+    for w in range(bits.WORDS):
+        x = st[w]
+        while x != 0:
+            low = x & -x
+            y = bits.cell_at(w, bits.lowest(low))
+            x ^= low
+            last = y
+            u -= progress_weight(obs, b, y, dmin)
+            if u <= 0.0:
+                return y
+    return last
+
+
+@kernel
+def human_pick(obs, b, mem, rng, age, j):
+    """A sector for seat j as a human: its noise-anchored sectors with the anchor's weight,
+    else its possible sectors, weighted by the motion prior."""
+    st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
+    if age >= 0 and uniform(rng, BOT) < H.ANCHOR_WEIGHT:
+        ls = mem[M_LH + j * W:M_LH + j * W + W].view(np.int64)
+        if not bits.empty(ls):
+            return weighted_pick(obs, b, ls, rng)
+    if not bits.empty(st):
+        return weighted_pick(obs, b, st, rng)
+    walk = b[BB_WALK:BB_WALK + W].view(np.int64)
+    return bits.nth(walk, randint(rng, BOT, bits.count(walk)))
+
+
+@kernel
+def human_density(obs, b, mem, fb, off, y):
+    """The expected humans on sector y under the motion prior (after prepare_human_density)."""
+    n = b[B_PLAYERS]
+    total = 0.0
+    for j in range(n):
+        p = fb[off + 5 * j]
+        if p <= 0.0:
+            continue
+        st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
+        if not bits.has(st, y):
+            continue
+        d = progress_weight(obs, b, y, fb[off + 5 * j + 1]) / fb[off + 5 * j + 2]
+        if fb[off + 5 * j + 4] > 0.0:
+            ls = mem[M_LH + j * W:M_LH + j * W + W].view(np.int64)
+            dl = progress_weight(obs, b, y, fb[off + 5 * j + 3]) / fb[off + 5 * j + 4] if bits.has(ls, y) else 0.0
+            d = (1.0 - H.ANCHOR_WEIGHT) * d + H.ANCHOR_WEIGHT * dl
+        total += p * d
+    return total
+
+
+@kernel
+def prepare_human_density(obs, b, mem, fb, off):
+    n = b[B_PLAYERS]
+    me = obs[E.O_SEAT]
+    for j in range(n):
+        fb[off + 5 * j] = 0.0
+        fb[off + 5 * j + 4] = 0.0
+        if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
+            continue
+        p = H.side_p(fb, j, E.HUMAN)
+        st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
+        if p <= 0.0 or bits.empty(st):
+            continue
+        dmin, z = front(obs, b, st)
+        fb[off + 5 * j] = p
+        fb[off + 5 * j + 1] = dmin
+        fb[off + 5 * j + 2] = z
+        if sg(mem, j, S_AGE_H) >= 0:
+            ls = mem[M_LH + j * W:M_LH + j * W + W].view(np.int64)
+            if not bits.empty(ls):
+                dl, zl = front(obs, b, ls)
+                fb[off + 5 * j + 3] = dl
+                fb[off + 5 * j + 4] = zl
+
+
+@kernel
+def shuffle_ib(ib, off, n, rng):
+    for i in range(n - 1, 0, -1):
+        j = randint(rng, BOT, i + 1)
+        t = ib[off + i]
+        ib[off + i] = ib[off + j]
+        ib[off + j] = t
+
+
+@kernel
+def sample_world(obs, b, mem, rng, ib):
+    """A full engine state consistent with the seat's observation and belief, in ib[I_WORLD:]."""
+    s = ib[I_WORLD:I_WORLD + E.SIZE]
+    for i in range(E.SIZE):
+        s[i] = 0
+    n = b[B_PLAYERS]
+    me = obs[E.O_SEAT]
+    arena = b[B_SCENARIO] == SC_ARENA
+    s[E.PHASE] = obs[E.O_PHASE]
+    s[E.ROUND] = obs[E.O_ROUND]
+    s[E.ACTIVE] = obs[E.O_ACTIVE]
+    s[E.FIRST] = obs[E.O_FIRST]
+    s[E.NSEATS] = n
+    s[E.S0] = obs[E.O_S0]
+    s[E.RSEC] = obs[E.O_RSEC]
+    s[E.ADREN] = obs[E.O_ADREN]
+    s[E.SEDATED] = obs[E.O_SEDATED]
+    s[E.CARD_DRAWN] = obs[E.O_CARD_DRAWN]
+    s[E.ITEM_ATTACKED] = obs[E.O_ITEM_ATTACKED]
+    s[E.CAP_ACTIVE] = obs[E.O_CAP_ACTIVE]
+    s[E.STAYED] = obs[E.O_STAYED]
+    s[E.PENDING] = -1
+    s[E.LOG_OFF] = 1
+    s[E.TURNS] = 0
+    for k in range(4):
+        s[E.HATCH_STATE + k] = obs[E.O_HATCH + k]
+    # sides: known ones, then exactly the humans left among the undecided seats
+    pool = I_POOL
+    nu = 0
+    humans_left = b[B_HUMANS]
+    if obs[E.O_START_SIDE] == E.HUMAN:
+        humans_left -= 1
+    for q in range(n):
+        if q == me:
+            continue
+        ps = obs[E.O_PUB_SIDE + q]
+        rv = obs[E.O_REVEALED + q]
+        side = -1
+        start = -1
+        if arena:
+            side = E.ALIEN
+            start = E.ALIEN
+        elif ps >= 0:
+            side = ps
+            start = b[B_CHAR_SIDE + rv] if rv >= 0 else ps
+        elif sg(mem, q, S_CAN_H) != 0 and sg(mem, q, S_CAN_A) == 0:
+            side = E.HUMAN
+            start = E.HUMAN
+        elif sg(mem, q, S_CAN_A) != 0 and sg(mem, q, S_CAN_H) == 0:
+            side = E.ALIEN
+            start = E.ALIEN
+        if start == E.HUMAN:
+            humans_left -= 1
+        pset(s, q, E.P_SIDE, side)
+        pset(s, q, E.P_START_SIDE, start)
+        if side < 0:
+            ib[pool + nu] = q
+            nu += 1
+    shuffle_ib(ib, pool, nu, rng)
+    for i in range(nu):
+        q = ib[pool + i]
+        side = E.HUMAN if i < humans_left else E.ALIEN
+        pset(s, q, E.P_SIDE, side)
+        pset(s, q, E.P_START_SIDE, side)
+    # characters
+    for q in range(n):
+        pset(s, q, E.P_CHAR, -1)
+        pset(s, q, E.P_REVEALED, obs[E.O_REVEALED + q])
+        pset(s, q, E.P_PUB_SIDE, obs[E.O_PUB_SIDE + q])
+    if not arena:
+        pset(s, me, E.P_CHAR, obs[E.O_CHAR])
+        for q in range(n):
+            if q != me and obs[E.O_REVEALED + q] >= 0:
+                pset(s, q, E.P_CHAR, obs[E.O_REVEALED + q])
+        nc = b[B_NCHARS]
+        for side in range(2):
+            m = 0
+            for c in range(nc):
+                if b[B_CHAR_SIDE + c] != side:
+                    continue
+                used = False
+                for q in range(n):
+                    if pget(s, q, E.P_CHAR) == c:
+                        used = True
+                if not used:
+                    ib[pool + m] = c
+                    m += 1
+            shuffle_ib(ib, pool, m, rng)
+            t = 0
+            for q in range(n):
+                if pget(s, q, E.P_CHAR) < 0 and pget(s, q, E.P_START_SIDE) == side:
+                    pset(s, q, E.P_CHAR, ib[pool + (t % max(m, 1))])
+                    t += 1
+    # positions, status, what else each seat has
+    for q in range(n):
+        st = obs[E.O_STATUS + q]
+        pset(s, q, E.P_STATUS, st)
+        pset(s, q, E.P_KILLS, obs[E.O_KILLS + q])
+        pset(s, q, E.P_ORDER, (q - obs[E.O_FIRST] + n) % n)
+        pset(s, q, E.P_LAST_CARD, -1)
+        pset(s, q, E.P_KILLED_BY, -1)
+        pset(s, q, E.P_FED_ROUND, -1)
+        pset(s, q, E.P_FATE_ROUND, -1)
+        pset(s, q, E.P_ESCAPE_HATCH, -1)
+        pset(s, q, E.P_CAP_PASS, 1 if obs[E.O_ROUND] > 2 else 0)
+        k = randint(rng, BOT, 4)
+        for t in range(4):
+            h = (k + t) % 4
+            if b[B_HATCH_CELL + h] >= 0:
+                pset(s, q, E.P_START_HATCH, h + 1)
+                break
+        if st == E.ST_ESCAPED:
+            s[E.ESCAPED] += 1
+        if q == me:
+            pset(s, q, E.P_POS, obs[E.O_POS])
+            pset(s, q, E.P_FED, obs[E.O_FED])
+            pset(s, q, E.P_CAP_PASS, obs[E.O_CAP_PASS])
+            if obs[E.O_START_HATCH] > 0:
+                pset(s, q, E.P_START_HATCH, obs[E.O_START_HATCH])
+            pset(s, q, E.P_SIDE, obs[E.O_SIDE])
+            pset(s, q, E.P_START_SIDE, obs[E.O_START_SIDE])
+            continue
+        pset(s, q, E.P_FED, sg(mem, q, S_FED))
+        if st != E.ST_ABOARD:
+            pset(s, q, E.P_POS, -1)
+            continue
+        if pget(s, q, E.P_SIDE) == E.HUMAN:
+            x = human_pick(obs, b, mem, rng, sg(mem, q, S_AGE_H), q)
+        else:
+            x = pick_from(mem, rng, M_A, M_LA, sg(mem, q, S_AGE_A), q, b)
+        pset(s, q, E.P_POS, x)
+    # items: my own kinds; the others' cards, the deck and the discards from the rest
+    ni = b[B_NITEMS] if b[B_ADVANCED] != 0 else 0
+    m = 0
+    for c in range(ni):
+        ib[pool + m] = c
+        m += 1
+    for i in range(obs[E.O_NHAND]):
+        kind = obs[E.O_HAND + i]
+        for t in range(m):
+            c = ib[pool + t]
+            if c >= 0 and b[B_ITEM_KIND + c] == kind:
+                pset(s, me, E.P_HAND + i, c)
+                pset(s, me, E.P_HUSES + i, obs[E.O_HUSES + i])
+                ib[pool + t] = ib[pool + m - 1]
+                m -= 1
+                break
+    pset(s, me, E.P_NHAND, obs[E.O_NHAND])
+    shuffle_ib(ib, pool, m, rng)
+    t = 0
+    for q in range(n):
+        if q == me:
+            continue
+        k = min(obs[E.O_NITEMS + q], m - t)
+        for i in range(E.HAND_SLOTS):
+            pset(s, q, E.P_HAND + i, -1)
+        for i in range(k):
+            pset(s, q, E.P_HAND + i, ib[pool + t])
+            pset(s, q, E.P_HUSES + i, 1)
+            t += 1
+        pset(s, q, E.P_NHAND, k)
+    k = min(obs[E.O_IK_LEFT], m - t)
+    for i in range(k):
+        s[E.IK + i] = ib[pool + t]
+        t += 1
+    s[E.IK_LEN] = k
+    k = min(obs[E.O_ID_N], m - t)
+    for i in range(k):
+        s[E.IDISC + i] = ib[pool + t]
+        t += 1
+    s[E.ID_N] = k
+    s[E.REMOVED_N] = m - t
+    # Dangerous Sector deck and discards
+    nd = b[B_NDANGER]
+    for c in range(nd):
+        ib[pool + c] = c
+    shuffle_ib(ib, pool, nd, rng)
+    k = min(obs[E.O_DK_LEFT], nd)
+    for i in range(k):
+        s[E.DK + i] = ib[pool + i]
+    s[E.DK_LEN] = k
+    for i in range(nd - k):
+        s[E.DD + i] = ib[pool + k + i]
+    s[E.DD_N] = nd - k
+    # hatch deck: the colours not drawn yet, in some order
+    if b[B_HATCH_CARDS] != 0:
+        nh = b[B_NHATCHCARDS]
+        used = 0
+        red = 0
+        for h in range(4):
+            if obs[E.O_HATCH + h] == E.HATCH_USED:
+                used += 1
+            elif obs[E.O_HATCH + h] == E.HATCH_DAMAGED:
+                red += 1
+        m = 0
+        for c in range(nh):
+            if b[B_HATCH_GREEN + c] != 0:
+                if used > 0:
+                    used -= 1
+                    continue
+            elif red > 0:
+                red -= 1
+                continue
+            ib[pool + m] = c
+            m += 1
+        shuffle_ib(ib, pool, m, rng)
+        s[E.HK_POS] = nh - m
+        for i in range(m):
+            s[E.HK + nh - m + i] = ib[pool + i]
+
+
+@kernel
+def visibility(obs, b, mem, fb):
+    """How well the table knows where each seat is: about 1.5 / the number of sectors its
+    public belief allows (its noise-anchored sectors when it has an anchor), at most 0.9.
+    Rollout aliens attack a human in reach with this chance."""
+    n = b[B_PLAYERS]
+    me = obs[E.O_SEAT]
+    for q in range(n):
+        side = obs[E.O_SIDE] if q == me else E.HUMAN
+        if q != me and sg(mem, q, S_CAN_H) == 0:
+            side = E.ALIEN
+        off = (M_H if side == E.HUMAN else M_A) + q * W
+        loff = (M_LH if side == E.HUMAN else M_LA) + q * W
+        age = sg(mem, q, S_AGE_H if side == E.HUMAN else S_AGE_A)
+        k = bits.count(mem[off:off + W].view(np.int64))
+        if age >= 0:
+            kl = bits.count(mem[loff:loff + W].view(np.int64))
+            if kl > 0 and kl < k:
+                k = kl
+        fb[F_VIS0 + q] = min(VIS_MAX, 1.0 / max(k, 1))
+
+
+@kernel
+def hex_distance(a, c):
+    """Hex distance ignoring walls (columns B, D, ... shifted down: "odd-q" offset layout)."""
+    ca = a // 14
+    ra = a - ca * 14 - (ca - (ca & 1)) // 2
+    cc = c // 14
+    rc = c - cc * 14 - (cc - (cc & 1)) // 2
+    dq = ca - cc
+    dr = ra - rc
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@kernel
+def state_hatch_distance(s, b, y):
+    d = FAR
+    for k in range(4):
+        if s[E.HATCH_STATE + k] == E.HATCH_OPEN:
+            dk = b[B_HDIST + k * NCELLS + y]
+            if dk < d:
+                d = dk
+    return d
+
+
+@kernel
+def rollout_policy(s, b, legal, k, rng, fb):
+    """A fast, deterministic policy on the (sampled) state, so that the candidates differ
+    only by what they cause: humans walk to the nearest live hatch; an alien attacks a
+    target in its reach whose position the table knows well enough (visibility >= 0.5,
+    see ``visibility``), else closes in on the target it knows best."""
+    ph = s[E.PHASE]
+    p = E.to_move(s)
+    if ph == E.P_MOVE:
+        human = E.pf(s, p, E.P_SIDE) == E.HUMAN and b[B_SCENARIO] != SC_ARENA
+        if human:
+            best = legal[0]
+            bd = FAR + 1
+            for i in range(k):
+                a = legal[i]
+                if a >= E.A_MOVE + NCELLS:
+                    continue
+                d = state_hatch_distance(s, b, a - E.A_MOVE)
+                if d < bd:
+                    bd = d
+                    best = a
+            return best
+        target = E.ALIEN if b[B_SCENARIO] == SC_ARENA else E.HUMAN
+        n = b[B_PLAYERS]
+        nm = 0
+        best_att = -1
+        best_vis = 0.0
+        for i in range(k):
+            a = legal[i]
+            if a < E.A_MOVE + NCELLS:
+                nm += 1
+            elif a >= E.A_MOVE_ATTACK and a < E.A_MOVE_ATTACK + NCELLS:
+                y = a - E.A_MOVE_ATTACK
+                for q in range(n):
+                    if q != p and E.pf(s, q, E.P_STATUS) == E.ST_ABOARD and E.pf(s, q, E.P_POS) == y \
+                            and E.pf(s, q, E.P_SIDE) == target and fb[F_VIS + q] >= best_vis:
+                        best_vis = fb[F_VIS + q]
+                        best_att = a
+        if best_att >= 0 and uniform(rng, BOT) < best_vis:
+            return best_att
+        if nm == 0:
+            return legal[0]
+        pos = E.pf(s, p, E.P_POS)
+        tgt = -1
+        td = 1e9
+        for q in range(n):
+            if q != p and E.pf(s, q, E.P_STATUS) == E.ST_ABOARD and E.pf(s, q, E.P_SIDE) == target:
+                d = hex_distance(pos, E.pf(s, q, E.P_POS)) / (0.2 + fb[F_VIS + q])
+                if d < td:
+                    td = d
+                    tgt = E.pf(s, q, E.P_POS)
+        if tgt < 0:
+            return legal[0]
+        best = legal[0]
+        bd = 1e9
+        for i in range(nm):
+            d = hex_distance(legal[i] - E.A_MOVE, tgt)
+            if d < bd:
+                bd = d
+                best = legal[i]
+        return best
+    if ph == E.P_NOISE:  # a bluff most of the time (legal[] lists the allowed sectors)
+        if uniform(rng, BOT) < 0.3:
+            return E.A_NOISE_AT + s[E.RSEC]
+        return legal[randint(rng, BOT, k)]
+    if ph == E.P_PRE:
+        if H.has_action(legal[:k], E.A_USE_ADRENALINE) and state_hatch_distance(s, b, E.pf(s, p, E.P_POS)) == 2:
+            return E.A_USE_ADRENALINE
+        return E.A_PRE_DONE
+    if ph == E.P_POST:
+        return E.A_RESOLVE
+    if ph == E.P_END:
+        return E.A_END_TURN
+    if ph == E.P_DEFEND:
+        return E.A_DEFEND
+    return legal[0]
+
+
+@kernel
+def track_exposure(s, b, ib, fb, p):
+    """A true noise shows where p is (rollout noises are true unless counted as bluffs)."""
+    noises = E.pf(s, p, E.P_NOISES)
+    bl = E.pf(s, p, E.P_BLUFFS)
+    if noises > ib[I_PREV + p]:
+        if bl == ib[I_PREV + 8 + p]:
+            fb[F_VIS + p] = VIS_NOISE
+        else:
+            fb[F_VIS + p] *= 0.7
+        ib[I_PREV + p] = noises
+        ib[I_PREV + 8 + p] = bl
+    elif s[E.ACTIVE] != p:  # p's turn went by without a noise: the others lose track a little
+        fb[F_VIS + p] *= VIS_DECAY
+
+
+@kernel
+def evaluate(s, b, fb, me, attacked, kills_before):
+    """The value of a (sampled, played-out) state for the seat ``me``."""
+    if b[B_SCENARIO] == SC_ARENA:
+        v = 0.5 + 0.2 * (E.pf(s, me, E.P_KILLS) - kills_before)
+        if E.pf(s, me, E.P_STATUS) != E.ST_ABOARD:
+            v -= 0.3
+        return v
+    if s[E.OVER] != 0 and b[B_ADVANCED] == 0:
+        return 1.0 * E.pf(s, me, E.P_WON)
+    if E.pf(s, me, E.P_START_SIDE) == E.HUMAN and E.pf(s, me, E.P_SIDE) == E.HUMAN:
+        # a human: survival (the heuristic's ranking already prefers the shorter way)
+        st = E.pf(s, me, E.P_STATUS)
+        if st == E.ST_ESCAPED:
+            return 1.0
+        if st != E.ST_ABOARD:
+            return 0.0
+        pos = E.pf(s, me, E.P_POS)
+        n = b[B_PLAYERS]
+        near = 0.0
+        for q in range(n):
+            if q != me and E.pf(s, q, E.P_STATUS) == E.ST_ABOARD and E.pf(s, q, E.P_SIDE) == E.ALIEN:
+                if hex_distance(pos, E.pf(s, q, E.P_POS)) <= 3:
+                    near = 1.0
+        return 1.0 - 0.5 * near * fb[F_VIS + me]
+    n = b[B_PLAYERS]
+    v = 0.0
+    for q in range(n):
+        if E.pf(s, q, E.P_START_SIDE) != E.HUMAN:
+            continue
+        st = E.pf(s, q, E.P_STATUS)
+        if st == E.ST_DEAD or E.pf(s, q, E.P_SIDE) == E.ALIEN:
+            v += 1.0
+        elif st == E.ST_ESCAPED:
+            v -= 0.5
+    v = 0.5 + 0.5 * v / max(b[B_HUMANS], 1)
+    if attacked and E.pf(s, me, E.P_KILLS) == kills_before:
+        v -= REVEAL_COST
+    return v
+
+
+@kernel
+def play_out(b, rng, ib, fb, me, a, rounds):
+    """The candidate action ``a`` on the world, then the rollout policy until the seat's
+    next turn (plus ``rounds - 1`` rounds); returns the value for the seat."""
+    s = ib[I_SIM:I_SIM + E.SIZE]
+    legal = ib[I_LEGAL:I_LEGAL + E.MAX_ACTIONS]
+    kills_before = E.pf(s, me, E.P_KILLS)
+    attacked = (a >= E.A_MOVE_ATTACK and a < E.A_MOVE_ATTACK + NCELLS) or a == E.A_STAY_ATTACK
+    n = b[B_PLAYERS]
+    for q in range(n):
+        fb[F_VIS + q] = fb[F_VIS0 + q]
+        ib[I_PREV + q] = E.pf(s, q, E.P_NOISES)
+        ib[I_PREV + 8 + q] = E.pf(s, q, E.P_BLUFFS)
+    E.apply_action(s, rng, b, a)
+    track_exposure(s, b, ib, fb, me)
+    seen_me = 0
+    for _ in range(600):
+        if s[E.OVER] != 0:
+            break
+        if s[E.TURNS] >= n * rounds + 1:
+            break
+        if E.to_move(s) == me and s[E.ACTIVE] == me and s[E.TURNS] > 0 and (s[E.PHASE] == E.P_PRE or s[E.PHASE] == E.P_MOVE):
+            seen_me += 1
+            if seen_me >= rounds:
+                break
+        k = E.legal_actions(s, b, legal)
+        if k == 0:
+            break
+        act = rollout_policy(s, b, legal, k, rng, fb)
+        p = s[E.ACTIVE]
+        E.apply_action(s, rng, b, act)
+        track_exposure(s, b, ib, fb, p)
+    return evaluate(s, b, fb, me, attacked, kills_before)
+
+
+@kernel
+def choose(flags, obs, legal, rng, b, mem, ib, fb):
+    """The searching bot's action (the heuristic's where nothing is contested)."""
+    if mem[B.M_INIT] == 0:
+        B.init(obs, b, mem, True)
+    B.update(obs, b, mem)
+    H.cache_sides(obs, b, mem, fb)
+    ph = obs[E.O_PHASE]
+    if ph != E.P_MOVE:
+        return H.choose(flags, obs, legal, rng, b, mem, ib, fb)
+    me = obs[E.O_SEAT]
+    human = obs[E.O_SIDE] == E.HUMAN and b[B_SCENARIO] != SC_ARENA
+    if (human and (flags & ONLY_ALIENS) != 0) or (not human and (flags & ONLY_HUMANS) != 0):
+        return H.choose(flags, obs, legal, rng, b, mem, ib, fb)
+    # rank the legal moves with the heuristic's measures
+    nl = legal.shape[0]
+    contested = False
+    if human:
+        H.threat_sets(obs, b, mem, ib, fb)
+        for i in range(nl):
+            a = legal[i]
+            if a >= E.A_MOVE + NCELLS:
+                fb[H.F_SCORE + i] = 1e9
+                continue
+            y = a - E.A_MOVE
+            if H.open_hatch_at(obs, b, y):
+                return a
+            t = H.threat_at(obs, b, mem, fb, y)
+            if t > 0.02:
+                contested = True
+            sc = H.hatch_distance(obs, b, y) + H.THREAT_WEIGHT * t + 0.01 * uniform(rng, BOT)
+            if b[B_KIND + y] == DANGER:
+                sc += H.DANGER_WEIGHT
+            fb[H.F_SCORE + i] = sc
+    else:
+        target = E.ALIEN if b[B_SCENARIO] == SC_ARENA else E.HUMAN
+        H.prepare_density(obs, b, mem, fb, H.F_DENS, target)
+        if target == E.HUMAN:
+            prepare_human_density(obs, b, mem, fb, F_HDENS)
+        for i in range(nl):
+            a = legal[i]
+            if a >= E.A_MOVE_ATTACK and a < E.A_MOVE_ATTACK + NCELLS:
+                y = a - E.A_MOVE_ATTACK
+                if target == E.HUMAN:
+                    d = human_density(obs, b, mem, fb, F_HDENS, y)
+                else:
+                    d = H.density_at(b, mem, fb, H.F_DENS, y, target)
+                if d > 0.04:
+                    contested = True
+                fb[H.F_SCORE + i] = -d
+            else:
+                fb[H.F_SCORE + i] = 1e9
+        # plain moves: ranked by the heuristic's chase
+        heur = H.alien_move(flags, obs, legal, rng, b, mem, ib, fb)
+        for i in range(nl):
+            if legal[i] == heur:
+                fb[H.F_SCORE + i] = -1e9
+        if not contested:
+            return heur
+    if not contested:
+        return H.human_move(flags, obs, legal, rng, b, mem, ib, fb)
+    # the candidates: the best-ranked few
+    kc = 0
+    for _ in range(MAX_CAND):
+        bi = -1
+        bs = 1e8
+        for i in range(nl):
+            if fb[H.F_SCORE + i] < bs:
+                bs = fb[H.F_SCORE + i]
+                bi = i
+        if bi < 0:
+            break
+        ib[I_CAND + kc] = legal[bi]
+        fb[H.F_SCORE + bi] = 1e18
+        kc += 1
+    if kc == 1:
+        return ib[I_CAND]
+    worlds = BASE_WORLDS
+    if (flags & BUDGET_16) != 0:
+        worlds = 16
+    if (flags & BUDGET_64) != 0:
+        worlds = 64
+    rounds = 2 if (flags & DEEP) != 0 else 1
+    for c in range(kc):
+        fb[F_VAL + c] = 0.0
+    world = ib[I_WORLD:I_WORLD + E.SIZE]
+    sim = ib[I_SIM:I_SIM + E.SIZE]
+    visibility(obs, b, mem, fb)
+    for w in range(worlds):
+        sample_world(obs, b, mem, rng, ib)
+        seed = next_u64(rng, BOT)
+        for c in range(kc):
+            for i in range(E.SIZE):
+                sim[i] = world[i]
+            rng[0] = seed
+            fb[F_VAL + c] += play_out(b, rng, ib, fb, me, ib[I_CAND + c], rounds)
+    # the heuristic's choice (candidate 0) stands unless another is clearly better: for a
+    # human, survives clearly more often (the candidates come in the heuristic's order, so
+    # the first such is the shortest way among them); for an alien, a better mean value
+    best = 0
+    if human:
+        for c in range(1, kc):
+            if fb[F_VAL + c] >= fb[F_VAL] + HUMAN_MARGIN * worlds:
+                best = c
+                break
+        return ib[I_CAND + best]
+    margin = OVERRIDE_MARGIN * worlds
+    for c in range(1, kc):
+        if fb[F_VAL + c] > fb[F_VAL + best] + (margin if best == 0 else 1e-9):
+            best = c
+    return ib[I_CAND + best]

@@ -1,0 +1,48 @@
+"""Bots for O.V.N.I. Each sees its seat's observation only (simkit/games/ovni/engine.py:
+the public view at the state's own offsets, its hand, its missions, its own face-down
+tokens and every planet's unseen tokens) and the list of legal actions.
+
+Options restrict a bot to measure what a choice is worth: ``no-swap``, ``no-shield``,
+``no-extra``, ``no-nomajority``, ``no-six-twice`` never use that ability card (swap_human,
+force_field, extra_moves, abduct_without_majority, six_twice); ``one-mission`` /
+``two-missions`` keep that many missions. ``search`` takes ``b2`` / ``b16`` / ``b64``:
+samples of the hidden tokens per candidate placement (default 6).
+"""
+
+from simkit.game import BotInfo
+from simkit.jit import kernel
+
+from . import random_bot, search, strategic
+from .evaluate import GREEDY, STRATEGIC
+
+assert search.SCRATCH_NEEDED <= 1024 and search.F_SUM + search.K_CANDIDATES <= 1024
+from .strategic import NO_EXTRA, NO_NOMAJ, NO_SHIELD, NO_SIX_TWICE, NO_SWAP, ONE_MISSION, TWO_MISSIONS
+
+OPTIONS = {"no-swap": NO_SWAP, "no-shield": NO_SHIELD, "no-extra": NO_EXTRA, "no-nomajority": NO_NOMAJ,
+           "no-six-twice": NO_SIX_TWICE, "one-mission": ONE_MISSION, "two-missions": TWO_MISSIONS}
+
+BOTS = {
+    "random": BotInfo("random", 0, "uniform over the legal actions"),
+    "greedy": BotInfo("greedy", 1, "the most immediate points: bids its highest token on the card worth most now, "
+                      "takes the action that scores most if the game ended now; keeps one mission", OPTIONS),
+    "strategic": BotInfo("strategic", 2, "bids with intent (cards valued by its needs, majorities and missions, win "
+                         "chances from the visible tokens, its 6 face down, the energy card on purpose); plays "
+                         "toward its missions, majorities, mappings and airspace", OPTIONS),
+    "search": BotInfo("search", 3, "strategic, but each bid is chosen among its 4 best by playing the round's placements "
+                      "out in worlds sampled from the tokens it cannot see (6 samples; b2/b16/b64)",
+                      {**OPTIONS, "b2": search.BUDGET_2, "b16": search.BUDGET_16, "b64": search.BUDGET_64}),
+}
+
+SCRATCH = 1024  # the search bot builds a world (a state) in its int scratch
+MEMORY = 24  # strategic: this round's card values (see strategic.choose)
+
+
+@kernel
+def choose(code, flags, obs, legal, rng, b, mem, ib, fb):
+    if code == 0:
+        return random_bot.choose(obs, legal, rng)
+    if code == 1:
+        return strategic.choose(obs, legal, rng, b, mem, ib, fb, flags, GREEDY)
+    if code == 2:
+        return strategic.choose(obs, legal, rng, b, mem, ib, fb, flags, STRATEGIC)
+    return search.choose(obs, legal, rng, b, mem, ib, fb, flags)

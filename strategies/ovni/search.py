@@ -1,0 +1,299 @@
+"""Search: the strategic bot, with its bids chosen by sampling the hidden tokens.
+
+At each of its own placements (PLACE), the bot takes the strategic bot's K best
+placements as candidates and plays each against the same S sampled worlds
+(determinization, "perfect-information Monte Carlo"):
+
+1. a world: the values of every face-down token it cannot see and the hands of the
+   other planets are dealt at random from each planet's unseen tokens (``O_UNSEEN``,
+   which its observation gives); its own tokens are known; nothing else is hidden that
+   matters to phase 1;
+2. the candidate is placed, then the rest of the round's placements are played out
+   (R4.3 / R19.7 schedule, R4.4 and A4 as the engine's own functions say) with a quick
+   policy: each planet bids on the cards worth most to it, a high token on its best
+   card, its other tokens at random; the dummy's tokens go to a random area;
+3. the areas are resolved with the engine's R5.2 (``area_winner``) and the outcome is
+   valued like the strategic bot values a round: the card won (a second one adds a
+   quarter), or the energy card when nothing is won; minus a share of what rivals won,
+   minus the tokens' costs (the 6 is spent for the game).
+
+Every candidate meets the same worlds and the same random play-outs (common random
+numbers), so the comparison between candidates is sharper than the samples alone. It
+never looks at the state: the worlds are built from its observation (the engine's
+public view at the state's own offsets) in its int scratch, which must hold a state.
+
+All other decisions (and the dummy's tokens) are the strategic bot's. The budget S is
+an option: ``b2``, ``b16``, ``b64`` (default 6); K is 4.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simkit.games.ovni.engine import (
+    A_PLACE,
+    A_PLACE_DUMMY,
+    AREA_N,
+    DUMMY,
+    HAND,
+    NAREAS,
+    NPLACED,
+    NPLANETS,
+    O_HAND,
+    O_SEAT,
+    O_UNSEEN,
+    PH_PLACE,
+    PHASE,
+    PLACE_TURN,
+    PLAYERS,
+    SIZE,
+    SLOT_OWNER,
+    SLOT_SHOWN,
+    SLOT_VAL,
+    SLOTS,
+    TOKENS,
+    VIEW_SIZE,
+    _turn_planet,
+    area_winner,
+    placement_areas,
+)
+from simkit.jit import inline_kernel, kernel
+from simkit.rng import BOT, next_u64
+
+from . import strategic
+from .evaluate import F_AV, F_E, GREEDY, STRATEGIC
+from .strategic import F_CAND, F_SIXCOST, F_TOKCOST, MAX_CAND, place_choice, prepare_place
+
+BUDGET_2 = 1 << 8
+BUDGET_16 = 1 << 9
+BUDGET_64 = 1 << 10
+K_CANDIDATES = 4
+
+# int scratch: [0, SIZE) a world (the engine's state layout); then the sample's tokens
+# (slot values and hands), restored before each candidate's play-out; then candidates.
+I_SAVE = SIZE  # slot values (16), hands (4)
+I_CAND = I_SAVE + 32  # candidate actions
+SCRATCH_NEEDED = I_CAND + K_CANDIDATES + 8
+# float scratch past the strategic bot's
+F_SUM = F_CAND + MAX_CAND  # summed values of the candidates
+
+
+@inline_kernel
+def _rand(state):
+    """A small xorshift generator kept in a uint64 (returns the new state)."""
+    state ^= (state << np.uint64(13)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    state ^= state >> np.uint64(7)
+    state ^= (state << np.uint64(17)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    return state
+
+
+@inline_kernel
+def _below(state, n):
+    return int((state >> np.uint64(33)) % np.uint64(n))
+
+
+@kernel
+def _pick_bit(mask, r):
+    """The r-th set bit of ``mask`` (r < popcount)."""
+    for v in range(32):
+        if (mask >> v) & 1:
+            if r == 0:
+                return v
+            r -= 1
+    return -1
+
+
+@inline_kernel
+def _popcount(m):
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+@kernel
+def _deal_world(x, ib, state):
+    """Fill the world's hidden tokens: each other planet's face-down values and hand are
+    a random split of its unseen tokens; the seat's own are known."""
+    me = x[O_SEAT]
+    for i in range(16):
+        ib[SLOT_VAL + i] = x[SLOT_SHOWN + i]
+    for q in range(x[NPLANETS]):
+        if q == me:
+            ib[HAND + q] = x[O_HAND]
+            continue
+        pool = x[O_UNSEEN + q]
+        for i in range(x[NAREAS] * SLOTS):
+            if x[SLOT_OWNER + i] == q and x[SLOT_SHOWN + i] == 0:
+                state = _rand(state)
+                v = _pick_bit(pool, _below(state, _popcount(pool)))
+                ib[SLOT_VAL + i] = v
+                pool &= ~(1 << v)
+        ib[HAND + q] = pool
+    return state
+
+
+@kernel
+def _quick_place(ib, b, fb, q, areas, state, me):
+    """The play-out policy for planet ``q``: mostly the card worth most to it among the
+    open ``areas``, a high token on it when it is that planet's best card, otherwise a
+    random token; the dummy's tokens go to a random open area."""
+    hand = ib[HAND + q]
+    state = _rand(state)
+    n = _popcount(areas)
+    if q == ib[DUMMY]:
+        a = _pick_bit(areas, _below(state, n))
+        state = _rand(state)
+        v = _pick_bit(hand, _below(state, _popcount(hand)))
+        return a, v, state
+    best = -1
+    bv = -1e9
+    top = -1e9
+    for a in range(ib[NAREAS]):
+        w = fb[F_AV + 4 * q + a]
+        if w > top:
+            top = w
+        if (areas >> a) & 1 and w > bv:
+            bv = w
+            best = a
+    a = best
+    if _below(state, 4) == 0:
+        state = _rand(state)
+        a = _pick_bit(areas, _below(state, n))
+    state = _rand(state)
+    if fb[F_AV + 4 * q + a] >= top and _below(state, 2) == 0:
+        v = 6
+        while v > 2 and not (hand >> v) & 1:
+            v -= 1
+    else:
+        state = _rand(state)
+        v = _pick_bit(hand, _below(state, _popcount(hand)))
+    return a, v, state
+
+
+@kernel
+def _put(ib, q, a, v):
+    j = ib[AREA_N + a]
+    i = a * SLOTS + j
+    ib[SLOT_OWNER + i] = q
+    ib[SLOT_VAL + i] = v
+    ib[AREA_N + a] = j + 1
+    ib[NPLACED] += 1
+    ib[HAND + q] &= ~(1 << v)
+
+
+@kernel
+def _play_out(ib, b, fb, me, state):
+    """Play the round's remaining placements; returns the rng state."""
+    total = ib[NAREAS] * SLOTS
+    t = ib[PLACE_TURN] + 1
+    idle = 0
+    while ib[NPLACED] < total and idle < 8:
+        q, seat = _turn_planet(ib, t)
+        areas, _ = placement_areas(ib, b, q)
+        t += 1
+        if areas == 0:
+            idle += 1
+            continue
+        idle = 0
+        a, v, state = _quick_place(ib, b, fb, q, areas, state, me)
+        _put(ib, q, a, v)
+    return state
+
+
+@kernel
+def _outcome(ib, b, fb, me):
+    """The round's value for the seat (see the module docstring)."""
+    mine = 0.0
+    best = 0.0
+    won = 0
+    rivals = 0.0
+    for a in range(ib[NAREAS]):
+        w = area_winner(ib, b, a, False)
+        if w < 0:
+            continue
+        if w == me:
+            v = fb[F_AV + 4 * me + a]
+            mine += v
+            won += 1
+            if v > best:
+                best = v
+        elif w < ib[PLAYERS]:
+            rivals += fb[F_AV + 4 * w + a]
+    if won == 0:
+        value = fb[F_E]
+    else:
+        value = best + 0.25 * (mine - best)
+    share = 0.5 if ib[PLAYERS] == 2 else 0.2
+    return value - share * rivals
+
+
+@kernel
+def choose(x, legal, rng, b, mem, ib, fb, flags):
+    if x[PHASE] != PH_PLACE or legal[0] >= A_PLACE_DUMMY or legal.shape[0] == 1:
+        return strategic.choose(x, legal, rng, b, mem, ib, fb, flags, STRATEGIC)
+    me = x[O_SEAT]
+    prepare_place(x, b, mem, fb, STRATEGIC)
+    first = place_choice(x, b, fb, legal, flags, False)
+    # the K best placements by the strategic bot's score
+    n = min(legal.shape[0], MAX_CAND)
+    k = min(K_CANDIDATES, n)
+    for c in range(k):
+        bi = -1
+        bv = -1e18
+        for i in range(n):
+            taken = False
+            for j in range(c):
+                if ib[I_CAND + j] == i:
+                    taken = True
+            if not taken and fb[F_CAND + i] > bv and (fb[F_CAND + i] > -500.0 or c == 0):
+                bv = fb[F_CAND + i]
+                bi = i
+        if bi < 0:  # only placements the strategic bot rules out (a 6 face up) are left
+            k = c
+            break
+        ib[I_CAND + c] = bi
+        fb[F_SUM + c] = 0.0
+    if k <= 1:
+        return first
+    samples = 6
+    if flags & BUDGET_2:
+        samples = 2
+    elif flags & BUDGET_16:
+        samples = 16
+    elif flags & BUDGET_64:
+        samples = 64
+    for i in range(VIEW_SIZE):
+        ib[i] = x[i]
+    state = next_u64(rng, BOT) | np.uint64(1)
+    for _ in range(samples):
+        state = _deal_world(x, ib, state)
+        for i in range(16):
+            ib[I_SAVE + i] = ib[SLOT_VAL + i]
+        for q in range(4):
+            ib[I_SAVE + 16 + q] = ib[HAND + q]
+        seed = state
+        for c in range(k):
+            # restore the world, place the candidate, play out with the same randomness
+            for i in range(16):
+                ib[SLOT_VAL + i] = ib[I_SAVE + i]
+                ib[SLOT_OWNER + i] = x[SLOT_OWNER + i]
+            for q in range(4):
+                ib[HAND + q] = ib[I_SAVE + 16 + q]
+            for a in range(4):
+                ib[AREA_N + a] = x[AREA_N + a]
+            ib[NPLACED] = x[NPLACED]
+            act = legal[ib[I_CAND + c]]
+            a = (act - A_PLACE) // TOKENS
+            v = (act - A_PLACE) % TOKENS + 2
+            _put(ib, me, a, v)
+            _play_out(ib, b, fb, me, seed)
+            cost = fb[F_TOKCOST] * v + (fb[F_SIXCOST] if v == 6 else 0.0)
+            fb[F_SUM + c] += _outcome(ib, b, fb, me) - cost
+        state = _rand(seed)
+    best = 0
+    for c in range(1, k):
+        if fb[F_SUM + c] > fb[F_SUM + best]:
+            best = c
+    return legal[ib[I_CAND + best]]

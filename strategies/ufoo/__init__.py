@@ -1,0 +1,45 @@
+"""Bots for Ufo.O. Each reads the state (the game hides nothing but the dice still to
+be rolled) through the engine's named fields and returns one legal action; see
+simkit/games/ufoo/engine.py for the decision points and actions.
+
+Options of the heuristic bots restrict what they may do, to measure what each option of
+the game is worth: ``:laser-only`` (no ion cannon at UFOs; the ion attack on a mothership,
+the only way to win, stays), ``:ion-only`` (no lasers), ``:no-repair``.
+"""
+
+from simkit.game import BotInfo
+from simkit.jit import kernel
+
+from . import heuristic, random_bot, search
+from .heuristic import AGGRESSIVE, ION_ONLY, LASER_ONLY, NO_REPAIR, TACTICAL
+
+RESTRICTIONS = {"laser-only": LASER_ONLY, "ion-only": ION_ONLY, "no-repair": NO_REPAIR}
+
+BOTS = {
+    "random": BotInfo("random", 0, "uniform over the legal actions"),
+    "aggressive": BotInfo("aggressive", 1, "rushes the enemy mothership; fires the ion cannon at it whenever it can, else at any UFO in line", RESTRICTIONS),
+    "tactical": BotInfo("tactical", 2, "keeps out of enemy fire lines, takes shots with positive expectation choosing laser or ion by the odds, "
+                        "repairs, pushes losers next to asteroids", RESTRICTIONS),
+    "search": BotInfo("search", 3, "Monte Carlo with tactical rollouts: tries candidate movement plans and attacks, 8 rollouts each "
+                      "(x4: 32, x16: 128) to the start of its next turn scored by a fitted value of the position, and leaves "
+                      "tactical's choice only for a candidate better by 2 standard errors (tactical-moves / tactical-attacks: "
+                      "search only the attacks / only the moves)",
+                      {**RESTRICTIONS, "x4": search.X4, "x16": search.X16, "tactical-moves": search.NO_PLAN_SEARCH,
+                       "tactical-attacks": search.NO_ATTACK_SEARCH}),
+}
+
+SCRATCH = max(1024, search.SCRATCH)  # ints and floats of scratch per decision (random lists up to 4 * 128 moves; search keeps state copies)
+MEMORY = heuristic.MEMORY  # the heuristic bots keep their movement plan for the turn
+
+
+@kernel
+def choose(code, flags, s, legal, rng, b, mem, ib, fb):
+    """The action of built-in bot ``code`` for the seat to move: ``s`` is the state
+    (``legal`` is empty: bots list what they need), ``mem`` the seat's memory."""
+    if code == 0:
+        return random_bot.choose(s, rng, b, ib)
+    if code == 1:
+        return heuristic.choose(s, b, flags, AGGRESSIVE, mem, ib, fb)
+    if code == 2:
+        return heuristic.choose(s, b, flags, TACTICAL, mem, ib, fb)
+    return search.choose(s, rng, b, ib, fb, flags, mem)

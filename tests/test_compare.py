@@ -1,0 +1,44 @@
+"""`simkit compare`: every seat or every bot, seats rotated, ratios beside differences."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from simkit.compare import compare, rows
+from simkit.games import get
+from simkit.params import build
+from simkit.runner import RunSpec
+
+
+# ---- compare: every seat or bot, seats rotated, ratios --------------------------------------
+def test_compare_by_bot_with_rotated_seats_and_ratios():
+    g = get("aau")
+    a = build(g.params, {"players": 3}, g.name)
+    b = build(g.params, {"players": 3, "semi_coop": True}, g.name)
+    bots = tuple(g.resolve_bots(["strategic", "greedy", "greedy"], a))
+    c = compare(g, RunSpec(g, a, bots, 150, 1, True), RunSpec(g, b, bots, 150, 1, True), by="bot", progress=False,
+                metrics=["won", "win_share"])
+    groups = {m.group for m in c.metrics}
+    assert groups == {"bot strategic", "bot greedy"}
+    share = {m.group: m for m in c.metrics if m.metric == "win_share"}
+    # the strategic bot's share plus the two greedy seats' share makes every decided game
+    fa = c.frames[0]
+    decided = fa.group_by("game_index").agg(pl.col("won").any())["won"].mean()
+    assert share["bot strategic"].a + 2 * share["bot greedy"].a == pytest.approx(decided)
+    r = rows(c)
+    assert "B / A" in r[0] and "seat or bot" in r[0]
+    for m in c.metrics:
+        if m.a > 0:
+            assert m.ratio == pytest.approx(m.b / m.a)
+        assert 0 <= m.p_holm <= 1
+
+
+def test_compare_every_seat_by_default():
+    g = get("aau")
+    a = build(g.params, {"players": 2}, g.name)
+    b = build(g.params, {"players": 2, "herd_points": "2-6-8"}, g.name)
+    bots = tuple(g.resolve_bots(["greedy"], a))
+    c = compare(g, RunSpec(g, a, bots, 100, 2), RunSpec(g, b, bots, 100, 2), progress=False, metrics=["score"])
+    assert [m.group for m in c.metrics] == ["seat 0", "seat 1"]
+    assert all(m.b > m.a for m in c.metrics)  # herds can only score more

@@ -1,0 +1,199 @@
+"""The defects a hostile-input review found (issue 10), one test each: nothing lost,
+nothing wrong, one clear line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from simkit.errors import UserError
+from simkit.games import get
+from simkit.params import build
+from simkit.runner import RunSpec, default_out, run
+from simkit.sweep import load as load_experiment
+from simkit.sweep import sweep
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TINY = """
+name = "{name}"
+game = "template"
+seed = 1
+{extra}
+[[grid]]
+games = 20
+players = [2]
+"""
+
+
+def _exp(path: Path, name: str = "tiny", extra: str = "") -> Path:
+    path.write_text(TINY.format(name=name, extra=extra))
+    return path
+
+
+def test_two_experiment_files_with_the_same_name_do_not_share_cells(tmp_path):
+    runs = tmp_path / "runs"
+    first = _exp(tmp_path / "a.toml")
+    sweep(first, out_root=runs, progress=False)
+    cells = sorted((runs / "tiny").glob("*/games.parquet"))
+    before = {p: p.read_bytes() for p in cells}
+    second = tmp_path / "b.toml"
+    second.write_text(TINY.format(name="tiny", extra="").replace("seed = 1", "seed = 2"))
+    with pytest.raises(UserError, match="another name"):
+        sweep(second, out_root=runs, progress=False)
+    assert {p: p.read_bytes() for p in cells} == before and (runs / "tiny" / "all.parquet").exists()
+
+
+@pytest.mark.parametrize("name", ["../../x", "", "a/b", ".hidden"])
+def test_a_sweep_name_must_be_a_plain_folder_name(tmp_path, name):
+    with pytest.raises(UserError, match="name"):
+        load_experiment(_exp(tmp_path / "e.toml", name=name))
+
+
+def test_a_report_never_overwrites_what_simkit_did_not_write(tmp_path):
+    target = tmp_path / "mine" / "report"
+    target.mkdir(parents=True)
+    (target / "README.md").write_text("my own notes")
+    (tmp_path / "mine" / "index.html").write_text("my own page")
+    exp = _exp(tmp_path / "e.toml", extra=f'report = "{target}"')
+    with pytest.raises(UserError, match="not written by simkit"):
+        sweep(exp, out_root=tmp_path / "runs", progress=False)
+    assert not (tmp_path / "runs" / "tiny").exists()  # refused before any game
+    assert (target / "README.md").read_text() == "my own notes"
+    assert (tmp_path / "mine" / "index.html").read_text() == "my own page"
+
+
+@pytest.mark.parametrize("line, message", [
+    ('rotate_seats = "false"', "rotate_seats"),
+    ("grid = [1, 2]", "grid"),
+    ("report = 5", "report"),
+    ("chunk_size = 0", "chunk_size"),
+])
+def test_wrong_types_in_an_experiment_file_are_refused(tmp_path, line, message):
+    text = TINY.format(name="t", extra="")
+    if line.startswith("rotate_seats"):
+        text = text.replace("games = 20", f"games = 20\n{line}")
+    elif line.startswith("grid"):
+        text = text.split("[[grid]]")[0] + line + "\n"
+    else:
+        text = text.replace("seed = 1", f"seed = 1\n{line}")
+    path = tmp_path / "e.toml"
+    path.write_text(text)
+    with pytest.raises(UserError, match=message) as exc:
+        load_experiment(path)
+    assert "\n" not in str(exc.value)
+
+
+def test_bots_must_be_names(tmp_path):
+    path = tmp_path / "e.toml"
+    path.write_text(TINY.format(name="t", extra="").replace("games = 20", "games = 20\nbots = [1]"))
+    with pytest.raises(UserError, match="bots"):
+        load_experiment(path)
+
+
+def test_sweep_games_zero_is_refused(tmp_path):
+    with pytest.raises(UserError, match="--games"):
+        sweep(_exp(tmp_path / "e.toml"), games=0, out_root=tmp_path / "runs", progress=False)
+
+
+def test_an_edited_data_file_is_a_different_run(tmp_path):
+    g = get("template")
+    die = tmp_path / "die.toml"
+    die.write_text((ROOT / "simkit/games/template/data/die.toml").read_text())
+    params = build(g.params, {"data": str(die)}, g.name)
+    spec = RunSpec(g, params, tuple(g.resolve_bots([], params)), 30, 3)
+    first = default_out(spec, tmp_path)
+    run(spec, first, progress=False)
+    die.write_text(die.read_text().replace("faces = [1, 2, 3, 4, 5, 6]", "faces = [1, 2, 3, 4, 5, 6, 6]"))
+    spec2 = RunSpec(g, params, spec.bots, 30, 3)
+    assert default_out(spec2, tmp_path) != first
+    with pytest.raises(UserError, match="different run"):
+        run(spec2, first, progress=False)
+
+
+def test_a_run_reads_its_data_once(tmp_path):
+    """Editing the data file after the run has read it changes nothing in that run."""
+    g = get("template")
+    die = tmp_path / "die.toml"
+    original = (ROOT / "simkit/games/template/data/die.toml").read_text()
+    die.write_text(original)
+    params = build(g.params, {"data": str(die)}, g.name)
+    bots = tuple(g.resolve_bots([], params))
+    spec = RunSpec(g, params, bots, 200, 5)
+    spec.inputs  # read, as prepare() does before the first chunk
+    die.write_text(original.replace("bust = 1", "bust = 6"))
+    mid = run(spec, None, chunk_size=50, jobs=2, progress=False).frame
+    die.write_text(original)
+    clean = run(RunSpec(g, params, bots, 200, 5), None, progress=False).frame
+    assert mid.equals(clean)
+
+
+def test_an_edited_user_bot_is_a_different_run(tmp_path, monkeypatch):
+    import sys
+
+    (tmp_path / "editbot.py").write_text("def fn(observation, legal, rng):\n    return int(legal[0])\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("editbot", None)
+    g = get("template")
+    params = g.params()
+    a = RunSpec(g, params, tuple(g.resolve_bots(["editbot:fn", "hold20"], params)), 10, 1)
+    (tmp_path / "editbot.py").write_text("def fn(observation, legal, rng):\n    return int(legal[-1])\n")
+    sys.modules.pop("editbot", None)
+    b = RunSpec(g, params, tuple(g.resolve_bots(["editbot:fn", "hold20"], params)), 10, 1)
+    assert a.identity()["bots"] != b.identity()["bots"]
+
+
+def test_out_naming_a_file_or_an_unwritable_place_is_refused_before_playing(tmp_path, simkit_cmd):
+    f = tmp_path / "afile"
+    f.write_text("mine")
+    for target in (str(f), "/dev/null", "/proc/simkit-cannot-write-here"):
+        proc = subprocess.run(simkit_cmd + ["run", "template", "-n", "5", "--out", target, "--no-progress"],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert f.read_text() == "mine"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
+def test_a_read_only_folder_is_refused(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    g = get("template")
+    with pytest.raises(UserError, match="permission"):
+        run(RunSpec(g, g.params(), tuple(g.resolve_bots([], g.params())), 5, 1), ro / "out", progress=False)
+
+
+def test_bands_seat_true_and_band_lists_are_refused(tmp_path):
+    from simkit.check import load
+
+    good = (ROOT / "experiments/bands.toml").read_text()
+    first = good.index("[[band]]")
+    one_band = good[first:good.index("[[band]]", first + 1)]
+    for bad, message in ((one_band.replace('metric = "won"', 'metric = "won"\nseat = true'), "seat"),
+                         ("band = [1, 2]\n", "band")):
+        path = tmp_path / "b.toml"
+        path.write_text(good[:first] + bad)
+        with pytest.raises(UserError, match=message) as exc:
+            load(path)
+        assert "\n" not in str(exc.value)
+
+
+def test_check_json_to_an_unwritable_path_is_refused_before_playing(tmp_path, simkit_cmd):
+    proc = subprocess.run(simkit_cmd + ["check", str(ROOT / "experiments/bands.toml"), "--json", "/proc/nope/x.json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_manifest_and_parameters_travel_with_the_games(tmp_path):
+    import polars as pl
+
+    g = get("template")
+    params = build(g.params, {"target": 40}, g.name)
+    res = run(RunSpec(g, params, tuple(g.resolve_bots([], params)), 10, 1), tmp_path / "r", progress=False)
+    frame = pl.read_parquet(tmp_path / "r" / "games.parquet")
+    assert frame["target"].unique().to_list() == [40] and frame.equals(res.frame)
+    assert json.loads((tmp_path / "r" / "manifest.json").read_text())["columns"]["target"] == "parameter of the run"

@@ -1,0 +1,123 @@
+"""O.V.N.I. bots: legal and seeded, the strategic bot's intent (its 6 face down, the
+energy card, the restricted variants never use what they give up), and the search bot
+decides from its observation only (it samples what it cannot see, it never peeks)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import strategies.ovni as S
+from simkit.games import get
+from simkit.games.ovni import engine as E
+from simkit.jit import entry
+from simkit.params import build
+from simkit.play import Table
+from simkit.runner import bot_table
+from simkit.seeding import game_seeds
+
+GAME = get("ovni")
+choose = entry(S.choose)
+
+
+def run(bots, players=4, n=40, seed=5, **settings):
+    params = build(GAME.params, {"players": players, **settings}, "ovni")
+    resolved = GAME.resolve_bots(bots, params)
+    return GAME.simulate(params, game_seeds(seed, 0, n), bot_table(len(resolved), 0, n, True), resolved)
+
+
+@pytest.mark.parametrize("bot", ["greedy", "strategic", "search:b2"])
+def test_bots_are_seeded(bot):
+    a = run([bot], n=8)
+    b = run([bot], n=8)
+    for col in ("score", "won", "rounds"):
+        assert np.array_equal(np.asarray(a[col]), np.asarray(b[col]))
+
+
+def test_strength_order():
+    """Against the same opponents, strategic beats greedy and greedy beats random."""
+    res = run(["strategic", "greedy", "random", "random"], n=200)
+    table = bot_table(4, 0, 200, True)
+    share = np.asarray(res["win_share"])
+    names = np.array(["strategic", "greedy", "random", "random"])[table]
+    s, g, r = (share[names == k].mean() for k in ("strategic", "greedy", "random"))
+    assert s > g > r
+
+
+def test_strategic_plays_its_six_face_down():
+    """The 6 only goes into slot 1 or 3 (face down) when the strategic bot chooses."""
+    params = build(GAME.params, {"players": 4}, "ovni")
+    b = GAME.board(params)
+    bot = GAME.resolve_bot("strategic")
+    sixes = 0
+    for seed in range(12):
+        t = Table(GAME, b, seed)
+        while not t.over():
+            a, legal = t.decide(bot, 0)
+            if t.s[E.PHASE] == E.PH_PLACE and E.A_PLACE <= a < E.A_PLACE_DUMMY and (a - E.A_PLACE) % E.TOKENS == 4:
+                area = (a - E.A_PLACE) // E.TOKENS
+                face_down_left = any(t.s[E.AREA_N + x] % 2 == 0 for x in range(4) if t.s[E.AREA_N + x] < 4)
+                if face_down_left:
+                    assert t.s[E.AREA_N + area] % 2 == 0
+                sixes += 1
+            t.step(a)
+    assert sixes > 0
+
+
+@pytest.mark.parametrize("option, column, expected", [
+    ("no-swap", "swaps", 0), ("no-extra", "extra_moves_used", 0), ("no-nomajority", "no_majority_abductions", 0),
+    ("no-shield", "shield_rounds", 0), ("one-mission", "missions_kept", 1), ("two-missions", "missions_kept", 2),
+])
+def test_restricted_variants_never_use_what_they_give_up(option, column, expected):
+    full = run(["strategic"], n=60)
+    restricted = run([f"strategic:{option}"], n=60)
+    assert np.all(np.asarray(restricted[column]) == expected)
+    if expected == 0:
+        assert np.asarray(full[column]).sum() > 0  # the full bot does use it
+
+
+def test_strategic_uses_the_energy_card_both_ways():
+    res = run(["strategic"], n=100, players=4)
+    assert np.asarray(res["energy_1"]).sum() > 0 and np.asarray(res["energy_2"]).sum() > 0
+
+
+def test_search_budget_changes_its_bids():
+    a = run(["search:b2"], n=12)
+    b = run(["search:b16"], n=12)
+    assert not np.array_equal(np.asarray(a["score"]), np.asarray(b["score"]))
+
+
+@pytest.mark.parametrize("bot", ["strategic", "search:b2"])
+def test_bots_decide_from_the_observation_only(bot):
+    """A position and its hidden twins (other seats' face-down tokens, hands, missions,
+    the deck order) give the same observation, hence the same choice (the bot's own
+    random stream and memory being equal)."""
+    params = build(GAME.params, {"players": 3}, "ovni")
+    b = GAME.board(params)
+    info = GAME.resolve_bot(bot)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for seed in range(3):
+        t = Table(GAME, b, seed)
+        while not t.over():
+            p = t.to_move()
+            legal = t.legal()
+            if t.s[E.PHASE] == E.PH_PLACE:
+                for twin in E.hidden_variants(t.s.copy(), b, p, rng):
+                    obs1 = np.zeros(E.OBS_SIZE, np.int32)
+                    obs2 = np.zeros(E.OBS_SIZE, np.int32)
+                    E_obs = entry(E.observe)
+                    E_obs(t.s, b, p, obs1)
+                    E_obs(twin, b, p, obs2)
+                    picks = []
+                    for obs in (obs1, obs2):
+                        brng = t.brng.copy()
+                        mem = t.mem[p].copy()
+                        ib = np.zeros(S.SCRATCH, np.int32)
+                        fb = np.zeros(S.SCRATCH, np.float64)
+                        picks.append(int(choose(info.code, info.flags, obs, legal, brng, b, mem, ib, fb)))
+                    assert picks[0] == picks[1]
+                    checked += 1
+            a, _ = t.decide(info, 0)
+            t.step(a)
+    assert checked > 50

@@ -1,0 +1,148 @@
+"""Sensitivity to the readings of unclear rules: declarations, the verdict rule, a small
+run of each game, the report section and the command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import numpy as np
+import polars as pl
+import pytest
+
+from simkit import sensitivity as S
+from simkit.games import REGISTRY, get
+
+DECLARED = [get(n) for n in REGISTRY if get(n).sensitivity]
+
+
+def test_ufs_and_aau_declare_their_readings():
+    assert {"ufs", "aau"} <= {g.name for g in DECLARED}
+
+
+@pytest.mark.parametrize("game", DECLARED, ids=[g.name for g in DECLARED])
+def test_declarations_are_consistent(game):
+    decl = S.declaration(game)
+    assert S.check(game, decl) == []
+    assert decl.readings and decl.figures and decl.claims
+    for name in getattr(__import__(game.sensitivity.partition(":")[0], fromlist=["x"]), "TORNADO", ()):
+        assert name in {f.name for f in decl.figures}
+
+
+# ---- the verdict rule, on made-up games -------------------------------------------------
+class _Game:
+    name = "made-up"
+
+
+def _frame(won: np.ndarray) -> pl.DataFrame:
+    return pl.DataFrame({"game_index": np.arange(won.size), "seat": np.zeros(won.size, np.int8), "won": won})
+
+
+def _decl(threshold: float) -> S.Declaration:
+    win = lambda fr, n: [(1.0, *S.game_mean(fr["c"], n, "won"))]  # noqa: E731
+    return S.Declaration(
+        readings=(S.Reading("rule", ("big", "small", "none"), "A1", "made up"),),
+        cells=(S.Cell("c", {}, ("bot",)),),
+        figures=(S.Figure("win rate", ("c",), win, binary=True),),
+        claims=(S.Claim("wins more than t", (("win rate", ">", threshold),)),),
+        games=4000,
+    )
+
+
+def _frames(rng):
+    n = 4000
+    base = rng.random(n) < 0.30
+    big = base.copy()
+    big[np.flatnonzero(base)[:600]] = False  # 30% -> 15%: a large, certain drop
+    small = base.copy()
+    small[np.flatnonzero(base)[:2]] = False  # 2 games of 4,000: too few to tell
+    return n, {"default": {"c": _frame(base)}, "rule=big": {"c": _frame(big)}, "rule=small": {"c": _frame(small)},
+               "rule=none": {"c": _frame(base)}}
+
+
+def test_verdicts_depends_unsettled_robust_and_not_supported():
+    rng = np.random.default_rng(3)
+    n, frames = _frames(rng)
+    p0 = frames["default"]["c"]["won"].mean()
+    # threshold between the big drop and the default: the big drop crosses, significantly
+    s = S.analyse(_Game(), _decl(0.20), frames, n)
+    assert [v.status for v in s.verdicts] == ["depends"] and s.verdicts[0].depends_on == ("rule=big",)
+    big = s.change("win rate", "rule=big")
+    assert big.diff.estimate == pytest.approx(-600 / n) and big.significant and big.diff.hi < 0
+    none = s.change("win rate", "rule=none")
+    assert none.diff.estimate == 0 and none.p_holm == 1.0
+    # threshold just below the default: the tiny change crosses but cannot be told from noise
+    s = S.analyse(_Game(), _decl(p0 - 0.0002), frames, n)
+    assert s.verdicts[0].status == "depends"  # the big drop still crosses
+    s = S.analyse(_Game(), _decl(p0 - 0.0002), {k: v for k, v in frames.items() if k != "rule=big"}, n)
+    assert s.verdicts[0].status == "unsettled" and s.verdicts[0].unsettled_under == ("rule=small",)
+    # threshold far below: nothing crosses
+    assert S.analyse(_Game(), _decl(0.05), frames, n).verdicts[0].status == "robust"
+    # just below the big drop's value: nothing crosses, but under it the claim is no longer shown
+    s = S.analyse(_Game(), _decl(p0 - 600 / n - 0.01), frames, n)
+    assert s.verdicts[0].status == "weakened" and s.verdicts[0].weakened_under == ("rule=big",)
+    # a claim the default does not support
+    assert S.analyse(_Game(), _decl(0.5), frames, n).verdicts[0].status == "not supported"
+
+
+def test_holm_runs_over_every_change():
+    rng = np.random.default_rng(4)
+    n, frames = _frames(rng)
+    s = S.analyse(_Game(), _decl(0.2), frames, n)
+    raw = sorted(c.diff.p_value for c in s.changes)
+    adjusted = sorted(c.p_holm for c in s.changes)
+    assert len(s.changes) == 3 and adjusted[0] == pytest.approx(min(1.0, 3 * raw[0]))
+
+
+def test_ratio_figure_pairs_by_game_index():
+    """A figure over the rows where a condition holds (a ratio of totals) and a constant term."""
+    f = pl.DataFrame({"game_index": [0, 0, 1, 1, 2, 2], "seat": [0, 1] * 3, "card": [5, 2, 2, 3, 5, 3],
+                      "share": [1.0, 0.0, 0.5, 0.5, 0.0, 1.0]})
+    num, den = S.per_game(f, 3, pl.col("share"), pl.col("card") == 5)
+    assert num.tolist() == [1.0, 0.0, 0.0] and den.tolist() == [1.0, 0.0, 1.0]
+    num, den = S.game_mean(f, 4, "share", seat=1)
+    assert num.tolist() == [0.0, 0.5, 1.0, 0.0] and den.tolist() == [1.0, 1.0, 1.0, 0.0]
+
+
+# ---- small runs of the real games ---------------------------------------------------------
+@pytest.mark.parametrize("name,games", [("ufs", 300), ("aau", 60)])
+def test_a_small_sensitivity_run_and_its_report_section(name, games, tmp_path):
+    from simkit.report import Report
+
+    game = get(name)
+    s = S.sensitivity(game, games=games, out_root=None, progress=False)
+    decl = S.declaration(game)
+    assert len(s.verdicts) == len(decl.claims)
+    assert {v.status for v in s.verdicts} <= {"robust", "weakened", "depends", "unsettled", "not supported"}
+    # a reading limited to some cells changes only the figures that read them
+    for c in s.changes:
+        r = c.variant.reading
+        assert any(r.applies(cell) for cell in decl.cells if cell.name in c.figure.cells)
+    # the default reading's figures are the figures of the default games
+    first = decl.figures[0]
+    assert s.defaults[first.name].n == games
+    rep = Report("t", "t")
+    S.report_section(rep, s, list(getattr(__import__(game.sensitivity.partition(":")[0], fromlist=["x"]), "TORNADO")))
+    rep.write(tmp_path)
+    text = (tmp_path / "README.md").read_text()
+    assert "How sure are these numbers" in text and (tmp_path / "sensitivity.png").exists()
+    json.dumps(S.to_json(s))
+
+
+def test_ufs_readings_that_cannot_matter_change_nothing():
+    """arrow_retrigger has no effect with the built-in data (docs, R1.5): every game is the same."""
+    s = S.sensitivity(get("ufs"), games=300, out_root=None, progress=False)
+    for c in s.changes:
+        if c.variant.setting == "arrow_retrigger":
+            assert c.diff.estimate == 0
+
+
+def test_sensitivity_command(tmp_path, simkit_cmd):
+    out = tmp_path / "s.json"
+    proc = subprocess.run(simkit_cmd + ["sensitivity", "ufs", "-n", "200", "--runs", str(tmp_path / "runs"), "--json", str(out),
+                                        "--plot", str(tmp_path / "t.png"), "--no-progress"],
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "claims" in proc.stdout
+    doc = json.loads(out.read_text())
+    assert doc["games_per_cell"] == 200 and doc["claims"] and (tmp_path / "t.png").exists()
