@@ -9,6 +9,7 @@ import re
 import numpy as np
 import polars as pl
 
+from ...ladder import CLASSES, Contrast, Means, boot_taus, classify, difference, from_difference
 from ...report import PALETTE, Report, fmt_p, pct, style
 from ...stats import clustered_mean, clustered_rate, design_effect, diff_independent, holm, paired_binary, wilson
 
@@ -327,38 +328,34 @@ def _paired(a: pl.DataFrame, b: pl.DataFrame):
     return paired_binary(a["won"][:n].to_numpy(), b["won"][:n].to_numpy())
 
 
-def _tau(x: list[float], y: list[float]) -> float:
-    """Kendall's tau-b between two rankings (nan when one of them is all ties)."""
-    from scipy.stats import kendalltau
-
-    if len(set(x)) < 2 or len(set(y)) < 2:
-        return float("nan")
-    return float(kendalltau(x, y).statistic)
-
-
-def _fmt_tau(t: float) -> str:
-    return "n/a" if not np.isfinite(t) else f"{t:+.2f}"
+def _taus(cells: dict, bots: list[str], labels: list, threats: list[int]) -> dict:
+    """Kendall's tau between every two bots' rankings of the cells, at each threat level,
+    with bootstrap intervals over seeds (cells share their seeds, so they stay paired)."""
+    out = {}
+    for t in threats:
+        means = {}
+        for b in bots:
+            parts = [cells[(b, *x, t)] for x in labels]
+            means[b] = Means(np.concatenate([p["game_index"].to_numpy() for p in parts]),
+                             np.concatenate([np.full(p.height, i) for i, p in enumerate(parts)]),
+                             np.concatenate([p["won"].to_numpy() for p in parts]), len(labels))
+        for pair, tau in boot_taus(means, list(itertools.combinations(bots, 2))).items():
+            out[(*pair, t)] = tau
+    return out
 
 
 def _pts(d) -> str:
     return f"{100 * d.estimate:+.1f} [{100 * d.lo:+.1f}, {100 * d.hi:+.1f}]"
 
 
-def _verdict(picks: dict[str, tuple[str, bool]]) -> str:
-    """``picks``: bot -> (what it finds, whether that is separated), weakest bot first.
-    flips: two bots find different things, both separated; survives: no conflict and the
-    strongest bot separates it; fades: a weaker bot separates it, the strongest does not;
-    undecided: no bot does."""
-    decided = {name for name, ok in picks.values() if ok}
-    if len(decided) > 1:
-        return "flips"
-    if not decided:
-        return "undecided"
-    return "survives" if list(picks.values())[-1][1] else "fades"
-
-
-def _said(picks: dict[str, tuple[str, bool]]) -> str:
-    return ", ".join(f"`{b}` {name}" for b, (name, _) in picks.items())
+def _line(claim: str, contrasts: dict[str, Contrast], reference: str, picks: dict[str, str] | None = None,
+          other: dict[str, str] | None = None) -> tuple[str, str]:
+    """A conclusion's class and its line: the claim, every bot's contrast (and its own
+    answer when given), and why it is classed so."""
+    cls, why = classify(contrasts, reference, other)
+    each = ", ".join(f"`{b}` {c.text()}" + (f" (its own answer: {picks[b]})" if picks and b in picks else "")
+                     for b, c in contrasts.items())
+    return cls, f"{claim}: {each}; {why}"
 
 
 def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
@@ -376,7 +373,8 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
     budgets = sorted({found[b] for b in lad["bot"].unique().to_list()})
     name = {found[b]: b for b in lad["bot"].unique().to_list()}
     threats = sorted(lad["threat"].unique().to_list())
-    games = lad.group_by("bot", "threat").len()["len"].min()
+    counts = lad.group_by("bot", "threat").len()["len"]
+    games = f"{counts.min():,}" if counts.min() == counts.max() else f"{counts.min():,} to {counts.max():,}"
     covers = {bb: sorted(lad.filter(pl.col("bot") == name[bb])["threat"].unique().to_list()) for bb in budgets}
     some = [bb for bb in budgets if covers[bb] != threats]
     partial = "".join(f" (budget {bb} at threat {', '.join(map(str, covers[bb]))} only)" for bb in some)
@@ -385,8 +383,8 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
              f"its own) and keeps the one whose position a learned model rates best; its budget is the number of such "
              f"simulations per die placed, and `search:budget=1` is `planner`. Here it plays {CITY_NAMES[city]} ({side} side) "
              f"at every threat level with budgets {budgets[0]} to {budgets[-1]}{partial}, "
-             f"{games:,} games per cell on the same seeds, "
-             f"so each doubling is a paired comparison (Tango's 95% interval).")
+             f"{games} games per cell on the same seeds, "
+             f"so each doubling is a paired comparison (Tango's 95% interval, on the games both budgets played).")
     rates = {}
     for bb in budgets:
         for t in threats:
@@ -396,10 +394,10 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
     rep.table([{"budget": bb, **{f"threat {t}": pct(rates[(bb, t)]) if (bb, t) in rates else "" for t in threats}} for bb in budgets],
               f"Win rate [95% interval] of search by budget and threat level, {CITY_NAMES[city]} ({side} side)")
     steps = {}
-    for lo_b, hi_b in zip(budgets, budgets[1:]):
-        for t in threats:
-            if (lo_b, t) in rates and (hi_b, t) in rates:
-                steps[(lo_b, t)] = _paired(_cell(lad, name[hi_b], city, side, t), _cell(lad, name[lo_b], city, side, t))
+    for t in threats:
+        mine = [bb for bb in budgets if (bb, t) in rates]
+        for lo_b, hi_b in zip(mine, mine[1:]):
+            steps[(lo_b, t)] = _paired(_cell(lad, name[hi_b], city, side, t), _cell(lad, name[lo_b], city, side, t))
     rep.table([{"budget": f"{lo_b} -> {hi_b}", **{f"threat {t}": _pts(steps[(lo_b, t)]) if (lo_b, t) in steps else "" for t in threats}}
                for lo_b, hi_b in zip(budgets, budgets[1:])],
               "What each step up the ladder gains, in points of win rate, paired by seed [Tango's 95% interval]")
@@ -416,14 +414,20 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
             a, b_ = pairs[-1]
             lines.append(f"threat {t}: still paying at the top of the ladder ({a} -> {b_}: {_pts(steps[(a, t)])} points); "
                          f"reached {pct(rates[(b_, t)])}")
-            short.append(f"threat {t} at least {100 * rates[(b_, t)].estimate:.1f}% (still rising at budget {b_})")
+            short.append(f"threat {t} at least {pct(rates[(b_, t)])} (still rising at budget {b_})")
         else:
             a, b_ = pairs[flat]
-            worst = max(pairs[flat:], key=lambda p: abs(steps[(p[0], t)].estimate))
-            lines.append(f"threat {t}: doubling stops paying at budget {a} ({a} -> {b_}: {_pts(steps[(a, t)])} points; the "
-                         f"largest later change {worst[0]} -> {worst[1]}: {_pts(steps[(worst[0], t)])}); {pct(rates[(a, t)])} at "
-                         f"budget {a}, planner (budget 1) {pct(rates[(budgets[0], t)])}")
-            short.append(f"threat {t} {100 * rates[(a, t)].estimate:.1f}% (flat from budget {a})")
+            later = pairs[flat:]
+            worst = max(later, key=lambda p: abs(steps[(p[0], t)].estimate))
+            top_gain = max(steps[(p[0], t)].hi for p in later)
+            shown = ("every later doubling's interval lies under +1 point: a gain of a point or more per doubling is ruled out"
+                     if top_gain < 0.01 else
+                     f"but the intervals do not rule out a gain of a point per doubling (the widest reaches {100 * top_gain:+.1f})")
+            lines.append(f"threat {t}: doubling stops paying at budget {a} (every doubling from there changes the rate by under a "
+                         f"point: {a} -> {b_} {_pts(steps[(a, t)])}, the largest {worst[0]} -> {worst[1]} "
+                         f"{_pts(steps[(worst[0], t)])}; {shown}); {pct(rates[(a, t)])} at budget {a}, "
+                         f"{pct(rates[(mine[-1], t)])} at {mine[-1]}, planner (budget 1) {pct(rates[(budgets[0], t)])}")
+            short.append(f"threat {t} {pct(rates[(mine[-1], t)])} (flat from budget {a})")
     rep.bullets(lines)
     rep.text("Where the curve flattens is this search's limit, a lower bound on the game under strong play: it looks one "
              "round ahead and relies on a learned estimate beyond that, so a deeper search could still find more.")
@@ -446,20 +450,25 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
 def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[str], default: str, cities: list[str],
                    sides: list[str], threats: list[int]) -> None:
     """The headline rankings recomputed for every bot on the ladder of skill, rank
-    correlations between bots, and the conclusions that survive or flip."""
+    correlations between bots, and each conclusion classed as surviving, flipping, fading
+    or undecided (simkit.ladder)."""
     rep.heading("Does it hold under stronger play?")
     winners = [b for b in bots if f.filter(pl.col("bot") == b)["won"].any()]
     skill = sorted(winners, key=lambda b: float(f.filter(pl.col("bot") == b)["won"].mean()))
     others = [b for b in skill if b != default]
+    top = skill[-1]
     rep.text("The bots form a ladder of skill: " + " < ".join(f"`{b}`" for b in skill)
-             + " (pooled win rate; `random` never wins, so it ranks nothing). Each headline of this report is recomputed "
-             "for every bot that wins games, with Kendall's rank correlation (tau-b: +1 the same order, -1 the reverse) "
-             "between the bots' rankings. Cells play the same seeds, so comparisons between cells are paired; a finding is "
-             "*separated* when its paired 95% interval against the runner-up excludes 0. A conclusion *flips* when two "
-             "bots reach different separated findings; it *survives* when none conflict and the strongest bot separates "
-             "it; it *fades* when a weaker bot separates it but the strongest does not (its cells play fewer games, which "
-             "may be why); it is *undecided* when no bot separates it.")
-    said = {"survives": [], "flips": [], "fades": [], "undecided": []}
+             + " (pooled win rate; `random` never wins, so it ranks nothing). Each headline of this report is a claim that "
+             f"the default bot `{default}`'s games establish; it is measured again for every bot that wins games, as a "
+             "*margin* that is positive when the claim holds for that bot, with its 95% interval (cells play the same seeds, "
+             "so comparisons between cells are paired). A claim *survives* when the strongest bot "
+             f"(`{top}`) finds it too (its interval above 0) and no bot finds the opposite; it *flips* when some bot finds "
+             f"the opposite (its interval below 0) or separates another answer; it *fades* when `{top}`'s interval contains 0 "
+             f"but lies below `{default}`'s margin (the effect is ruled out at `{default}`'s size, not ruled out smaller); it "
+             f"is *undecided* when `{top}`'s interval contains both 0 and `{default}`'s margin (too few games to tell) or when "
+             f"`{default}` does not separate it. `{top}` plays fewer games per cell, so its intervals are wider. Rank "
+             "correlations are Kendall's tau-b (+1 the same order, -1 the reverse), with 95% bootstrap intervals over seeds.")
+    said = {k: [] for k in CLASSES}
     ladder_lines = _budget_ladder(rep, main)
 
     # -- cities and sides ------------------------------------------------------------------------
@@ -488,112 +497,149 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
                 ranks.append(str(order.index((c, s)) + 1))
             row[f"{b}: rank at threat {threats[0]}-{threats[-1]}"] = " ".join(ranks)
         rows.append(row)
-    rep.table(rows, "Rank of each city and side by win rate (1 = easiest), at each threat level, for each bot")
-    taus = []
-    for a, b in itertools.combinations(skill, 2):
-        taus.append({"bots": f"{a} vs {b}", **{f"threat {t}": _fmt_tau(_tau([rate[(a, *x, t)] for x in labels], [rate[(b, *x, t)] for x in labels]))
-                                               for t in threats}})
-    rep.table(taus, f"Kendall's tau between the bots' rankings of the {len(labels)} cities and sides, at each threat level")
-    # pairs of cells: does the order the default bot finds survive?
-    counts = {b: {"kept": 0, "faded": 0, "flipped": 0, "ordered": 0} for b in others}
-    flips = []
+    rep.table(rows, "Rank of each city and side by win rate (1 = easiest), at each threat level, for each bot (the rates "
+                    "and their intervals are in the first table of this report)")
+    taus = _taus(cells, skill, labels, threats)
+    rep.table([{"bots": f"{a} vs {b}", **{f"threat {t}": str(taus[(a, b, t)]) for t in threats}}
+               for a, b in itertools.combinations(skill, 2)],
+              f"Kendall's tau between the bots' rankings of the {len(labels)} cities and sides, at each threat level "
+              f"[95% bootstrap interval over seeds; n/a: a bot wins every cell alike]")
+
+    # pairs of cells: does the order the default bot finds hold?
+    kinds = ("survives", "flips", "fades", "undecided")
+    counts = {b: dict.fromkeys(kinds, 0) for b in others}
+    reversed_rows = []
     for t in threats:
         for x, y in itertools.combinations(labels, 2):
             ref = _paired(cells[(default, *x, t)], cells[(default, *y, t)])
             if not ref.significant:
                 continue
+            sign = 1 if ref.estimate > 0 else -1
             for b in others:
                 d = _paired(cells[(b, *x, t)], cells[(b, *y, t)])
-                counts[b]["ordered"] += 1
-                if d.significant and np.sign(d.estimate) == np.sign(ref.estimate):
-                    counts[b]["kept"] += 1
-                elif d.significant:
-                    counts[b]["flipped"] += 1
-                    flips.append({"threat": t, "cells (first minus second)": f"{name[x]} - {name[y]}",
-                                  f"{default} (points)": _pts(ref), f"{b} (points)": _pts(d)})
-                else:
-                    counts[b]["faded"] += 1
-    rep.table([{"bot": b, f"pairs {default} orders significantly": v["ordered"], "same order": v["kept"],
-                "no longer different": v["faded"], "reversed": v["flipped"]} for b, v in counts.items()],
-              f"Pairs of cells (same threat level) whose win rates differ significantly for `{default}`: how the stronger bots order them")
-    if flips:
-        rep.table(flips, "Reversed orders: both differences significant, in opposite directions")
-    for t in [x for x in threats if x == 1] or threats[:1]:
-        for what, sign in (("easiest", -1), ("hardest", 1)):
-            picks = {}
-            for b in skill:
-                order = sorted(labels, key=lambda x: sign * rate[(b, *x, t)])
-                d = _paired(cells[(b, *order[0], t)], cells[(b, *order[1], t)])
-                picks[b] = (name[order[0]] if d.significant else f"{name[order[0]]} (not separated from {name[order[1]]})", d.significant)
-            said[_verdict(picks)].append(f"the {what} city and side at threat {t}: {_said(picks)}")
+                cls, _ = classify({default: from_difference(ref, sign=sign), b: from_difference(d, sign=sign)}, default)
+                counts[b][cls] += 1
+                if cls == "flips":
+                    reversed_rows.append({"threat": t, "cells (first minus second)": f"{name[x]} - {name[y]}",
+                                          f"{default} (points)": _pts(ref), f"{b} (points)": _pts(d)})
+    rep.table([{"bot": b, f"pairs {default} orders significantly": sum(v.values()), "same order (survives)": v["survives"],
+                "reversed (flips)": v["flips"], f"{default}'s gap ruled out (fades)": v["fades"], "cannot tell (undecided)": v["undecided"]}
+               for b, v in counts.items()],
+              f"Pairs of cells (same threat level) whose win rates differ significantly for `{default}` (paired 95% interval "
+              f"excluding 0): how each other bot orders them, by the classes above")
+    if reversed_rows:
+        rep.table(reversed_rows, "Reversed orders: both differences significant, in opposite directions")
     for b in others:
         c = counts[b]
-        line = (f"the order of two cells (same threat level) that `{default}` finds: `{b}` keeps {c['kept']} of "
-                f"{c['ordered']}, cannot tell {c['faded']} apart, reverses {c['flipped']}")
-        said["flips" if c["flipped"] else "fades" if c["faded"] else "survives"].append(line)
+        n = sum(c.values())
+        for cls, what in (("survives", "keeps the order of"), ("flips", "reverses"), ("fades", f"rules out `{default}`'s gap (but not a smaller one) for"),
+                          ("undecided", "can neither confirm nor rule out the order of")):
+            if c[cls]:
+                said[cls].append(f"the order of two cells (same threat level) that `{default}` finds: `{b}` {what} {c[cls]} of {n} pairs")
+
+    for t in [x for x in threats if x == 1] or threats[:1]:
+        for what, sign in (("easiest", 1), ("hardest", -1)):
+            # the reference's answer X; for each bot: X's margin over the bot's nearest other cell
+            order = sorted(labels, key=lambda x: -sign * rate[(default, *x, t)])
+            claim = order[0]
+            contrasts, picks, other = {}, {}, {}
+            for b in skill:
+                rest = sorted((x for x in labels if x != claim), key=lambda x: -sign * rate[(b, *x, t)])
+                d = _paired(cells[(b, *claim, t)], cells[(b, *rest[0], t)])
+                contrasts[b] = from_difference(d, sign=sign)
+                own = sorted(labels, key=lambda x: -sign * rate[(b, *x, t)])
+                if own[0] != claim:
+                    sep = _paired(cells[(b, *own[0], t)], cells[(b, *own[1], t)])
+                    picks[b] = name[own[0]]
+                    if sep.significant:
+                        other[b] = f"{name[own[0]]} as the {what} ({_pts(sep)} points against {name[own[1]]})"
+            cls, line = _line(f"{name[claim]} is the {what} city and side at threat {t} (its win rate "
+                              f"{'above' if sign > 0 else 'below'} the next {what})", contrasts, default, picks, other)
+            said[cls].append(line)
 
     # -- the damaged side ----------------------------------------------------------------------
     if "damaged" in sides and "normal" in sides:
-        picks, detail = {}, {}
+        found, parts = {}, []
         for b in skill:
-            harder, easier, n = [], 0, 0
+            harder, easier, worst, n = [], 0, None, 0
             for c in cities:
                 for t in threats:
                     d = _paired(cells[(b, c, "damaged", t)], cells[(b, c, "normal", t)])
                     n += 1
                     easier += d.significant and d.estimate > 0
                     if d.significant and d.estimate < 0:
-                        harder.append(f"{CITY_NAMES[c]} at threat {t}")
-            picks[b] = ("never harder" if not harder else "harder in " + ", ".join(harder), True)
-            detail[b] = f"easier in {easier} of {n} city x threat cells"
-        said[_verdict(picks)].append("the damaged side of a city is never significantly harder than its normal side: "
-                                     + ", ".join(f"`{b}` {picks[b][0]} ({detail[b]})" for b in skill))
+                        harder.append(f"{CITY_NAMES[c]} at threat {t} ({_pts(d)})")
+                    if worst is None or d.lo < worst[0].lo:
+                        worst = (d, f"{CITY_NAMES[c]} at threat {t}")
+            found[b] = harder
+            parts.append(f"`{b}` easier in {easier} of {n} city x threat cells, " +
+                         (f"harder in {', '.join(harder)}" if harder else
+                          f"harder nowhere; more than {100 * max(0.0, -worst[0].lo):.1f} points harder is ruled out in every cell "
+                          f"(the widest, {worst[1]}: {_pts(worst[0])})"))
+        against = [b for b in skill if found[b]]
+        if not found[default]:
+            cls, claim = ("flips" if against else "survives"), "is never significantly harder than its normal side"
+        else:
+            cls, claim = ("survives" if found[top] else "undecided"), "is significantly harder than its normal side somewhere"
+        said[cls].append(f"the damaged side of a city {claim} (paired by seed, damaged minus normal): " + "; ".join(parts))
 
     # -- the hardest tile -------------------------------------------------------------------------
     if 1 in threats:
         rep.heading("The hardest tile, by bot", 3)
         rows, by_bot = [], {}
+        bits = {v: k for k, v in TILE_NAMES.items()}
         for bit, tile in TILE_NAMES.items():
             row = {"flipped tile (threat 1)": tile}
             for b in skill:
                 part = f.filter((pl.col("bot") == b) & (pl.col("threat") == 1) & (pl.col("flipped") == bit))
                 ci = _pooled(part)
-                by_bot.setdefault(b, {})[tile] = ci.estimate
+                by_bot.setdefault(b, {})[tile] = ci
                 row[b] = pct(ci)
             rows.append(row)
         for row in rows:
             for b in skill:
-                order = sorted(by_bot[b], key=lambda k: by_bot[b][k])
+                order = sorted(by_bot[b], key=lambda k: by_bot[b][k].estimate)
                 row[b] += f" (#{order.index(row['flipped tile (threat 1)']) + 1})"
         rep.table(rows, "Win rate by the one tile flipped at threat 1 (all cities and sides, 95% intervals clustered by seed; "
                         "#1 = hardest)")
         tiles = list(TILE_NAMES.values())
-        rep.text("Kendall's tau between the bots' orders of the tiles: " + "; ".join(
-            f"{a} vs {b} {_fmt_tau(_tau([by_bot[a][k] for k in tiles], [by_bot[b][k] for k in tiles]))}"
-            for a, b in itertools.combinations(skill, 2)) + ".")
-        picks = {}
+        means = {}
         for b in skill:
-            order = sorted(by_bot[b], key=by_bot[b].get)
-            bits = {v: k for k, v in TILE_NAMES.items()}
-            one = f.filter((pl.col("bot") == b) & (pl.col("threat") == 1))
-            a = one.filter(pl.col("flipped") == bits[order[0]])
-            z = one.filter(pl.col("flipped") == bits[order[1]])
-            # the two tiles are flipped in different games: a difference of independent clustered rates
-            ca, cz = _pooled(a), _pooled(z)
-            se = np.hypot((ca.hi - ca.lo) / 3.92, (cz.hi - cz.lo) / 3.92)
-            ok = bool(abs(ca.estimate - cz.estimate) > 1.96 * se)
-            picks[b] = (order[0] if ok else f"{order[0]} (not separated from {order[1]})", ok)
-        said[_verdict(picks)].append(f"the hardest tile to face flipped at threat 1: {_said(picks)}")
+            one = f.filter((pl.col("bot") == b) & (pl.col("threat") == 1) & pl.col("flipped").is_in(list(bits.values())))
+            group = one["flipped"].replace_strict({bits[k]: i for i, k in enumerate(tiles)}, return_dtype=pl.Int64)
+            means[b] = Means(one["game_index"].to_numpy(), group.to_numpy(), one["won"].to_numpy(), len(tiles))
+        tile_taus = boot_taus(means, list(itertools.combinations(skill, 2)))
+        rep.text("Kendall's tau between the bots' orders of the tiles [95% bootstrap interval over seeds]: " + "; ".join(
+            f"{a} vs {b} {tile_taus[(a, b)]}" for a, b in itertools.combinations(skill, 2)) + ".")
+        claim = min(by_bot[default], key=lambda k: by_bot[default][k].estimate)
+        contrasts, picks, other = {}, {}, {}
+        for b in skill:
+            # the tiles are flipped in different games: a difference of independent clustered rates
+            rest = min((k for k in tiles if k != claim), key=lambda k: by_bot[b][k].estimate)
+            r, x = by_bot[b][rest], by_bot[b][claim]
+            contrasts[b] = difference(r.estimate, r.lo, r.hi, x.estimate, x.lo, x.hi)
+            own = sorted(tiles, key=lambda k: by_bot[b][k].estimate)
+            if own[0] != claim:
+                picks[b] = own[0]
+                a_, z_ = by_bot[b][own[0]], by_bot[b][own[1]]
+                sep = difference(z_.estimate, z_.lo, z_.hi, a_.estimate, a_.lo, a_.hi)
+                if sep.lo > 0:
+                    other[b] = f"{own[0]} as the hardest ({sep.text()} below {own[1]})"
+        cls, line = _line(f"{claim} is the hardest tile to face flipped at threat 1 (the next hardest tile's win rate minus its own)",
+                          contrasts, default, picks, other)
+        said[cls].append(line)
 
     # -- threat steps -------------------------------------------------------------------------------
     rep.heading("The threat steps, by bot", 3)
-    rows, largest_drops, every = [], {}, {}
+    rows, largest_drops, step = [], {}, {}
     for b in skill:
         row = {"bot": b}
         drops = {}
         tests = []
         for t0, t1 in zip(threats, threats[1:]):
             ds = [_paired(cells[(b, c, s, t0)], cells[(b, c, s, t1)]) for c, s in labels]
+            for (c, s), d in zip(labels, ds):
+                step[(b, c, s, t0, t1)] = d
             drops[(t0, t1)] = float(np.mean([d.estimate for d in ds]))
             tests.append(ds)
         flat = [d for ds in tests for d in ds]
@@ -604,18 +650,41 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
             k += len(ds)
             row[f"{t0} -> {t1}"] = f"{100 * drops[(t0, t1)]:+.1f} ({sig}/{len(ds)})"
         largest_drops[b] = drops
-        every[b] = (sum(rejected), len(rejected))
         row["significant steps"] = f"{sum(rejected)} of {len(rejected)}"
+        smallest = min(flat, key=lambda d: d.lo)
+        row["least certain step (points)"] = _pts(smallest)
         rows.append(row)
     rep.table(rows, "Drop in win rate from one threat level to the next, in points, averaged over the cities and sides "
-                    "(in brackets: in how many of them the step is significant, paired by seed, Holm over each bot's steps)")
-    picks = {b: ("every step", True) if k == n else (f"{k} of {n} steps", False) for b, (k, n) in every.items()}
-    said[_verdict(picks)].append("each threat step is significantly harder in every city and side: " + _said(picks))
-    picks = {}
+                    "(in brackets: in how many of them the step is significant, paired by seed, Holm over each bot's steps); "
+                    "the step whose paired 95% interval reaches lowest")
+    # every step, every city and side: classed one by one, then together
+    tally = dict.fromkeys(CLASSES, 0)
+    named = {k: [] for k in CLASSES}
+    for t0, t1 in zip(threats, threats[1:]):
+        for c, s in labels:
+            cls, _ = classify({b: from_difference(step[(b, c, s, t0, t1)]) for b in skill}, default)
+            tally[cls] += 1
+            named[cls].append(f"{name[(c, s)]} {t0} -> {t1} (`{top}` {_pts(step[(top, c, s, t0, t1)])})")
+    n_steps = sum(tally.values())
+    for cls in CLASSES:
+        if tally[cls]:
+            if cls == "survives":
+                d, where = min(((step[(top, c, s, t0, t1)], f"{name[(c, s)]} {t0} -> {t1}") for t0, t1 in zip(threats, threats[1:])
+                                for c, s in labels
+                                if classify({b: from_difference(step[(b, c, s, t0, t1)]) for b in skill}, default)[0] == "survives"),
+                               key=lambda p: p[0].lo)
+                listed = f"the least certain for `{top}`: {where}, {_pts(d)} points"
+            else:
+                listed = "; ".join(named[cls])
+            said[cls].append(f"each threat step makes the game harder (a city and side's win rate drops from one threat level "
+                             f"to the next, paired by seed): {tally[cls]} of {n_steps} steps ({listed})")
+    # the largest step
+    claim = max(largest_drops[default], key=largest_drops[default].get)
+    contrasts, picks, other = {}, {}, {}
     for b in skill:
-        order = sorted(largest_drops[b], key=largest_drops[b].get, reverse=True)
-        (a0, a1), (b0, b1) = order[0], order[1]
-        # per seed and city x side: (drop of the larger step) - (drop of the runner-up), clustered by seed
+        rest = max((k for k in largest_drops[b] if k != claim), key=largest_drops[b].get)
+        (a0, a1), (b0, b1) = claim, rest
+        # per seed and city x side: (drop of the claimed step) - (drop of the bot's largest other), clustered by seed
         values, seeds = [], []
         for c, s in labels:
             w = {t: cells[(b, c, s, t)]["won"].to_numpy().astype(float) for t in {a0, a1, b0, b1}}
@@ -623,13 +692,19 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
             values.append((w[a0][:n] - w[a1][:n]) - (w[b0][:n] - w[b1][:n]))
             seeds.append(cells[(b, c, s, a0)]["seed"].to_numpy()[:n])
         ci = clustered_mean(np.concatenate(values), np.concatenate(seeds))
-        ok = bool(ci.lo > 0)
-        picks[b] = (f"{a0} -> {a1}" if ok else f"{a0} -> {a1} (not separated from {b0} -> {b1})", ok)
-    said[_verdict(picks)].append("the largest threat step (points of win rate, averaged over cities and sides): " + _said(picks))
+        contrasts[b] = Contrast(ci.estimate, ci.lo, ci.hi)
+        own = max(largest_drops[b], key=largest_drops[b].get)
+        if own != claim:
+            picks[b] = f"{own[0]} -> {own[1]}"
+    cls, line = _line(f"the largest threat step is {claim[0]} -> {claim[1]} (its drop minus the next largest step's, "
+                      f"averaged over cities and sides)", contrasts, default, picks, other)
+    said[cls].append(line)
 
     # -- summary ----------------------------------------------------------------------------------------
     rep.heading("What survives, what flips", 3)
-    rep.bullets([f"**{k.capitalize()}**: {s}." for k in ("survives", "flips", "fades", "undecided") for s in said[k]])
+    rep.text("Each line: the claim, then each bot's margin [95% interval] (positive: the claim holds for that bot), then "
+             "why it is classed so.")
+    rep.bullets([f"**{k.capitalize()}**: {s}." for k in CLASSES for s in said[k]])
     if ladder_lines:
         rep.text(f"The game's difficulty under the strongest play measured here (the search's budget ladder, {ladder_lines[0]}): "
                  + ", ".join(ladder_lines[1:]) + ".")
