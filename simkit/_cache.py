@@ -113,9 +113,11 @@ def _make_locator():
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
             self._component = component
+            # Named by the folder's place in the tree (simkit/games/ufs and strategies/ufs
+            # differ), not its absolute path: a second checkout of the same code on this
+            # machine finds the cache warm, like the ".compiled" mark of its folder says.
             folder = Path(py_file).resolve().parent
-            sub = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()[:8]}"
-            self._cache_path = str(cache_folder(component) / sub)
+            self._cache_path = str(cache_folder(component) / "_".join(folder.relative_to(ROOT).parts))
 
         def get_cache_path(self):
             return self._cache_path

@@ -48,10 +48,18 @@ def time_games(game: GameSpec, params: Any, bots: list[Bot], n: int, seed: int =
     return time.perf_counter() - t0
 
 
-def python_speed(game: GameSpec, params: Any, bot_text: str, n: int, timeout: float = 900) -> float:
-    """Games per second of the same rules run as plain Python (child process, JIT disabled)."""
+# Seconds a timing aims for when the number of games is left to simkit: long enough to
+# smooth out the machine's noise, short enough that a slow searching bot is timed too.
+COMPILED_SECONDS = 2.0
+PYTHON_SECONDS = 5.0
+
+
+def python_speed(game: GameSpec, params: Any, bot_text: str, n: int | None, timeout: float = 900) -> tuple[int, float]:
+    """``(games, games per second)`` of the same rules run as plain Python (child process,
+    JIT disabled): ``n`` games, or (``n`` None) batches of 1, 2, 4 ... games until about
+    ``PYTHON_SECONDS`` have passed."""
     code = (
-        "import json, sys, warnings, numpy as np\n"
+        "import json, sys, time, warnings, numpy as np\n"
         "warnings.simplefilter('ignore')\n"
         "np.seterr(all='ignore')\n"
         "from simkit.games import get\n"
@@ -61,26 +69,41 @@ def python_speed(game: GameSpec, params: Any, bot_text: str, n: int, timeout: fl
         "g = get(a['game'])\n"
         "p = build(g.params, a['params'], g.name)\n"
         "bots = g.resolve_bots([a['bot']], p)\n"
-        "print(json.dumps(a['n'] / time_games(g, p, bots, a['n'])))\n"
+        "if a['n']:\n"
+        "    games, secs = a['n'], time_games(g, p, bots, a['n'])\n"
+        "else:\n"
+        "    games, secs, batch = 0, 0.0, 1\n"
+        "    while secs < a['budget']:\n"
+        "        secs += time_games(g, p, bots, batch, seed=games)\n"
+        "        games, batch = games + batch, batch * 2\n"
+        "print(json.dumps([games, games / secs]))\n"
     )
-    arg = json.dumps({"game": game.name, "params": dataclasses.asdict(params), "bot": bot_text, "n": n})
+    arg = json.dumps({"game": game.name, "params": dataclasses.asdict(params), "bot": bot_text, "n": n, "budget": PYTHON_SECONDS})
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", code, arg], capture_output=True, text=True, env=env, timeout=timeout)
     if out.returncode != 0:
         raise RuntimeError(f"pure-Python benchmark failed: {out.stderr.strip().splitlines()[-1:]}")
-    return float(out.stdout.strip().splitlines()[-1])
+    games, rate = json.loads(out.stdout.strip().splitlines()[-1])
+    return int(games), float(rate)
 
 
-def bench(game: GameSpec, params: Any, bot_texts: list[str], n: int, python_games: int = 0, repeat: int = 3) -> list[BenchRow]:
-    """Compiled speed of each bot (best of ``repeat`` runs after a warm-up) and, if
-    ``python_games`` > 0, the pure-Python speed of the same bot."""
+def bench(game: GameSpec, params: Any, bot_texts: list[str], n: int | None = None, python_games: int | None = None,
+          repeat: int = 3) -> list[BenchRow]:
+    """Compiled speed of each bot (best of ``repeat`` timings of ``n`` games after a
+    warm-up; ``n`` None: about ``COMPILED_SECONDS`` per timing) and the pure-Python speed
+    of the same bot (``python_games`` games; None: about ``PYTHON_SECONDS``; 0: skipped)."""
     rows = []
     for text in bot_texts:
         bots = game.resolve_bots([text], params)
-        time_games(game, params, bots, min(n, 200))  # compile or load the cache
-        best = min(time_games(game, params, bots, n, seed=1000 + r) for r in range(repeat))
-        py = python_speed(game, params, text, python_games) if python_games > 0 else None
-        rows.append(BenchRow(text, n, best, n / best, python_games or None, py))
+        warm = 200 if n is None else min(n, 200)
+        time_games(game, params, bots, warm)  # compile or load the cache
+        games = n
+        if games is None:
+            rate = warm / time_games(game, params, bots, warm, seed=999)
+            games = max(warm, int(rate * COMPILED_SECONDS))
+        best = min(time_games(game, params, bots, games, seed=1000 + r) for r in range(repeat))
+        py_games, py = python_speed(game, params, text, python_games) if python_games != 0 else (None, None)
+        rows.append(BenchRow(text, games, best, games / best, py_games, py))
     return rows
 
 

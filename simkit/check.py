@@ -19,7 +19,7 @@ A bands file (TOML) holds defaults and one ``[[band]]`` table per check::
     hi = 0.1045             # optional (1 if absent)
     set = { threat = 1 }    # optional parameter overrides
     bots = ["greedy"]       # optional, by seat
-    seat = 0                # only this seat's rows (needed for a per-seat column of a multi-seat game)
+    seat = 1                # only this seat's rows (needed for a per-seat column of a multi-seat game)
     max_games = 21000       # optional cap; the smallest cap that keeps the error rates if absent
     # detect, batch, seed, rotate_seats and note may be set here too
 
@@ -195,8 +195,8 @@ def load(path: Path) -> list[Band]:
             raise _fail(path, where, str(exc)) from None
         seats = game.seats(params)
         seat = raw.get("seat")
-        if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats):
-            raise _fail(path, where, f"seat must be an integer 0..{seats - 1}, got {seat!r}")
+        if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 1 <= seat <= seats):
+            raise _fail(path, where, f"seat must be an integer 1..{seats}, got {seat!r}")
         try:
             need = int(math.ceil(test.required_cap() / batch) * batch)
         except ValueError as exc:
@@ -246,8 +246,8 @@ def _play(spec: RunSpec, stop: int, folder: Path, jobs: int, chunk: int) -> pl.D
 
 
 def _values(band: Band, frame: pl.DataFrame) -> np.ndarray:
-    """One observation per game: the band's seat, or seat 0 for a per-game column."""
-    return frame.filter(pl.col("seat") == (band.seat or 0))[band.metric].to_numpy()
+    """One observation per game: the band's seat, or seat 1 for a per-game column."""
+    return frame.filter(pl.col("seat") == (band.seat or 1))[band.metric].to_numpy()
 
 
 def decide(band: Band, jobs: int = 1) -> Verdict:

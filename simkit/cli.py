@@ -67,16 +67,19 @@ def _params(game, overrides: dict):
 
 
 @app.command("games")
-def games_cmd() -> None:
+def games_cmd(game_name: Optional[str] = typer.Argument(None, metavar="[GAME]", help="Only this game.")) -> None:
     """List the games: player counts, parameters (defaults and allowed values) and bots.
 
-    Example: simkit games
+    Example: simkit games ovni
     """
-    from .games import all_games
+    from .games import all_games, get
     from .params import describe
 
-    games = all_games()
-    for game in [g for g in games if not g.template]:
+    games = all_games() if game_name is None else [get(game_name)]
+    if game_name is None:
+        out.print("games: " + ", ".join(f"{g.name} ({g.title})" for g in games if not g.template)
+                  + "; 'simkit games GAME' shows one.")
+    for game in [g for g in games if not g.template or game_name is not None]:
         lo, hi = game.seat_range
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
         out.rule(Text(f"{game.name}  {game.title}  ({players} player{'s' if hi > 1 else ''})", style="bold"))
@@ -97,7 +100,7 @@ def games_cmd() -> None:
             mark = " (default)" if name == game.default_bot else ""
             bt.add_row(name + mark, ", ".join(info.options) or "-", info.help)
         out.print(bt)
-    for game in [g for g in games if g.template]:
+    for game in [g for g in games if g.template and game_name is None]:
         out.print(f"\n{game.name}: {game.title}, for contributors: copy it to add a game (docs/adding-a-game.md).")
 
 
@@ -226,8 +229,8 @@ def bench_cmd(
     game: str = typer.Argument(..., help="Game name."),
     bot: List[str] = typer.Option([], "--bot", "-b", help="Bots to time (default: every built-in bot)."),
     set_: List[str] = typer.Option([], "--set", "-s", help=SET_HELP),
-    n: int = typer.Option(50_000, "-n", "--games", help="Games per timing."),
-    python_games: int = typer.Option(40, "--python-games", help="Games for the pure-Python timing (0 to skip)."),
+    n: Optional[int] = typer.Option(None, "-n", "--games", help="Games per timing (default: about 2 s of games)."),
+    python_games: Optional[int] = typer.Option(None, "--python-games", help="Games for the pure-Python timing (default: about 5 s of games; 0 to skip)."),
     repeat: int = typer.Option(3, "--repeat", help="Timings per bot; the best is kept."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures to this JSON file."),
 ) -> None:
@@ -237,14 +240,17 @@ def bench_cmd(
     """
     from .bench import bench, fmt_rate, rows_as_dicts
 
-    if n < 1 or repeat < 1 or python_games < 0:
-        raise UserError("bench needs -n >= 1, --repeat >= 1 and --python-games >= 0")
+    if (n is not None and not 1 <= n <= 10**9) or not 1 <= repeat <= 100 or (python_games is not None and not 0 <= python_games <= 10**6):
+        raise UserError("bench needs 1 <= -n <= 1e9, 1 <= --repeat <= 100 and 0 <= --python-games <= 1e6")
     g, params = _game_params(game, set_)
     texts = bot or list(g.bots)
     rows = bench(g, params, texts, n, python_games, repeat)
     table = [{"bot": r.bot, "games/s": fmt_rate(r.games_per_s), "pure Python games/s": fmt_rate(r.python_games_per_s),
-              "speed-up": f"{r.speedup:,.0f}x" if r.speedup else "-"} for r in rows]
-    out.print(_table(table, f"{g.title}: one core, best of {repeat} x {n:,} games"))
+              "speed-up": f"{r.speedup:,.0f}x" if r.speedup else "-",
+              "games timed": f"{r.games:,} / {r.python_games or 0:,}"} for r in rows]
+    sizes = sorted({r.games for r in rows})
+    each = f"{sizes[0]:,} games" if len(sizes) == 1 else "about 2 s of games each"
+    out.print(_table(table, f"{g.title}: one core, best of {repeat} x {each}"))
     if json_out:
         json_out.write_text(json.dumps({"game": g.name, "params": params.__dict__, "rows": rows_as_dicts(rows)}, indent=2))
 

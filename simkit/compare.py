@@ -94,8 +94,8 @@ def compare(
     if by not in ("seat", "bot"):
         raise UserError(f"compare by seat or by bot, not {by!r}")
     seats = min(game.seats(spec_a.params), game.seats(spec_b.params))
-    if seat is not None and not 0 <= seat < seats:
-        raise UserError(f"--seat {seat} does not exist in both variants")
+    if seat is not None and not 1 <= seat <= seats:
+        raise UserError(f"--seat {seat} does not exist in both variants (seats are 1..{seats})")
     if by == "bot":
         names_a = sorted({b.name for b in spec_a.bots})
         if names_a != sorted({b.name for b in spec_b.bots}):
@@ -105,7 +105,7 @@ def compare(
     if by == "bot":
         groups = [(f"bot {name}", pl.col("bot").cast(pl.Utf8) == name) for name in names_a]
     else:
-        groups = [(f"seat {k}", pl.col("seat") == k) for k in (range(seats) if seat is None else [seat])]
+        groups = [(f"seat {k}", pl.col("seat") == k) for k in (range(1, seats + 1) if seat is None else [seat])]
     names = metrics or ["won", *game.compare_metrics, *game.summary_means]
     results = []
     for label, cond in groups:

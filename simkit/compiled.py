@@ -57,12 +57,21 @@ def compile_games(names: list[str], jobs: int = 0, say: Callable[[str], None] = 
     if not names:
         return
     jobs = min(_jobs(jobs), len(names))
+    # Largest games first: with fewer processes than games, the long compilations then
+    # overlap instead of one of them running alone at the end.
+    names = sorted(names, key=lambda n: -sum(p.stat().st_size for p in _cache.compiled_files(n)))
     say(f"compiling {', '.join(names)} ahead of the first run ({jobs} process{'es' if jobs > 1 else ''}; a few minutes, once)")
     if jobs == 1:
-        results = [_compile_by_name(n) for n in names]
-    else:
-        from joblib import Parallel, delayed
+        for name in names:
+            say("  %s: %.0f s" % _compile_by_name(name))
+        return
+    import warnings
 
-        results = Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(_compile_by_name)(n) for n in names)
-    for name, secs in results:
-        say(f"  {name}: {secs:.0f} s")
+    from joblib import Parallel, delayed
+
+    with warnings.catch_warnings():
+        # loky restarts a worker whose memory grew (compiling a game takes plenty) and warns
+        # about it; the game it compiled is done, and the next one goes to a fresh worker.
+        warnings.filterwarnings("ignore", message="A worker stopped while some jobs were given to the executor")
+        for result in Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(_compile_by_name)(n) for n in names):
+            say("  %s: %.0f s" % result)

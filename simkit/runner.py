@@ -77,7 +77,13 @@ class RunSpec:
             "seed": self.seed,
             "rotate_seats": self.rotate_seats,
             "code": self.game.outcome_hash,
+            "frame": FRAME_FORMAT,
         }
+
+
+# The layout of games.parquet; runs written under another layout are not resumed.
+# 2: seats numbered from 1 (1 was from 0).
+FRAME_FORMAT = 2
 
 
 @dataclasses.dataclass
@@ -111,7 +117,7 @@ def play_range(spec: RunSpec, start: int, stop: int) -> pl.DataFrame:
     data: dict[str, Any] = {
         "game_index": np.repeat(np.arange(start, stop, dtype=np.int64), seats),
         "seed": np.repeat(seeds, seats),
-        "seat": np.tile(np.arange(seats, dtype=np.int8), n),
+        "seat": np.tile(np.arange(1, seats + 1, dtype=np.int8), n),
         "bot": names[table.reshape(-1)],
     }
     for name, arr in cols.items():
@@ -665,7 +671,7 @@ def _duration(secs: float) -> str:
 BASE_COLUMNS = {
     "game_index": "index of the game in the run (0 .. N-1)",
     "seed": "the game's own 64-bit seed, derived from the run's root seed and game_index",
-    "seat": "seat number, 0 = first player",
+    "seat": "seat number, 1 = the first seat (seats are numbered from 1 everywhere)",
     "bot": "bot playing this seat",
     "won": "whether this seat won (shared wins count for every winner)",
 }

@@ -186,7 +186,7 @@ def per_game(frame: pl.DataFrame, n: int, value: pl.Expr, where: pl.Expr | None 
     return num, den
 
 
-def game_mean(frame: pl.DataFrame, n: int, column: str, seat: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def game_mean(frame: pl.DataFrame, n: int, column: str, seat: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """A per-game column as ``(value, 1)`` per game (read from one seat's row)."""
     return per_game(frame, n, pl.col(column), pl.col("seat") == seat)
 

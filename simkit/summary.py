@@ -11,7 +11,7 @@ from .stats import mean_interval, wilson
 
 def summarize(frame: pl.DataFrame, game: GameSpec) -> list[dict[str, str]]:
     """One row per (seat, bot) for multi-seat games, per bot for solo games."""
-    keys = ["seat", "bot"] if frame["seat"].max() > 0 else ["bot"]
+    keys = ["seat", "bot"] if frame["seat"].max() > 1 else ["bot"]
     rows = []
     for key, part in frame.group_by(keys, maintain_order=True):
         key = key if isinstance(key, tuple) else (key,)
@@ -34,15 +34,15 @@ def seat_fairness(frame: pl.DataFrame, spec) -> list[str]:
     proof of fairness: read the intervals for the size of difference still possible)."""
     from .stats import chi2_uniform
 
-    seats = int(frame["seat"].max()) + 1
+    seats = int(frame["seat"].max())
     if seats < 2:
         return []
     games = frame["game_index"].n_unique()
-    wins = np.array([int(frame.filter(pl.col("seat") == p)["won"].sum()) for p in range(seats)])
+    wins = np.array([int(frame.filter(pl.col("seat") == p + 1)["won"].sum()) for p in range(seats)])
     parts = []
     for p in range(seats):
         ci = wilson(int(wins[p]), games)
-        parts.append(f"seat {p} {100 * ci.estimate:.1f}% [{100 * ci.lo:.1f}, {100 * ci.hi:.1f}]")
+        parts.append(f"seat {p + 1} {100 * ci.estimate:.1f}% [{100 * ci.lo:.1f}, {100 * ci.hi:.1f}]")
     stat, pval = chi2_uniform(wins)
     lines = [f"win rate by seat: {', '.join(parts)}; equal rates: chi2 = {stat:.1f} (df {seats - 1}), p = {pval:.3g}"]
     names = [b.name for b in spec.bots]

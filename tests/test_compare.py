@@ -40,5 +40,5 @@ def test_compare_every_seat_by_default():
     b = build(g.params, {"players": 2, "herd_points": "2-6-8"}, g.name)
     bots = tuple(g.resolve_bots(["greedy"], a))
     c = compare(g, RunSpec(g, a, bots, 100, 2), RunSpec(g, b, bots, 100, 2), progress=False, metrics=["score"])
-    assert [m.group for m in c.metrics] == ["seat 0", "seat 1"]
+    assert [m.group for m in c.metrics] == ["seat 1", "seat 2"]
     assert all(m.b > m.a for m in c.metrics)  # herds can only score more

@@ -191,7 +191,7 @@ def test_undecided_is_its_own_verdict_and_fails_ci(tmp_path, monkeypatch):
     band = dataclasses.replace(band, spec=dataclasses.replace(band.spec, n_games=2000))  # a cap too short to decide
     # a rate of 22%, between the band's edge (25%) and the rate it must catch (20%)
     monkeypatch.setattr(check_mod, "_play", lambda spec, stop, *a: __import__("polars").DataFrame(
-        {"seat": [0] * stop, "won": [i % 100 < 22 for i in range(stop)]}))
+        {"seat": [1] * stop, "won": [i % 100 < 22 for i in range(stop)]}))
     v = check_mod.decide(band)
     assert v.verdict == "undecided" and v.failed and v.games == band.cap
     assert "undecided at its cap" in message(v)

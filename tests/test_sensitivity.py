@@ -35,7 +35,7 @@ class _Game:
 
 
 def _frame(won: np.ndarray) -> pl.DataFrame:
-    return pl.DataFrame({"game_index": np.arange(won.size), "seat": np.zeros(won.size, np.int8), "won": won})
+    return pl.DataFrame({"game_index": np.arange(won.size), "seat": np.ones(won.size, np.int8), "won": won})
 
 
 def _decl(threshold: float) -> S.Declaration:
@@ -96,11 +96,11 @@ def test_holm_runs_over_every_change():
 
 def test_ratio_figure_pairs_by_game_index():
     """A figure over the rows where a condition holds (a ratio of totals) and a constant term."""
-    f = pl.DataFrame({"game_index": [0, 0, 1, 1, 2, 2], "seat": [0, 1] * 3, "card": [5, 2, 2, 3, 5, 3],
+    f = pl.DataFrame({"game_index": [0, 0, 1, 1, 2, 2], "seat": [1, 2] * 3, "card": [5, 2, 2, 3, 5, 3],
                       "share": [1.0, 0.0, 0.5, 0.5, 0.0, 1.0]})
     num, den = S.per_game(f, 3, pl.col("share"), pl.col("card") == 5)
     assert num.tolist() == [1.0, 0.0, 0.0] and den.tolist() == [1.0, 0.0, 1.0]
-    num, den = S.game_mean(f, 4, "share", seat=1)
+    num, den = S.game_mean(f, 4, "share", seat=2)
     assert num.tolist() == [0.0, 0.5, 1.0, 0.0] and den.tolist() == [1.0, 1.0, 1.0, 0.0]
 
 

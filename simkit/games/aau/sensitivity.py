@@ -37,7 +37,7 @@ CELLS = (
 
 def _seat_advantage(n: int):
     cell = f"competitive-{n}p"
-    return lambda fr, g: [(1.0, *per_game(fr[cell], g, pl.col("win_share") - 1.0 / n, pl.col("seat") == 0))]
+    return lambda fr, g: [(1.0, *per_game(fr[cell], g, pl.col("win_share") - 1.0 / n, pl.col("seat") == 1))]
 
 
 def _earth(cell: str):

@@ -22,7 +22,7 @@ OUTPUTS = OutputTable([
     derived_column("players", "game", lambda cols, p: np.full(len(cols["rounds"]), p.players, np.int8), "number of players"),
     game_column("rounds", E.ROUND, "the round in which the game ended (max_rounds when it ended by time)", np.int16),
     game_column("turns", E.TURNS, "turns played (sum over seats)", np.int16),
-    game_column("first_player", E.FIRST, "the seat that played first", np.int8),
+    game_column("first_player", E.FIRST, "the seat (from 1) that played first", np.int8, lambda c: c + 1),
     game_column("end_reason", E.END_REASON, "0 human escaped (basic); 1 all humans eliminated (basic); 2 no human aboard "
                 "(advanced); 3 time; 4 Arena threshold reached (first)", np.int8),
     derived_column("humans", "game", lambda cols, p: (cols["side"] == 0).sum(axis=1).astype(np.int8), "humans dealt at setup"),
@@ -46,11 +46,11 @@ OUTPUTS = OutputTable([
     seat_column("side", E.P_START_SIDE, "0 human, 1 alien at setup", np.int8),
     seat_column("final_side", E.P_SIDE, "the side at the end (differs after an Infection conversion)", np.int8),
     seat_column("character", E.P_CHAR, "character id 0-7 (-1 in Arena)", np.int8),
-    seat_column("order", E.P_ORDER, "position in the turn order: 0 is the first player", np.int8),
+    seat_column("order", E.P_ORDER, "position in the turn order: 1 is the first player", np.int8, lambda c: c + 1),
     seat_column("fate", E.P_FATE, "0 aboard at the end; 1 escaped; 2 killed by an attack; 3 stranded; 4 eliminated by time; 5 infected", np.int8),
     seat_column("fate_round", E.P_FATE_ROUND, "the round of the fate (-1 for 0)", np.int8),
     seat_column("escape_hatch", E.P_ESCAPE_HATCH, "1-4, or -1", np.int8),
-    seat_column("killed_by", E.P_KILLED_BY, "the attacker's seat, or -1", np.int8),
+    seat_column("killed_by", E.P_KILLED_BY, "the attacker's seat (from 1), or 0", np.int8, lambda c: c + 1),
     seat_column("kills", E.P_KILLS, "eliminations made by this seat's attacks", np.int16),
     seat_column("human_kills", E.P_HUMAN_KILLS, "eliminations of humans made by this seat's attacks", np.int8),
     seat_column("fed_round", E.P_FED_ROUND, "the round the seat became fed, or -1", np.int8),
@@ -74,7 +74,7 @@ OUTPUTS = OutputTable([
 def summary_lines(frame) -> list[str]:
     import polars as pl
 
-    games = frame.filter(pl.col("seat") == 0)
+    games = frame.filter(pl.col("seat") == 1)
     return [f"human win {games['human_win'].mean():.1%}, alien win {games['alien_win'].mean():.1%}; "
             f"escapes per game {games['escaped'].mean():.2f}, humans killed {games['humans_killed'].mean():.2f}, "
             f"rounds {games['rounds'].mean():.1f}"]

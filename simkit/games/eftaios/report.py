@@ -33,7 +33,7 @@ LADDER_NAMES = {"random": "random", "heuristic:no-track+no-avoid+no-bluff": "heu
 
 
 def _games(f: pl.DataFrame) -> pl.DataFrame:
-    return f.filter(pl.col("seat") == 0)
+    return f.filter(pl.col("seat") == 1)
 
 
 def _rate(values) -> str:
@@ -135,8 +135,8 @@ def _headlines(rep, f):
                  "favours the humans (one escape among several humans wins) and the advanced game the aliens.")
     sf = _cell(f.filter(pl.col("grid") == 3), mode="advanced")
     if sf.height:
-        h0 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 0))["won"].mean()
-        h5 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 5))["won"].mean()
+        h0 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 1))["won"].mean()
+        h5 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 6))["won"].mean()
         items.append(f"Turn order: a human who plays first wins {100 * h0:.0f}% of advanced games, one who plays last "
                      f"{100 * h5:.0f}% (Galilei, 6 players): hatches are first come, first served.")
     items.append("Items: Adrenaline, Sedatives and Defence each add 1-3.5 points to a human's win rate; bluffing with "
@@ -336,7 +336,7 @@ def _survival_section(rep, plt, f):
 def _seat_section(rep, plt, sf):
     rep.heading("Does seat order matter?")
     rep.text("Galilei, 6 players, heuristic bots, seats rotated. The first player is drawn at random (R1.5) and sides are "
-             "dealt at random, so the position in the turn order (0 = first player) is independent of the side. A human "
+             "dealt at random, so the position in the turn order (1 = first player) is independent of the side. A human "
              "seat wins alone (it escapes); an alien seat wins with its team, so for aliens the order effect is the team's.")
     for mode in ("advanced", "basic"):
         part = _cell(sf, mode=mode)
@@ -348,13 +348,13 @@ def _seat_section(rep, plt, sf):
             row = {"side": name}
             wins = []
             for o in range(6):
-                cell = part.filter((pl.col("side") == side) & (pl.col("order") == o))
-                row[f"order {o}"] = _rate(cell["won"])
+                cell = part.filter((pl.col("side") == side) & (pl.col("order") == o + 1))
+                row[f"order {o + 1}"] = _rate(cell["won"])
                 wins.append((int(cell["won"].sum()), cell.height - int(cell["won"].sum())))
             chi2, p, _, _ = sps.chi2_contingency(np.array(wins))
             row["chi-square p"] = f"{p:.2g}"
-            first = part.filter((pl.col("side") == side) & (pl.col("order") == 0))["won"].to_numpy().astype(float)
-            last = part.filter((pl.col("side") == side) & (pl.col("order") == 5))["won"].to_numpy().astype(float)
+            first = part.filter((pl.col("side") == side) & (pl.col("order") == 1))["won"].to_numpy().astype(float)
+            last = part.filter((pl.col("side") == side) & (pl.col("order") == 6))["won"].to_numpy().astype(float)
             dif = first.mean() - last.mean()
             se = np.sqrt(first.var() / len(first) + last.var() / len(last))
             row["first - last (points)"] = f"{100 * dif:+.1f} [{100 * (dif - 1.96 * se):+.1f}, {100 * (dif + 1.96 * se):+.1f}]"
@@ -372,14 +372,14 @@ def _seat_section(rep, plt, sf):
             for k, (side, name) in enumerate(((0, "human seats"), (1, "alien seats"))):
                 xs, ys, lo, hi = [], [], [], []
                 for o in range(6):
-                    cell = part.filter((pl.col("side") == side) & (pl.col("order") == o))
+                    cell = part.filter((pl.col("side") == side) & (pl.col("order") == o + 1))
                     ci = wilson(int(cell["won"].sum()), cell.height)
-                    xs.append(o + (k - 0.5) * 0.15)
+                    xs.append(o + 1 + (k - 0.5) * 0.15)
                     ys.append(100 * ci.estimate)
                     lo.append(100 * (ci.estimate - ci.lo))
                     hi.append(100 * (ci.hi - ci.estimate))
                 ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", ms=4, capsize=2, color=PALETTE[k], label=name)
-            ax.set_xlabel("position in the turn order (0 = first player)")
+            ax.set_xlabel("position in the turn order (1 = first player)")
             ax.set_ylabel("win rate (%)")
             ax.legend(loc="center right")
             rep.figure(fig, "seats", "Win rate by turn order (Galilei, 6 players, advanced game), 95% intervals")

@@ -96,7 +96,7 @@ OUTPUTS = OutputTable([
 def summary_lines(frame) -> list[str]:
     import polars as pl
 
-    games = frame.filter(pl.col("seat") == 0)
+    games = frame.filter(pl.col("seat") == 1)
     return [f"rounds per game {games['rounds'].mean():.2f}; capped {games['capped'].mean():.2%}; "
             f"shared wins {games['draw'].mean():.2%}; missions completed {frame['missions_done'].sum() / max(1, frame['missions_kept'].sum()):.1%}"]
 

@@ -350,7 +350,7 @@ def build(result, target) -> None:
     len_rows = []
     fig, ax = plt.subplots(figsize=(7, 3.4))
     for i, n in enumerate(players_list):
-        g = ref.filter((pl.col("players") == n) & (pl.col("seat") == 0))
+        g = ref.filter((pl.col("players") == n) & (pl.col("seat") == 1))
         r = g["rounds"].to_numpy()
         ends = g["end_class"].value_counts().sort("end_class")
         len_rows.append({"players": n, "games": f"{len(r):,}", "rounds (mean)": _mean(r),
@@ -441,7 +441,7 @@ def build(result, target) -> None:
             row = {"players": n, "games": f"{c['game_index'].n_unique():,}",
                    **{f"seat {k + 1} win share change": "" for k in range(4)}}
             for seat in range(n):
-                part = m.filter(pl.col("seat") == seat)
+                part = m.filter(pl.col("seat") == seat + 1)
                 d = paired_numeric(part["c_share"].to_numpy(), part["win_share"].to_numpy())
                 row[f"seat {seat + 1} win share change"] = _pp(d)
             ds = paired_numeric(m["c_score"].to_numpy().astype(float), m["score"].to_numpy().astype(float))

@@ -38,15 +38,15 @@ OUTPUTS = OutputTable([
     game_column("draw", E.DRAW, "1 if the game ended by the turn cap", bool),
     game_column("turns", E.TURN, "turns played (the last turn included)", np.int32),
     derived_column("rounds", "game", lambda cols, p: (cols["turns"] + 1) // 2, "ceil(turns / 2)", np.int32),
-    game_column("first_seat", E.FIRST_SEAT, "the seat that took turn 1", np.int8),
-    game_column("winner", E.WINNER, "the winning seat, -1 on a draw", np.int8),
+    game_column("first_seat", E.FIRST_SEAT, "the seat (1 or 2) that took turn 1", np.int8, lambda c: c + 1),
+    game_column("winner", E.WINNER, "the winning seat (1 or 2), 0 on a draw", np.int8, lambda c: c + 1),
 ], seat_block=E.SEAT_BLOCK)
 
 
 def summary_lines(frame) -> list[str]:
     import polars as pl
 
-    games = frame.filter(pl.col("seat") == 0)
+    games = frame.filter(pl.col("seat") == 1)
     n = games.height
     first_won = frame.filter(pl.col("first") & pl.col("won")).height
     draws = int(games["draw"].sum())

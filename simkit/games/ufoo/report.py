@@ -35,7 +35,7 @@ def _cell(f: pl.DataFrame, bots, **params) -> pl.DataFrame:
 
 
 def _games(part: pl.DataFrame) -> pl.DataFrame:
-    return part.filter(pl.col("seat") == 0).sort("game_index")
+    return part.filter(pl.col("seat") == 1).sort("game_index")
 
 
 def _first_player(part: pl.DataFrame) -> dict:
@@ -46,9 +46,9 @@ def _first_player(part: pl.DataFrame) -> dict:
     winner = g["winner"].to_numpy()
     n = len(g)
     w = int(np.sum(winner == first))
-    loss = int(np.sum((winner >= 0) & (winner != first)))
+    loss = int(np.sum((winner > 0) & (winner != first)))
     d = n - w - loss
-    x = np.where(winner == first, 1.0, np.where(winner >= 0, -1.0, 0.0))
+    x = np.where(winner == first, 1.0, np.where(winner > 0, -1.0, 0.0))
     adv = float(x.mean())
     se = float(np.sqrt(max(x.var(ddof=1), 1e-12) / n))
     p = float(2 * sps.norm.sf(abs(adv) / se)) if se > 0 else 1.0
@@ -226,7 +226,7 @@ def build(result, target) -> None:
                 continue
             r = part.filter(pl.col("bot") == name).sort("game_index")
             n = r.height
-            fb = full.filter((pl.col("seat") == pl.col("game_index") % 2) & (pl.col("game_index") < n)).sort("game_index")
+            fb = full.filter((pl.col("seat") == pl.col("game_index") % 2 + 1) & (pl.col("game_index") < n)).sort("game_index")
             assert np.array_equal(r["game_index"].to_numpy(), fb["game_index"].to_numpy())
             pr = paired_binary(r["won"].to_numpy(), fb["won"].to_numpy())
             pv.append(pr.p_value)

@@ -211,7 +211,9 @@ def build(result, target) -> None:
     ax.set_xlabel("threat level")
     ax.set_ylabel("share of games (%)")
     ax.set_title(f"Outcomes, bot {default}, all cities")
-    ax.legend(loc="lower left")
+    ax.set_ylim(0, 100)
+    # Below the axes: the stacked bars fill the whole height, so any legend inside would hide one.
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, fontsize=8, frameon=False)
     rep.table(rows, f"Outcomes by threat level, bot `{default}`, all cities and sides pooled (95% intervals clustered by seed: "
                     f"the {sel.select('city', 'city_side').unique().height} cells of a threat level play the same seeds)")
 
