@@ -378,8 +378,12 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
     counts = lad.group_by("bot", "threat").len()["len"]
     games = f"{counts.min():,}" if counts.min() == counts.max() else f"{counts.min():,} to {counts.max():,}"
     covers = {bb: sorted(lad.filter(pl.col("bot") == name[bb])["threat"].unique().to_list()) for bb in budgets}
-    some = [bb for bb in budgets if covers[bb] != threats]
-    partial = "".join(f" (budget {bb} at threat {', '.join(map(str, covers[bb]))} only)" for bb in some)
+    some: dict[tuple, list[int]] = {}
+    for bb in budgets:
+        if covers[bb] != threats:
+            some.setdefault(tuple(covers[bb]), []).append(bb)
+    partial = "".join(f" ({'budgets' if len(bs) > 1 else 'budget'} {' and '.join(map(str, bs))} at threat {', '.join(map(str, ts))} only)"
+                      for ts, bs in some.items())
     rep.heading("The search's budget ladder", 3)
     rep.text(f"`search` plays each candidate placement out to the start of the next round on copies of the state (dice of "
              f"its own) and keeps the one whose position a learned model rates best; its budget is the number of such "
@@ -412,11 +416,21 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
             if all(abs(steps[(a, t)].estimate) < 0.01 for a, _ in pairs[i:]):
                 flat = i
                 break
-        if flat is None:
+        if flat is None and steps[pairs[-1][0], t].lo > 0:
             a, b_ = pairs[-1]
             lines.append(f"threat {t}: still paying at the top of the ladder ({a} -> {b_}: {_pts(steps[(a, t)])} points); "
                          f"reached {pct(rates[(b_, t)])}")
             short.append(f"threat {t} at least {pct(rates[(b_, t)])} (still rising at budget {b_})")
+        elif flat is None:
+            a, b_ = pairs[-1]
+            last = pairs[-2:]
+            best = max(mine, key=lambda bb: rates[(bb, t)].estimate)
+            lines.append(f"threat {t}: no longer shown to pay at the top of the ladder ("
+                         + ", ".join(f"{p[0]} -> {p[1]} {_pts(steps[(p[0], t)])}" for p in last)
+                         + f" points), but the estimates still move by more than a point, so where the curve flattens is not "
+                         f"settled by these games; {pct(rates[(b_, t)])} at budget {b_}, the best {pct(rates[(best, t)])} at {best}")
+            short.append(f"threat {t} {pct(rates[(b_, t)])} at budget {b_} (no longer significantly rising; a flat curve, "
+                         f"under a point per doubling, not shown)")
         else:
             a, b_ = pairs[flat]
             later = pairs[flat:]
@@ -431,6 +445,10 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
                          f"{pct(rates[(mine[-1], t)])} at {mine[-1]}, planner (budget 1) {pct(rates[(budgets[0], t)])}")
             short.append(f"threat {t} {pct(rates[(mine[-1], t)])} (flat from budget {a})")
     rep.bullets(lines)
+    rep.text("Up to the number of candidate placements (distinct dice x free columns: at most 25 per die), a larger budget only "
+             "tries more candidates, "
+             "once each; beyond it, the budget also simulates the best candidates again on fresh dice (sequential halving), "
+             "which is where the curve rises a second time at the higher threat levels.")
     rep.text("Where the curve flattens is this search's limit, a lower bound on the game under strong play: it looks one "
              "round ahead and relies on a learned estimate beyond that, so a deeper search could still find more.")
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
