@@ -148,8 +148,17 @@ def boot_taus(means: dict[str, Means], pairs: list[tuple[str, str]], replicates:
     that clusters common to two bots, e.g. shared seeds, move together)."""
     universe = np.unique(np.concatenate([m.ids for m in means.values()]))
     rng = np.random.default_rng(seed)
-    weights = rng.poisson(1.0, size=(replicates, universe.size)).astype(np.float64)
-    boot = {b: m.boot(weights, np.searchsorted(universe, m.ids)) for b, m in means.items()}
+    index = {b: np.searchsorted(universe, m.ids) for b, m in means.items()}
+    parts = {b: [] for b in means}
+    chunk = max(1, min(replicates, 4_000_000 // max(universe.size, 1)))  # weights in blocks of about 16 MB
+    done = 0
+    while done < replicates:
+        k = min(chunk, replicates - done)
+        weights = rng.poisson(1.0, size=(k, universe.size)).astype(np.float32)
+        for b, m in means.items():
+            parts[b].append(m.boot(weights, index[b]))
+        done += k
+    boot = {b: np.concatenate(v) for b, v in parts.items()}
     out = {}
     for a, b in pairs:
         est = _kendall(means[a].point(), means[b].point())
