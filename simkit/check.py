@@ -120,10 +120,11 @@ def _number(raw: dict, key: str, lo: float, hi: float, where: str, path: Path, d
     return float(value)
 
 
-def _integer(raw: dict, key: str, least: int, where: str, path: Path) -> int:
+def _integer(raw: dict, key: str, least: int, where: str, path: Path, most: int = 10**9) -> int:
+    """An integer setting; 1e9 games is far beyond any regression check (hours per band)."""
     value = raw.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < least:
-        raise _fail(path, where, f"{key} must be an integer >= {least}, got {value!r}")
+    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= most:
+        raise _fail(path, where, f"{key} must be an integer from {least:,} to {most:,}, got {value!r}")
     return value
 
 
@@ -157,7 +158,7 @@ def load(path: Path) -> list[Band]:
         beta = _number(opts, "beta", 0.0, 0.5, where, path, open_ends=True)
         detect = _number(opts, "detect", 0.0, 1.0, where, path, open_ends=True)
         batch = _integer(opts, "batch", 1, where, path)
-        seed = _integer(opts, "seed", 0, where, path)
+        seed = _integer(opts, "seed", 0, where, path, 2**63 - 1)
         if "centre" not in raw:
             raise _fail(path, where, "needs centre = the rate the band is built around (e.g. a large run's)")
         centre = _number(raw, "centre", 0.0, 1.0, where, path)

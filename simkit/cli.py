@@ -3,9 +3,11 @@ a notebook can call: simkit.runner.run, simkit.report..., simkit.compare...)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
+import textwrap
 from pathlib import Path
 from typing import List, Optional
 
@@ -24,11 +26,12 @@ app = typer.Typer(
     "Start with [bold]simkit games[/] to see the games, their parameters and bots.",
 )
 # User text (bot and band names, paths, values) is never read as console markup.
-out = Console(soft_wrap=True, markup=False, highlight=False)
+# On a terminal (or with COLUMNS set) text wraps between words to fit it; piped or
+# redirected there is no terminal to fit, so lines and tables keep their natural width (up to 220).
+out = Console(soft_wrap=False, markup=False, highlight=False)
 if not out.is_terminal and "COLUMNS" not in os.environ:
-    # piped or redirected: no terminal to fit, so tables keep their natural width (up to 220)
     out = Console(soft_wrap=True, markup=False, highlight=False, width=220)
-err = Console(stderr=True, soft_wrap=True, markup=False, highlight=False)
+err = Console(stderr=True, soft_wrap=True, markup=False, highlight=False)  # an error stays one line
 
 
 
@@ -77,31 +80,31 @@ def games_cmd(game_name: Optional[str] = typer.Argument(None, metavar="[GAME]", 
 
     games = all_games() if game_name is None else [get(game_name)]
     if game_name is None:
-        out.print("games: " + ", ".join(f"{g.name} ({g.title})" for g in games if not g.template)
-                  + "; 'simkit games GAME' shows one.")
+        for g in games:
+            if not g.template:
+                out.print(f"{g.name:8} {g.title}")
+        out.print("'simkit games GAME' shows one game only.\n")
     for game in [g for g in games if not g.template or game_name is not None]:
         lo, hi = game.seat_range
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
         out.rule(Text(f"{game.name}  {game.title}  ({players} player{'s' if hi > 1 else ''})", style="bold"))
-        t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-        t.add_column("parameter")
-        t.add_column("default")
-        t.add_column("allowed")
-        t.add_column("meaning")
+        # One block per setting and bot: the name whole (it is what users type), the
+        # text wrapped to the terminal, so that nothing is cut at any width.
+        width = max(40, min(out.width, 100))
+        wrap = functools.partial(textwrap.fill, width=width, initial_indent="    ", subsequent_indent="    ")
+        out.print(Text("settings (--set NAME=VALUE)", style="bold"))
         for info in describe(game.params):
             default = json.dumps(info.default) if not isinstance(info.default, str) else (info.default or '""')
-            t.add_row(info.name, default, info.allowed(), info.help)
-        out.print(t)
-        bt = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-        bt.add_column("bot")
-        bt.add_column("options")
-        bt.add_column("plays")
+            out.print(Text(f"  {info.name} = {default}", style="bold") + Text(f"   {info.allowed()}"), overflow="fold")
+            out.print(wrap(info.help), markup=False, highlight=False)
+        out.print(Text("bots (--bot NAME or NAME:OPTION)", style="bold"))
         for name, info in game.bots.items():
             mark = " (default)" if name == game.default_bot else ""
-            bt.add_row(name + mark, ", ".join(info.options) or "-", info.help)
-        out.print(bt)
+            opts = f"   options: {', '.join(info.options)}" if info.options else ""
+            out.print(Text(f"  {name}{mark}", style="bold") + Text(opts), overflow="fold")
+            out.print(wrap(info.help), markup=False, highlight=False)
     for game in [g for g in games if g.template and game_name is None]:
-        out.print(f"\n{game.name}: {game.title}, for contributors: copy it to add a game (docs/adding-a-game.md).")
+        out.print(f"\n{game.name}: {game.title}, for contributors (docs/adding-a-game.md).")
 
 
 FORMATS = ("table", "json", "csv", "parquet")
@@ -118,6 +121,24 @@ def _table(rows: list[dict], title: str, left: tuple[str, ...] = ("bot", "seat",
     return t
 
 
+def _print_rows(rows: list[dict], title: str) -> None:
+    """A table when it fits the terminal; otherwise one block per row (its first
+    column, then one "name: value" line per cell), which reads at any width."""
+    if not rows:
+        return
+    cols = list(rows[0])
+    natural = sum(max(len(c), *(len(str(r[c])) for r in rows)) + 3 for c in cols) + 1
+    if natural <= out.width:
+        out.print(_table(rows, title))
+        return
+    out.print(Text(title, style="bold"))
+    for r in rows:
+        head, *rest = cols
+        out.print(Text(f"{head} {r[head]}", style="bold"), overflow="fold")
+        for c in rest:
+            out.print(f"  {c}: {r[c]}", markup=False, highlight=False, overflow="fold")
+
+
 def _check_output(fmt: str, output: Optional[Path]) -> None:
     """Before any game: the format is known and the output file can be written."""
     if fmt not in FORMATS:
@@ -125,39 +146,45 @@ def _check_output(fmt: str, output: Optional[Path]) -> None:
     if fmt == "parquet" and output is None:
         raise UserError("--format parquet writes a file: give --output PATH")
     if output is not None:
-        if output.exists() and output.is_dir():
-            raise UserError(f"--output {output} is a folder; give a file name")
-        folder = output.parent if str(output.parent) else Path(".")
-        if not folder.is_dir() or not os.access(folder, os.W_OK):
-            raise UserError(f"--output {output}: cannot write into {folder}")
+        from .owned import check_target
+
+        check_target(output, "--output")
 
 
-def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra: list[str] = ()) -> None:
-    """Prints (or writes) rows as a table, JSON, CSV or Parquet: nothing is cut."""
+def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra: list[str] = (), data: list[dict] | None = None) -> None:
+    """Prints (or writes) rows as a table, JSON, CSV or Parquet: nothing is cut. The table
+    shows ``rows`` (formatted text); the machine-readable formats ``data`` (numbers) when given."""
     if fmt == "table" and output is None:
-        out.print(_table(rows, title))
+        _print_rows(rows, title)
         for line in extra:
-            out.print(line)
+            out.print(line, markup=False, highlight=False)
         return
     import polars as pl
 
-    frame = pl.DataFrame([{k: str(v) for k, v in r.items()} for r in rows])
+    from .owned import write
+
+    if data is None:
+        data = [{k: str(v) for k, v in r.items()} for r in rows]
+    frame = pl.DataFrame(data)
     if fmt == "parquet":
-        frame.write_parquet(output)
+        write(output, lambda tmp: frame.write_parquet(tmp), "--output")
     elif fmt == "csv":
         text = frame.write_csv()
-        output.write_text(text) if output else out.print(text, end="")
+        write(output, lambda tmp: tmp.write_text(text), "--output") if output else out.print(text, end="", markup=False, highlight=False, soft_wrap=True)
     elif fmt == "table":
         from rich.console import Console
 
-        with output.open("w") as fh:
-            console = Console(file=fh, width=250, markup=False, highlight=False, soft_wrap=True)
-            console.print(_table(rows, title))
-            for line in extra:
-                console.print(line)
+        def put(tmp: Path) -> None:
+            with tmp.open("w") as fh:
+                console = Console(file=fh, width=250, markup=False, highlight=False, soft_wrap=True)
+                console.print(_table(rows, title))
+                for line in extra:
+                    console.print(line)
+
+        write(output, put, "--output")
     else:
-        text = json.dumps({"title": title, "rows": rows, "notes": list(extra)}, indent=2)
-        output.write_text(text + "\n") if output else out.print(text)
+        text = json.dumps({"title": title, "rows": data, "notes": list(extra)}, indent=2)
+        write(output, lambda tmp: tmp.write_text(text + "\n"), "--output") if output else out.print(text, markup=False, highlight=False, soft_wrap=True)
     if output is not None:
         err.print(f"written: {output}")
 
@@ -167,7 +194,7 @@ def run_cmd(
     game: str = typer.Argument(..., help="Game name, e.g. ufs."),
     n: int = typer.Option(10_000, "-n", "--games", help="Number of games."),
     seed: int = typer.Option(0, "--seed", help="Root seed: game i always gets the seed derived from (seed, i)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
     bot: List[str] = typer.Option([], "--bot", "-b", help=BOT_HELP),
     set_: List[str] = typer.Option([], "--set", "-s", help=SET_HELP),
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Output folder (default: runs/<game>-<hash of the run>). Rerunning resumes."),
@@ -187,8 +214,10 @@ def run_cmd(
     Example: simkit run ufs -n 1000000 --jobs 2 --set threat=2 --bot greedy
     """
     from .runner import RunSpec, default_out, run
-    from .summary import seat_fairness, summarize
+    from .summary import seat_fairness, summarize, summary_data
 
+    if as_json and fmt not in ("table", "json"):
+        raise UserError(f"--json and --format {fmt} contradict each other; give one of them")
     fmt = "json" if as_json else fmt
     _check_output(fmt, output)
     g, params = _game_params(game, set_)
@@ -203,7 +232,8 @@ def run_cmd(
     resumed = f", {m['resumed_games']:,} resumed from disk" if m["resumed_games"] else ""
     extra.append(f"wall {m['wall_time_s']:.1f} s{f', {speed:,.0f} games/s' if speed else ''}{resumed}")
     extra.append(f"results: {path / 'games.parquet'}  manifest: {path / 'manifest.json'}")
-    _emit(summarize(res.frame, g), f"{g.title}: {n:,} games, seed {seed}, {', '.join(sorted(set(m['bots'])))}", fmt, output, extra)
+    _emit(summarize(res.frame, g), f"{g.title}: {n:,} games, seed {seed}, {', '.join(sorted(set(m['bots'])))}", fmt, output, extra,
+          data=summary_data(res.frame, g))
 
 
 @app.command("trace")
@@ -239,10 +269,13 @@ def bench_cmd(
     Example: simkit bench ufs --bot greedy -n 100000
     """
     from .bench import bench, fmt_rate, rows_as_dicts
+    from .owned import check_target, write
 
     if (n is not None and not 1 <= n <= 10**9) or not 1 <= repeat <= 100 or (python_games is not None and not 0 <= python_games <= 10**6):
         raise UserError("bench needs 1 <= -n <= 1e9, 1 <= --repeat <= 100 and 0 <= --python-games <= 1e6")
     g, params = _game_params(game, set_)
+    if json_out is not None:
+        check_target(json_out, "--json")
     texts = bot or list(g.bots)
     rows = bench(g, params, texts, n, python_games, repeat)
     table = [{"bot": r.bot, "games/s": fmt_rate(r.games_per_s), "pure Python games/s": fmt_rate(r.python_games_per_s),
@@ -252,7 +285,8 @@ def bench_cmd(
     each = f"{sizes[0]:,} games" if len(sizes) == 1 else "about 2 s of games each"
     out.print(_table(table, f"{g.title}: one core, best of {repeat} x {each}"))
     if json_out:
-        json_out.write_text(json.dumps({"game": g.name, "params": params.__dict__, "rows": rows_as_dicts(rows)}, indent=2))
+        doc = json.dumps({"game": g.name, "params": params.__dict__, "rows": rows_as_dicts(rows)}, indent=2)
+        write(json_out, lambda tmp: tmp.write_text(doc), "--json")
 
 
 def _check_metrics(game, metrics: list[str]) -> None:
@@ -280,7 +314,7 @@ def compare_cmd(
     seat: Optional[int] = typer.Option(None, "--seat", help="Compare only this seat's per-seat results (default: every seat)."),
     by_bot: bool = typer.Option(False, "--by-bot", help="Compare each bot of the table (its seats averaged per game) instead of each seat."),
     rotate_seats: bool = typer.Option(False, "--rotate-seats", help="Game i shifts the bots i seats in both variants, so that bots and seats are not confounded."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
     metric: List[str] = typer.Option([], "--metric", "-m", help="Only these output columns (default: won and the game's main numbers)."),
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Keep both runs under this folder (resumable)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
@@ -294,11 +328,13 @@ def compare_cmd(
 
     Example: simkit compare aau --set players=3 --vs semi_coop=true --bot strategic --bot greedy --bot greedy --rotate-seats --by-bot --metric win_share
     """
-    from .compare import compare, describe_side, rows
+    from .compare import compare, data, describe_side, rows
     from .games import get
     from .params import parse_assignments
     from .runner import RunSpec
 
+    if as_json and fmt not in ("table", "json"):
+        raise UserError(f"--json and --format {fmt} contradict each other; give one of them")
     fmt = "json" if as_json else fmt
     _check_output(fmt, output)
     g = get(game)
@@ -325,7 +361,7 @@ def compare_cmd(
         out.print(notes[0] + "\n" + notes[1])
         _emit(rows(c), title, fmt, output, notes[2:])
     else:
-        _emit(rows(c), title, fmt, output, notes)
+        _emit(rows(c), title, fmt, output, notes, data=data(c))
 
 
 @app.command("sensitivity")
@@ -333,7 +369,7 @@ def sensitivity_cmd(
     game: str = typer.Argument(..., help="Game name, e.g. ufs."),
     n: Optional[int] = typer.Option(None, "-n", "--games", help="Games per cell and reading (default: the game's declared size)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Root seed shared by every run (default: the declared one)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
     out_dir: Path = typer.Option(Path("runs/sensitivity"), "--runs", help="Where the runs are kept (resumable)."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the changes and verdicts to this JSON file."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Also write the tornado plot to this PNG file."),
@@ -344,13 +380,16 @@ def sensitivity_cmd(
     Example: simkit sensitivity ufs -n 2000
     """
     from .games import get
+    from .owned import check_target, write
     from .sensitivity import change_rows, declaration, sensitivity, to_json, tornado, verdict_rows
 
     g = get(game)
     decl = declaration(g)
-    for path in (json_out, plot):
+    if n is not None and n < 1:
+        raise UserError("-n must be at least 1 (leave it out for the game's declared size)")
+    for path, option in ((json_out, "--json"), (plot, "--plot")):
         if path is not None:
-            _writable(path)
+            check_target(path, option)
     s = sensitivity(g, games=n, seed=seed, jobs=jobs, out_root=out_dir, progress=progress, decl=decl)
     for title, rows in ((f"{g.title}: claims ({s.games:,} games per cell and reading)", verdict_rows(s)),
                         (f"changes significant after Holm over {len(s.changes)} ({s.games:,} paired games each)", change_rows(s, True))):
@@ -364,17 +403,19 @@ def sensitivity_cmd(
             t.add_row(*r.values())
         out.print(t)
     if json_out is not None:
-        json_out.write_text(json.dumps(to_json(s), indent=1))
+        doc = json.dumps(to_json(s), indent=1)
+        write(json_out, lambda tmp: tmp.write_text(doc), "--json")
         out.print(f"changes and verdicts: {json_out}")
     if plot is not None:
-        tornado(s).savefig(plot, bbox_inches="tight")
+        fig = tornado(s)
+        write(plot, lambda tmp: fig.savefig(tmp, bbox_inches="tight", format="png"), "--plot")
         out.print(f"tornado plot: {plot}")
 
 
 @app.command("check")
 def check_cmd(
     bands: Path = typer.Argument(..., help="Bands file (TOML), e.g. experiments/bands.toml."),
-    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
     band: List[str] = typer.Option([], "--band", help="Only these bands (by name)."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the verdicts to this JSON file."),
 ) -> None:
@@ -384,9 +425,10 @@ def check_cmd(
     Example: simkit check experiments/bands.toml --jobs 2
     """
     from .check import check, describe, message
+    from .owned import check_target, write
 
     if json_out is not None:
-        _writable(json_out)
+        check_target(json_out, "--json")
     verdicts = check(bands, jobs=jobs, only=band or None)  # validates the whole file before playing
     rows = [describe(v) for v in verdicts]
     first = verdicts[0].band
@@ -404,7 +446,8 @@ def check_cmd(
     wide.print("holds: the rate was shown to be within the 'catches' distance of the band's centre; FAIL: its interval "
                "left the band; UNDECIDED: neither by the cap (treated as a failure).")
     if json_out:
-        json_out.write_text(json.dumps(rows, indent=2))
+        doc = json.dumps(rows, indent=2)
+        write(json_out, lambda tmp: tmp.write_text(doc), "--json")
     failed = [v for v in verdicts if v.failed]
     for v in failed:
         err.print(message(v), soft_wrap=True, highlight=False)
@@ -412,19 +455,10 @@ def check_cmd(
         raise typer.Exit(1)
 
 
-def _writable(path: Path) -> None:
-    """An output file must be writable before games are played for it."""
-    import os
-
-    parent = path.parent if str(path.parent) else Path(".")
-    if path.is_dir() or not parent.is_dir() or not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise UserError(f"cannot write {path}: choose a writable file in an existing folder")
-
-
 @app.command("sweep")
 def sweep_cmd(
     experiment: Path = typer.Argument(..., help="Experiment file (TOML), e.g. experiments/ufs-threat.toml."),
-    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
     games: Optional[int] = typer.Option(None, "--games", help="Games per cell for a quick look (the report then goes under runs/reports/)."),
     out_root: Path = typer.Option(Path("runs/sweeps"), "--runs", help="Where the cells' runs are kept."),
     backend: str = typer.Option("loky", "--backend", help="joblib backend: loky, threading, dask or ray."),
@@ -469,7 +503,7 @@ def compile_cmd(
 @app.command("report")
 def report_cmd(
     game: str = typer.Argument(..., help="Game name, e.g. ufs."),
-    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores)."),
+    jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
     games: Optional[int] = typer.Option(None, "--games", help="Games per cell for a quick look: the report then goes under runs/reports/, never over the committed one."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
@@ -514,9 +548,16 @@ def main() -> None:
         _fail(str(exc), 130)
     except (KeyboardInterrupt, typer.Abort):
         _fail("interrupted", 130)
+    except SystemError as exc:  # Ctrl-C inside compiled code reaches here wrapped by numba
+        from .runner import _interrupted
+
+        if not _interrupted(exc):
+            raise
+        _fail("interrupted", 130)
     except click_errors.UsageError as exc:
         where = exc.ctx.command_path if exc.ctx is not None else "simkit"
-        _fail(f"{' '.join(exc.format_message().split())} (see '{where} --help')", 2)
+        text = " ".join(exc.format_message().split()) or "a command is missing"
+        _fail(f"{text} (see '{where} --help')", 2)
     except click_errors.ClickException as exc:
         _fail(" ".join(exc.format_message().split()), 2)
     except BrokenPipeError:

@@ -38,7 +38,7 @@ class MetricComparison:
     independent: Difference
     agreement: float | None  # binary metrics: share of games with the same outcome
     n: int
-    group: str = "seat 0"  # the seat or bot compared
+    group: str = "seat 1"  # the seat or bot compared
     p_holm: float = float("nan")  # p-value Holm-adjusted over every row of the comparison
 
     @property
@@ -93,13 +93,15 @@ def compare(
         raise UserError("a comparison plays both variants on the same games: same -n and --seed")
     if by not in ("seat", "bot"):
         raise UserError(f"compare by seat or by bot, not {by!r}")
+    if by == "bot" and seat is not None:
+        raise UserError("--seat and --by-bot contradict each other: compare one seat, or every bot")
     seats = min(game.seats(spec_a.params), game.seats(spec_b.params))
     if seat is not None and not 1 <= seat <= seats:
         raise UserError(f"--seat {seat} does not exist in both variants (seats are 1..{seats})")
     if by == "bot":
         names_a = sorted({b.name for b in spec_a.bots})
         if names_a != sorted({b.name for b in spec_b.bots}):
-            raise UserError("--by-bot compares each bot of the table: both variants need the same bots (use --seat or --by-seat with --vs-bot)")
+            raise UserError("--by-bot compares each bot of the table: both variants need the same bots (leave out --by-bot to compare each seat when the bots differ)")
     outs = (out / "a", out / "b") if out else (None, None)
     res_a, res_b = run_many([(spec_a, outs[0]), (spec_b, outs[1])], jobs=jobs, progress=progress, label=f"{game.name} compare")
     if by == "bot":
@@ -168,3 +170,17 @@ def rows(c: Comparison) -> list[dict[str, str]]:
             "games saved": f"{m.games_ratio:.1f}x" if np.isfinite(m.games_ratio) else "-",
         })
     return out
+
+
+def data(c: Comparison) -> list[dict]:
+    """The comparison as numbers (B minus A; rates as fractions), for --format json/csv/parquet."""
+    def num(x: float | None) -> float | None:
+        return float(x) if x is not None and np.isfinite(x) else None
+
+    return [{
+        "group": m.group, "metric": m.metric, "games": m.n, "a": num(m.a), "b": num(m.b),
+        "difference": num(m.paired.estimate), "lo": num(m.paired.lo), "hi": num(m.paired.hi),
+        "p": num(m.paired.p_value), "test": "score" if m.binary else "paired t", "p_holm": num(m.p_holm),
+        "ratio": num(m.ratio), "same_outcome": num(m.agreement),
+        "independent_lo": num(m.independent.lo), "independent_hi": num(m.independent.hi), "games_saved": num(m.games_ratio),
+    } for m in c.metrics]

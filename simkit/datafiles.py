@@ -11,9 +11,25 @@ from pathlib import Path
 
 from .errors import UserError
 
+MAX_BYTES = 16 * 2**20  # the largest data file read
+
+
+HOME = Path(__file__).resolve().parent.parent  # the folder holding simkit/ and experiments/
+
+
+def locate(path_str: str) -> str:
+    """A relative path is looked up in the current folder, then in simkit's own folder,
+    so that `simkit/games/ufoo/data/board-no-outliers.toml` names the same file (and the
+    experiment files shipped with simkit run) wherever the command runs."""
+    path = Path(path_str)
+    if path_str and not path.is_absolute() and not path.exists() and (HOME / path).exists():
+        return str(HOME / path)
+    return path_str
+
 
 def read(path_str: str, what: str, hint: str = "") -> tuple[dict, str]:
     """The document in a TOML or JSON file (by its ending) and a short hash of its bytes."""
+    path_str = locate(path_str)
     try:
         st = Path(path_str).stat()
         stamp = (st.st_mtime_ns, st.st_size)
@@ -26,7 +42,12 @@ def read(path_str: str, what: str, hint: str = "") -> tuple[dict, str]:
 def _read(path_str: str, what: str, hint: str, stamp) -> tuple[dict, str]:
     path = Path(path_str)
     try:
-        raw = path.read_bytes()
+        if path.is_dir():
+            raise UserError(f"{what} {path} is a folder; give a file" + (f"; {hint}" if hint else ""))
+        with path.open("rb") as fh:  # never more than MAX_BYTES: /dev/zero is a file too
+            raw = fh.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
+            raise UserError(f"{what} {path} is larger than {MAX_BYTES // 2**20} MB; no board or card file is that big")
     except OSError as exc:
         raise UserError(f"cannot read {what} {path}: {exc.strerror}" + (f"; {hint}" if hint else "")) from None
     kind = "JSON" if path.suffix.lower() == ".json" else "TOML"

@@ -366,11 +366,17 @@ class GameSpec:
         if name in self.bots:
             info = self.bots[name]
             return Bot(name=text, code=info.code, flags=info.flags_for(opts, self.name))
+        known = ", ".join(self.bots)
         if opts and name.replace(".", "").replace("_", "").isalnum():
             from .userbots import load_user_bot
 
-            return load_user_bot(name, opts, text)
-        known = ", ".join(self.bots)
+            try:
+                return load_user_bot(name, opts, text)
+            except UserError as exc:
+                if "." in name or "cannot import" not in str(exc):
+                    raise
+                raise UserError(f"unknown bot {name!r} for {self.name}; built-in bots: {known}; "
+                                f"for a bot of your own give module:function (no module {name!r} here)") from None
         raise UserError(f"unknown bot {text!r} for {self.name}; built-in bots: {known}, or give package.module:function")
 
     def resolve_bots(self, texts: list[str] | tuple[str, ...], params: Any) -> list[Bot]:

@@ -23,6 +23,8 @@ def _files(paths: tuple[str | Path, ...]) -> list[Path]:
         matches = sorted(glob.glob(str(p))) or [str(p)]
         for m in matches:
             m = Path(m)
+            if m.is_dir() and len(matches) > 1 and not (m / "games.parquet").exists():
+                continue  # a run a glob matched that has not finished (no games.parquet yet)
             found.append(m / "games.parquet" if m.is_dir() else m)
     missing = [f for f in found if not f.exists()]
     if missing:

@@ -286,6 +286,7 @@ class _Pending:
     frames: dict[tuple[int, int], pl.DataFrame] = dataclasses.field(default_factory=dict)
     busy: float = 0.0
     stored: int = 0  # games stored by this session
+    created: bool = False  # the output folder was made by this session
     started: dt.datetime = dataclasses.field(default_factory=lambda: dt.datetime.now(dt.timezone.utc))
 
     @property
@@ -321,9 +322,12 @@ def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
     try:
         write(tmp)
         tmp.replace(path)
-    except OSError as exc:
+    except (OSError, pl.exceptions.PolarsError) as exc:
         tmp.unlink(missing_ok=True)
-        raise UserError(f"cannot write {path}: {exc.strerror or exc}; free some space or choose another --out "
+        if isinstance(exc, pl.exceptions.PolarsError) and "os error" not in str(exc).lower() and "no space" not in str(exc).lower():
+            raise  # not a failure of the disk: a bug to see in full
+        reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
+        raise UserError(f"cannot write {path}: {reason}; free some space or choose another output folder (--out) "
                         "(finished chunks are kept: rerun the same command to resume)") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -339,9 +343,9 @@ def _check_writable(folder: Path) -> None:
     while not probe.exists():
         probe = probe.parent
     if not probe.is_dir():
-        raise UserError(f"{probe} is not a folder; choose another --out")
+        raise UserError(f"{probe} is not a folder; choose another output folder (--out)")
     if not os.access(probe, os.W_OK | os.X_OK):
-        raise UserError(f"cannot write into {probe} (permission denied); choose another --out")
+        raise UserError(f"cannot write into {probe} (permission denied); choose another output folder (--out)")
 
 
 def _clear_run(out: Path) -> None:
@@ -372,7 +376,7 @@ def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_s
     if out is not None:
         out = Path(out)
         if out.exists() and not out.is_dir():
-            raise UserError(f"{out} exists and is not a folder; choose another --out")
+            raise UserError(f"{out} exists and is not a folder; choose another output folder (--out)")
         _check_writable(out)
         ident_file = out / "run.json"
         if ident_file.exists():
@@ -382,19 +386,22 @@ def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_s
                 previous = None
             if previous == identity:
                 done = _parts(out, spec.game.seats(spec.params), warn)
-            elif replace_stale:
-                _clear_run(out)  # a managed folder (sweep cells) holding games of older code or settings
+            elif replace_stale or (not (out / "games.parquet").exists() and not _parts(out, spec.game.seats(spec.params))):
+                # a managed folder (sweep cells) holding games of older code or settings, or a run
+                # that stopped before its first chunk was stored (nothing of it to lose)
+                _clear_run(out)
             elif previous is None:
-                raise UserError(f"{ident_file} is damaged; delete {out} or choose another --out")
+                raise UserError(f"{ident_file} is damaged; delete {out} or choose another output folder (--out)")
             else:
-                raise UserError(f"{out} holds a different run (other game, parameters, bots, data, seed or code); choose another --out or delete it")
+                raise UserError(f"{out} holds a different run (other game, parameters, bots, data, seed or code); choose another output folder (--out) or delete it")
         elif out.exists() and any(out.iterdir()):
-            raise UserError(f"{out} exists and is not a simkit run folder; choose another --out")
+            raise UserError(f"{out} exists and is not a simkit run folder; choose another output folder (--out)")
     return _Pending(spec, out, identity, chunk_size, done)
 
 
 def _start_writing(p: _Pending) -> None:
     if p.out is not None and p.remaining:
+        p.created = not p.out.exists()
         (p.out / "parts").mkdir(parents=True, exist_ok=True)
         _write_atomic(p.out / "run.json", lambda tmp: tmp.write_text(json.dumps(p.identity, indent=1)))
 
@@ -428,6 +435,8 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
 
     from joblib.externals.loky import get_reusable_executor
 
+    from joblib.externals.loky.process_executor import BrokenProcessPool
+
     executor = get_reusable_executor(max_workers=jobs, timeout=30, initializer=_worker_init)
     running = set()
     try:
@@ -439,6 +448,11 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
         while running:
             finished, running = wait(running, return_when=FIRST_COMPLETED)
             _collect(finished, runs, advance)
+    except BrokenProcessPool:
+        executor.shutdown(wait=False, kill_workers=True)
+        bots = sorted({b.name for r in runs for b in r.spec.bots if b.source})
+        why = f"a bot ended its process (os._exit?): {', '.join(bots)}" if bots else "out of memory? try fewer --jobs or a smaller --chunk-size"
+        raise UserError(f"a worker process died while playing ({why}); finished chunks are kept: rerun the same command to resume") from None
     except BaseException:
         for f in running:
             f.cancel()
@@ -463,8 +477,13 @@ def execute(runs: list[_Pending], jobs: int, backend: str, scheduler: str | None
             for a, b in r.todo():
                 yield i, a, b
 
+    if backend == "loky":
+        jobs = min(jobs, os.cpu_count() or 1)  # more processes than cores only cost memory
     jobs = min(jobs, sum(1 for _ in itertools.islice(tasks(), jobs)))
-    if jobs <= 1:
+    # A user's bot plays in a worker process even with one job: if it ends its process
+    # (os._exit), the run reports it instead of vanishing with it.
+    users = any(b.source for r in runs for b in r.spec.bots)
+    if jobs <= 1 and not (users and backend == "loky" and jobs == 1):
         for i, a, b in tasks():
             _, _, frame, secs = _chunk_job(runs[i].spec, a, b)
             runs[i].store(a, b, frame, secs)
@@ -601,7 +620,10 @@ def run_many(
         else:
             with bar(label or pending[0].spec.game.name, total, resumed, enabled=bool(progress)) as advance:
                 execute(pending, jobs, backend, scheduler, advance)
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        if not _interrupted(exc):
+            _forget_unstarted(pending)
+            raise
         kept = sum(p.resumed + p.stored for p in pending if p.out is not None)
         folders = sorted({str(p.out) for p in pending if p.out is not None})
         if folders:
@@ -613,6 +635,31 @@ def run_many(
     if played >= 1000 and wall > 1:
         _remember_speed(pending, played / wall / max(jobs, 1))
     return [finish(p, wall, jobs, backend) for p in pending]
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Ctrl-C, also when it arrived inside compiled code (numba then raises SystemError
+    with the KeyboardInterrupt as its context)."""
+    while exc is not None:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def _forget_unstarted(pending: list[_Pending]) -> None:
+    """After a failure before any chunk was stored, removes the run.json simkit wrote,
+    so that no half-made run folder is left (nothing else is touched)."""
+    for p in pending:
+        if p.out is None or p.stored or p.done:
+            continue
+        try:
+            (p.out / "run.json").unlink(missing_ok=True)
+            for folder in (p.out / "parts", p.out) if p.created else (p.out / "parts",):
+                if folder.is_dir() and not any(folder.iterdir()):
+                    folder.rmdir()
+        except OSError:
+            pass
 
 
 def _speeds_file() -> Path:

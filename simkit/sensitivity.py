@@ -132,7 +132,11 @@ class Declaration:
 def declaration(game) -> Declaration:
     """The game's declaration (``GameSpec.sensitivity``: "module:attribute")."""
     if not game.sensitivity:
-        raise UserError(f"{game.name} declares no readings for a sensitivity analysis (GameSpec.sensitivity)")
+        from .games import all_games
+
+        have = ", ".join(g.name for g in all_games() if g.sensitivity)
+        raise UserError(f"{game.name} has no sensitivity analysis yet (its readings are not declared; docs/adding-a-game.md "
+                        f"says how); games that have one: {have}")
     module, _, attr = game.sensitivity.partition(":")
     return getattr(importlib.import_module(module), attr or "DECLARATION")
 

@@ -9,22 +9,36 @@ from .game import GameSpec
 from .stats import mean_interval, wilson
 
 
-def summarize(frame: pl.DataFrame, game: GameSpec) -> list[dict[str, str]]:
-    """One row per (seat, bot) for multi-seat games, per bot for solo games."""
+def summary_data(frame: pl.DataFrame, game: GameSpec) -> list[dict]:
+    """One row per (seat, bot) for multi-seat games, per bot for solo games, as numbers:
+    games, wins, the win rate with its 95% Wilson interval, and each main column's mean
+    with its 95% interval."""
     keys = ["seat", "bot"] if frame["seat"].max() > 1 else ["bot"]
     rows = []
     for key, part in frame.group_by(keys, maintain_order=True):
         key = key if isinstance(key, tuple) else (key,)
-        row = {k: str(v) for k, v in zip(keys, key)}
+        row: dict = {k: (int(v) if k == "seat" else str(v)) for k, v in zip(keys, key)}
         won = part["won"].to_numpy()
         ci = wilson(int(won.sum()), len(won))
-        row["games"] = f"{len(won):,}"
-        row["win rate [95% CI]"] = f"{ci.estimate:.3f} [{ci.lo:.3f}, {ci.hi:.3f}]"
+        row.update(games=len(won), wins=int(won.sum()), win_rate=ci.estimate, win_rate_lo=ci.lo, win_rate_hi=ci.hi)
         for col in game.summary_means:
             m = mean_interval(part[col].to_numpy().astype(np.float64))
-            row[f"mean {col}"] = f"{m.estimate:.2f} ± {(m.hi - m.lo) / 2:.2f}"
+            row.update({f"mean_{col}": m.estimate, f"mean_{col}_lo": m.lo, f"mean_{col}_hi": m.hi})
         rows.append(row)
     rows.sort(key=lambda r: tuple(r[k] for k in keys))
+    return rows
+
+
+def summarize(frame: pl.DataFrame, game: GameSpec) -> list[dict[str, str]]:
+    """:func:`summary_data` as the table ``simkit run`` prints."""
+    rows = []
+    for d in summary_data(frame, game):
+        row = {k: str(d[k]) for k in ("seat", "bot") if k in d}
+        row["games"] = f"{d['games']:,}"
+        row["win rate [95% CI]"] = f"{d['win_rate']:.3f} [{d['win_rate_lo']:.3f}, {d['win_rate_hi']:.3f}]"
+        for col in game.summary_means:
+            row[f"mean {col}"] = f"{d[f'mean_{col}']:.2f} ± {(d[f'mean_{col}_hi'] - d[f'mean_{col}_lo']) / 2:.2f}"
+        rows.append(row)
     return rows
 
 

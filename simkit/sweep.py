@@ -25,6 +25,7 @@ Cells already finished are not played again (each cell is a resumable run).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import itertools
 import json
 import os
@@ -57,7 +58,10 @@ class Cell:
         parts = [f"{k}={'+'.join(v) if isinstance(v, list) else v}" for k, v in self.settings.items()]
         if self.spec.rotate_seats:
             parts.append("rotated")
-        return re.sub(r"[^A-Za-z0-9=+_.,-]", "_", ",".join(parts))
+        key = re.sub(r"[^A-Za-z0-9=+_.,-]", "_", ",".join(parts))
+        if len(key) > 120:  # file names stop at 255 bytes: keep the start readable, a hash tells the rest apart
+            key = f"{key[:100]}-{hashlib.sha1(key.encode()).hexdigest()[:12]}"
+        return key
 
 
 @dataclasses.dataclass
@@ -127,6 +131,11 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
     exp = validated(_ExperimentFile, doc, path, "see experiments/*.toml for the format")
     game = get(exp.game)
     names = {i.name for i in describe(game.params)}
+    # The report folder of an experiment file shipped with simkit is in simkit's own
+    # folder, wherever the command runs (simkit report GAME); data paths find simkit's
+    # folder by themselves (simkit.datafiles).
+    home = Path(__file__).resolve().parent.parent
+    base = home if path.resolve().is_relative_to(home / "experiments") else None
     for key in exp.fixed:
         if key not in names:
             raise _fail(path, f"fixed.{key}", f"{game.name} has no parameter {key!r}; known: {', '.join(sorted(names))}")
@@ -159,6 +168,8 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
             settings = {**values, "bots": [b.name for b in bots] if len(set(b.name for b in bots)) > 1 else bots[0].name}
             cells.append(Cell(RunSpec(game, params, bots, games, exp.seed, grid.rotate_seats), settings, gi))
     report = Path(exp.report) if exp.report else None
+    if report is not None and base is not None and not report.is_absolute():
+        report = base / report
     sens = exp.sensitivity
     if sens is not None:
         if not game.sensitivity:

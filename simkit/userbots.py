@@ -8,6 +8,7 @@ integer). Anything else it does — raise, return ``None`` or text, call ``sys.e
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import inspect
@@ -90,11 +91,14 @@ def call_user_bot(name: str, fn: Callable, obs: np.ndarray, legal: np.ndarray, r
     """The bot's action, checked: an integer among ``legal``, or a one-line UserError."""
     where = f"bot {name!r} in game {game_index} (seed {seed})"
     try:
-        a = fn(obs.copy(), legal.copy(), rng)
+        # What a bot prints goes to stderr: stdout may carry the run's JSON or CSV summary.
+        with contextlib.redirect_stdout(sys.stderr):
+            a = fn(obs.copy(), legal.copy(), rng)
     except BaseException as exc:  # noqa: BLE001 - a user bot may raise anything, sys.exit included
         if isinstance(exc, KeyboardInterrupt):
             raise
-        raise UserError(f"{where} raised {type(exc).__name__}: {_one_line(exc)}") from None
+        detail = _one_line(exc)
+        raise UserError(f"{where} raised {type(exc).__name__}" + (f": {detail}" if detail else "")) from None
     if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
         shown = repr(a)
         if len(shown) > 60:

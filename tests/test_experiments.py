@@ -177,7 +177,7 @@ def test_check_command_exit_codes(tmp_path, simkit_cmd):
     proc = subprocess.run(simkit_cmd + ["check", str(nonbool)], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2 and "not a yes/no column" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     proc = subprocess.run(simkit_cmd + ["check", str(good), "--json", str(tmp_path / "no" / "such" / "x.json")], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 2 and "cannot write" in proc.stderr
+    assert proc.returncode == 2 and "does not exist" in proc.stderr
 
 
 def test_undecided_is_its_own_verdict_and_fails_ci(tmp_path, monkeypatch):

@@ -197,3 +197,77 @@ def test_manifest_and_parameters_travel_with_the_games(tmp_path):
     frame = pl.read_parquet(tmp_path / "r" / "games.parquet")
     assert frame["target"].unique().to_list() == [40] and frame.equals(res.frame)
     assert json.loads((tmp_path / "r" / "manifest.json").read_text())["columns"]["target"] == "parameter of the run"
+
+
+# ---- the second review (this session): 20 defects; one test per class fixed -------------------
+def _cli(simkit_cmd, args, cwd, env=None):
+    return subprocess.run(simkit_cmd + args, capture_output=True, text=True, timeout=600, cwd=cwd, env=env)
+
+
+def _one_line_exit_2(proc, needle: str) -> None:
+    assert proc.returncode == 2 and needle in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_output_files_simkit_did_not_write_are_never_overwritten(tmp_path, simkit_cmd):
+    mine = tmp_path / "mine.json"
+    mine.write_text("precious")
+    run_args = ["run", "template", "-n", "10", "--no-progress", "--out", str(tmp_path / "r"), "--format", "json"]
+    _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(mine)], tmp_path), "was not written by simkit")
+    assert mine.read_text() == "precious"
+    ours = tmp_path / "summary.json"
+    for _ in range(2):  # simkit may replace its own file, unchanged since it wrote it
+        assert _cli(simkit_cmd, run_args + ["--output", str(ours)], tmp_path).returncode == 0
+    ours.write_text(ours.read_text() + " ")  # once the user edits it, it is theirs
+    _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(ours)], tmp_path), "was not written by simkit")
+    _one_line_exit_2(_cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--json", str(mine)], tmp_path),
+                     "was not written by simkit")
+    assert mine.read_text() == "precious"
+
+
+def test_machine_readable_summaries_hold_numbers(tmp_path, simkit_cmd):
+    proc = _cli(simkit_cmd, ["run", "template", "-n", "40", "--no-progress", "--out", str(tmp_path / "r"), "--format", "json"], tmp_path)
+    row = json.loads(proc.stdout)["rows"][0]
+    assert row["seat"] == 1 and row["games"] == 40 and 0 <= row["win_rate_lo"] <= row["win_rate"] <= row["win_rate_hi"] <= 1
+
+
+def test_a_bot_that_ends_its_process_is_one_line_and_leaves_no_half_made_run(tmp_path, simkit_cmd):
+    (tmp_path / "quitter.py").write_text("import os\ndef choose(observation, legal, rng):\n    os._exit(0)\n")
+    proc = _cli(simkit_cmd, ["run", "ufs", "--bot", "quitter:choose", "-n", "5", "--no-progress", "--out", str(tmp_path / "r")], tmp_path)
+    _one_line_exit_2(proc, "quitter:choose")
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_data_file_that_never_ends_is_refused(tmp_path, simkit_cmd):
+    _one_line_exit_2(_cli(simkit_cmd, ["run", "template", "-n", "5", "--set", "data=/dev/zero", "--no-progress"], tmp_path), "larger than")
+
+
+def test_sensitivity_refuses_zero_games(tmp_path, simkit_cmd):
+    _one_line_exit_2(_cli(simkit_cmd, ["sensitivity", "ufs", "-n", "0"], tmp_path), "-n must be at least 1")
+
+
+def test_load_skips_a_run_a_glob_matched_that_never_finished(tmp_path):
+    import simkit
+
+    game = get("template")
+    params = build(game.params, {}, "template")
+    spec = RunSpec(game, params, tuple(game.resolve_bots(["hold20"], params)), 10, 1)
+    run(spec, tmp_path / "runs" / "template-a", progress=False)
+    (tmp_path / "runs" / "template-b" / "parts").mkdir(parents=True)  # an unfinished run
+    assert simkit.load(str(tmp_path / "runs" / "template-*")).height == 20
+
+
+def test_a_sweep_cell_with_many_settings_gets_a_short_folder_name(tmp_path):
+    from simkit.sweep import Cell
+
+    game = get("template")
+    params = build(game.params, {}, "template")
+    spec = RunSpec(game, params, tuple(game.resolve_bots(["hold20"], params)), 10, 1)
+    cell = Cell(spec, {f"setting_number_{i}": "a_rather_long_value" for i in range(20)})
+    assert len(cell.key) <= 120 and cell.key.startswith("setting_number_0=")
+
+
+def test_a_data_path_relative_to_simkit_works_from_any_folder(tmp_path, simkit_cmd):
+    proc = _cli(simkit_cmd, ["run", "ufoo", "-n", "5", "--no-progress", "--out", str(tmp_path / "r"),
+                             "--set", "board=simkit/games/ufoo/data/board-no-outliers.toml"], tmp_path)
+    assert proc.returncode == 0, proc.stderr

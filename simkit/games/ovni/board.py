@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...datafiles import locate
 from ...errors import UserError
 from ...layout import Layout
 from .data_model import CLASSES, EFFECTS, N_CITIES, N_KINDS, PARITIES, load, load_board, load_decks
@@ -103,7 +104,7 @@ def data_version(params: OVNIParams) -> str:
     decks = load_decks(params.decks)
     parts = []
     for obj in (board, decks):
-        digest = hashlib.sha256(Path(obj.path).read_bytes()).hexdigest()[:12]
+        digest = hashlib.sha256(Path(locate(str(obj.path))).read_bytes()).hexdigest()[:12]
         parts.append(f"{obj.version}:{digest}")
     return "+".join(parts)
 

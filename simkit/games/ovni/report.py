@@ -382,7 +382,7 @@ def build(result, target) -> None:
             n = r["players"]
             p2 = part.filter(pl.col("players") == n)
             r["mean score"] = f"{p2['score'].mean():.1f}"
-            r["rounds"] = f"{p2.filter(pl.col('seat') == 0)['rounds'].mean():.2f}"
+            r["rounds"] = f"{p2.filter(pl.col('seat') == 1)['rounds'].mean():.2f}"
             r["missions completed"] = f"{100 * p2['missions_done'].sum() / max(1, p2['missions_kept'].sum()):.0f}%"
             rows_s.append(r)
     rep.table(rows_s, "Seat advantage, score, length and mission success with every seat played by the same bot, weakest to strongest")
@@ -448,8 +448,8 @@ def build(result, target) -> None:
             row["score change"] = f"{ds.estimate:+.1f} [{ds.lo:+.1f}, {ds.hi:+.1f}]"
             for k in ("airspace", "mapping", "humans"):
                 row[f"{k} points"] = f"{m[f'points_{k}'].mean():.1f} -> {m[f'c_{k}'].mean():.1f}"
-            row["rounds"] = (f"{r_.filter(pl.col('seat') == 0)['rounds'].mean():.2f} -> "
-                             f"{c.filter(pl.col('seat') == 0)['rounds'].mean():.2f}")
+            row["rounds"] = (f"{r_.filter(pl.col('seat') == 1)['rounds'].mean():.2f} -> "
+                             f"{c.filter(pl.col('seat') == 1)['rounds'].mean():.2f}")
             sens.append(row)
         rep.table(sens, "Stand-in board -> complete board: changes of each seat's win share (percentage points, paired), of the score and of the route-dependent categories")
 
