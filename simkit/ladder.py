@@ -7,8 +7,9 @@ claim holds for that bot (positive: it does), with its 95% interval, on that bot
 :func:`classify` turns the contrasts into one of four classes, and says why in figures:
 
 * **survives**: the strongest bot's interval lies above 0 and no bot's lies below it;
-* **flips**: some bot's interval lies below 0 (that bot finds the opposite, significantly),
-  or the strongest bot separates a different answer to the same question;
+* **flips**: the interval of a bot stronger than the reference lies below 0 (that bot finds
+  the opposite, significantly), or such a bot separates a different answer to the same
+  question (a weaker bot's dissent is noted, not counted: the question is stronger play);
 * **fades**: the strongest bot's interval contains 0 but lies below the reference bot's
   estimate: the effect the reference bot found is ruled out at its size for the stronger
   bot (a smaller one, up to the interval's top, is not);
@@ -52,27 +53,35 @@ class Contrast:
 def classify(contrasts: dict[str, Contrast], reference: str, other_answers: dict[str, str] | None = None) -> tuple[str, str]:
     """The class of a claim and the reason, from the contrasts of every bot (weakest
     first, the strongest last). ``other_answers``: bot -> a different answer it separates
-    (e.g. another city it finds significantly hardest), which flips the claim too."""
+    (e.g. another city it finds significantly hardest), which flips the claim too. Only
+    bots above the reference can flip it (the question is stronger play); what a weaker
+    bot finds is noted in the reason."""
     bots = list(contrasts)
     top = bots[-1]
+    at = bots.index(reference)
+    stronger, weaker = bots[at + 1:], bots[:at]
     ref, strong = contrasts[reference], contrasts[top]
-    against = [b for b in bots if contrasts[b].hi < 0]
-    other = {b: a for b, a in (other_answers or {}).items() if a}
-    if against or other:
-        why = [f"`{b}` finds the opposite ({contrasts[b].text()})" for b in against]
-        why += [f"`{b}` separates {a}" for b, a in other.items() if b not in against]
-        return "flips", "; ".join(why)
-    if ref.lo <= 0 < strong.lo and reference != top:
-        return "survives", f"`{reference}` does not separate it, `{top}` does"
+    answers = {b: a for b, a in (other_answers or {}).items() if a}
+
+    def dissent(group: list[str]) -> list[str]:
+        out = [f"`{b}` finds the opposite ({contrasts[b].text()})" for b in group if contrasts[b].hi < 0]
+        return out + [f"`{b}` separates {answers[b]}" for b in group if b in answers and contrasts[b].hi >= 0]
+
+    against = dissent(stronger)
+    note = "".join(f"; the weaker {w}" for w in dissent(weaker))
     if ref.lo <= 0:
-        return "undecided", f"`{reference}` does not separate it (its interval contains 0)"
+        if strong.lo > 0 and not against and reference != top:
+            return "survives", f"`{reference}` does not separate it, `{top}` does" + note
+        return "undecided", f"`{reference}` does not separate it (its interval contains 0)" + "".join(f"; {w}" for w in against) + note
+    if against:
+        return "flips", "; ".join(against) + note
     if strong.lo > 0:
-        return "survives", f"`{top}` separates it too"
+        return "survives", f"`{top}` separates it too" + note
     if strong.hi < ref.estimate:
         return "fades", (f"for `{top}` the claim's margin of {ref.value(ref.estimate)} that `{reference}` finds is ruled out; "
-                         f"a margin up to {strong.value(strong.hi)} is not")
+                         f"a margin up to {strong.value(strong.hi)} is not" + note)
     return "undecided", (f"`{top}`'s interval contains both 0 and `{reference}`'s {ref.value(ref.estimate)}: "
-                         f"its games can neither confirm nor rule out the claim")
+                         f"its games can neither confirm nor rule out the claim" + note)
 
 
 def difference(a: float, a_lo: float, a_hi: float, b: float, b_lo: float, b_hi: float, unit: str = "pts") -> Contrast:

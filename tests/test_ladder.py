@@ -73,3 +73,14 @@ def test_boot_taus_interval_covers_an_uncertain_order():
     b = Means(games, groups, rng.random(n * k) < p[groups], k)
     t = boot_taus({"a": a, "b": b}, [("a", "b")], replicates=200)[("a", "b")]
     assert t.lo < 0 < t.hi
+
+
+def test_a_weaker_bot_is_noted_but_cannot_flip_a_claim():
+    cls, why = classify({"greedy": Contrast(-0.03, -0.05, -0.01), "strategic": REF, "search": Contrast(0.04, 0.01, 0.07)},
+                        "strategic")
+    assert cls == "survives" and "the weaker `greedy` finds the opposite" in why
+
+
+def test_a_claim_the_reference_does_not_separate_never_flips():
+    cls, why = classify({"strategic": Contrast(0.004, -0.002, 0.01), "search": Contrast(-0.06, -0.11, -0.003)}, "strategic")
+    assert cls == "undecided" and "`search` finds the opposite" in why

@@ -428,7 +428,8 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
             lines.append(f"threat {t}: no longer shown to pay at the top of the ladder ("
                          + ", ".join(f"{p[0]} -> {p[1]} {_pts(steps[(p[0], t)])}" for p in last)
                          + f" points), but the estimates still move by more than a point, so where the curve flattens is not "
-                         f"settled by these games; {pct(rates[(b_, t)])} at budget {b_}, the best {pct(rates[(best, t)])} at {best}")
+                         f"settled by these games; {pct(rates[(b_, t)])} at budget {b_}"
+                         + (f", the best {pct(rates[(best, t)])} at {best}" if best != b_ else ""))
             short.append(f"threat {t} {pct(rates[(b_, t)])} at budget {b_} (no longer significantly rising; a flat curve, "
                          f"under a point per doubling, not shown)")
         else:
@@ -482,8 +483,8 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
              f"the default bot `{default}`'s games establish; it is measured again for every bot that wins games, as a "
              "*margin* that is positive when the claim holds for that bot, with its 95% interval (cells play the same seeds, "
              "so comparisons between cells are paired). A claim *survives* when the strongest bot "
-             f"(`{top}`) finds it too (its interval above 0) and no bot finds the opposite; it *flips* when some bot finds "
-             f"the opposite (its interval below 0) or separates another answer; it *fades* when `{top}`'s interval contains 0 "
+             f"(`{top}`) finds it too (its interval above 0) and no stronger bot finds the opposite; it *flips* when a bot above "
+             f"`{default}` finds the opposite (its interval below 0) or separates another answer; it *fades* when `{top}`'s interval contains 0 "
              f"but lies below `{default}`'s margin (the effect is ruled out at `{default}`'s size, not ruled out smaller); it "
              f"is *undecided* when `{top}`'s interval contains both 0 and `{default}`'s margin (too few games to tell) or when "
              f"`{default}` does not separate it. `{top}` plays fewer games per cell, so its intervals are wider. Rank "
