@@ -25,7 +25,9 @@ def decimals(*rates: float, least: int = 1) -> int:
 
 
 def pct(ci: Interval, digits: int | None = None) -> str:
-    """``41.2% [40.9, 41.5]``, ``0.27% [0.24, 0.30]``, ``0.000% [0.000, 0.038]``: as
-    many decimals as the interval needs (or ``digits``)."""
-    d = decimals(ci.estimate, ci.lo, ci.hi) if digits is None else digits
+    """``41.2% [40.9, 41.5]``, ``0.27% [0.24, 0.30]``, ``0.000% [0.000, 0.038]``,
+    ``100.000% [99.981, 100.000]``: as many decimals as the interval needs near 0% and
+    near 100% (or ``digits``)."""
+    d = (max(decimals(ci.estimate, ci.lo, ci.hi), decimals(1 - ci.estimate, 1 - ci.lo, 1 - ci.hi))
+         if digits is None else digits)
     return f"{100 * ci.estimate:.{d}f}% [{100 * ci.lo:.{d}f}, {100 * ci.hi:.{d}f}]"

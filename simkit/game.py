@@ -271,13 +271,13 @@ class GameSpec:
     seat_range: tuple[int, int]
     # Text for traces and notebooks; each gets the parameters first.
     describe_action: Callable[..., str]  # (params, s, b, a) -> text, before the step
-    describe_state: Callable[..., str]  # (params, s, b) -> text
+    describe_state: Callable[..., str]  # (params, s, b) -> text; several lines (of at most 100 characters) if long
     invariants: Callable[[np.ndarray, np.ndarray], list[str]]  # broken invariants of (s, b)
     describe_step: Callable[..., str | None] | None = None  # (params, before, after, b, a) -> text, or None to omit the step
     trace_mark: Callable[[np.ndarray], int] | None = None  # traces print the state when this changes (e.g. the round)
-    describe_setup: Callable[..., str] | None = None  # (params, s, b) -> what was dealt, for a trace's first line
+    describe_setup: Callable[..., str] | None = None  # (params, s, b) -> what was dealt, at a trace's start
     describe_result: Callable[..., str] | None = None  # (params, s, b) -> the end of a traced game
-    trace_legend: str = ""  # what the symbols of describe_state mean
+    trace_legend: str = ""  # what the symbols and terms of the trace mean (newlines allowed)
     summary_means: tuple[str, ...] = ()  # numeric columns whose means the run summary shows
     compare_metrics: tuple[str, ...] = ()  # further columns `simkit compare` reports
     summarize: Callable[[Any], list[str]] | None = None  # extra summary lines from a frame

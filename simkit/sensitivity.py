@@ -40,6 +40,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import math
+import textwrap
 from pathlib import Path
 from typing import Any, Callable
 
@@ -48,7 +49,7 @@ import polars as pl
 
 from .errors import UserError
 from .params import as_dict, build, describe
-from .stats import Difference, holm_adjusted, paired_binary, paired_ratio_change, ratio_estimate
+from .stats import Difference, holm_adjusted, paired_binary, paired_ratio_change, ratio_estimate, wilson
 
 Terms = list[tuple[float, np.ndarray, np.ndarray]]
 ALPHA = 0.05
@@ -107,6 +108,28 @@ class Figure:
         digits = 2 if abs(v) < 10 else 1
         text = f"{v:+.{digits}f}" if signed else f"{v:.{digits}f}"
         return text + ("" if signed else self.unit) if self.unit == "%" else f"{text} {self.unit}".rstrip()
+
+    def fmt_change(self, d) -> str:
+        """A paired change with its 95% interval, the unit once: ``+1.2 [+0.4, +2.0] pp``
+        (a change of a rate is in percentage points, unit-less as in ``+1.2 [+0.4, +2.0]``)."""
+        if d is None or not math.isfinite(d.estimate):
+            return "-"
+        v, lo, hi = (x * self.scale for x in (d.estimate, d.lo, d.hi))
+        digits = 2 if abs(v) < 10 else 1
+        text = f"{v:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+        return text if self.unit in ("%", "") else f"{text} {self.unit}"
+
+    def fmt_ci(self, ci) -> str:
+        """The figure with its 95% interval: ``41.2% [40.9, 41.5]``, ``10.1 turns [10.0, 10.2]``."""
+        if ci is None or not math.isfinite(ci.estimate):
+            return "-"
+        if self.unit == "%" and self.scale == 100:
+            from .fmt import pct
+
+            return pct(ci)
+        v, lo, hi = (x * self.scale for x in (ci.estimate, ci.lo, ci.hi))
+        digits = 2 if max(abs(v), abs(lo), abs(hi)) < 10 else 1
+        return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]" + (f" {self.unit}" if self.unit else "")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -316,7 +339,7 @@ def analyse(game, decl: Declaration, frames: dict[str, dict[str, pl.DataFrame]],
     defaults, changes = {}, []
     terms_default = {f.name: f.terms(base, games) for f in decl.figures}
     for f in decl.figures:
-        defaults[f.name] = ratio_estimate(terms_default[f.name])
+        defaults[f.name] = _estimate(f, terms_default[f.name])
     for v in variants(decl)[1:]:
         own = frames.get(v.label, {})
         for f in decl.figures:
@@ -326,11 +349,34 @@ def analyse(game, decl: Declaration, frames: dict[str, dict[str, pl.DataFrame]],
             tb, ta = f.terms(fr, games), terms_default[f.name]
             diff = _paired(f, tb, ta)
             changes.append(Change(f, v, defaults[f.name].estimate, defaults[f.name].estimate + diff.estimate, diff,
-                                  switched=ratio_estimate(tb)))
+                                  switched=_estimate(f, tb)))
     adjusted = holm_adjusted([c.diff.p_value for c in changes]) if changes else []
     changes = [dataclasses.replace(c, p_holm=float(p)) for c, p in zip(changes, adjusted)]
     verdicts = [_verdict(cl, defaults, changes) for cl in decl.claims]
     return Sensitivity(game, decl, games, defaults, changes, verdicts, cells_played)
+
+
+def _one_rate(f: Figure, terms: Terms) -> bool:
+    return f.binary and len(terms) == 1 and terms[0][0] == 1 and bool(np.all(terms[0][2] == 1))
+
+
+def _estimate(f: Figure, terms: Terms):
+    """The figure with its 95% interval: Wilson's for one win rate (never an empty
+    interval at 0% or 100%), otherwise a t interval on the linearised figure; a figure
+    that is one rate over pooled events (a ratio of totals, unit %) keeps its interval
+    inside [0, 1] and, with no event or only events (nothing to estimate a variance from),
+    takes Wilson's interval on the pooled counts."""
+    if _one_rate(f, terms):
+        won = terms[0][1]
+        return wilson(int(round(float(won.sum()))), int(won.size))
+    est = ratio_estimate(terms)
+    if f.unit == "%" and len(terms) == 1 and terms[0][0] == 1:
+        num, den = float(terms[0][1].sum()), float(terms[0][2].sum())
+        if den > 0 and (num <= 0 or num >= den):
+            w = wilson(int(round(min(max(num, 0.0), den))), int(round(den)))
+            return dataclasses.replace(w, n=est.n)
+        return dataclasses.replace(est, lo=max(0.0, est.lo), hi=min(1.0, est.hi))
+    return est
 
 
 def _paired(f: Figure, tb: Terms, ta: Terms) -> Difference:
@@ -362,14 +408,14 @@ def _verdict(claim: Claim, defaults: dict, changes: list[Change]) -> Verdict:
         for c in changes:
             if c.figure.name != fig or not math.isfinite(c.value):
                 continue
-            what = f"{fig}: {c.figure.fmt(c.default)} -> {c.figure.fmt(c.value)} ({c.figure.fmt(c.diff.estimate, True)} [{c.figure.fmt(c.diff.lo, True)}, {c.figure.fmt(c.diff.hi, True)}], Holm p {c.p_holm:.2g})"
+            what = (f"{fig}: {c.figure.fmt_ci(defaults[fig])} -> {c.figure.fmt_ci(c.switched)} (change {c.figure.fmt_change(c.diff)}, "
+                    f"Holm p {_p(c.p_holm)})")
             if not _holds(c.value, op, t):
                 (depends if c.significant else unsettled).setdefault(c.variant.label, []).append(what)
             elif _shown(defaults[fig], op, t) and not _shown(c.switched, op, t):
                 sw = c.switched
                 weakened.setdefault(c.variant.label, []).append(
-                    f"{fig}: {c.figure.fmt(c.value)} [{c.figure.fmt(sw.lo)}, {c.figure.fmt(sw.hi)}] under it, against {c.figure.fmt(c.default)} "
-                    f"[{c.figure.fmt(defaults[fig].lo)}, {c.figure.fmt(defaults[fig].hi)}] at the default")
+                    f"{fig}: {c.figure.fmt_ci(sw)} under it, against {c.figure.fmt_ci(defaults[fig])} at the default")
     status = "depends" if depends else "unsettled" if unsettled else "weakened" if weakened else "robust"
     parts = [f"depends on {k}: " + "; ".join(v) for k, v in depends.items()]
     parts += [f"unsettled under {k}: " + "; ".join(v) for k, v in unsettled.items()]
@@ -392,9 +438,9 @@ def change_rows(s: Sensitivity, significant_only: bool = False) -> list[dict[str
         rows.append({
             "figure": c.figure.name,
             "reading": doc_label(c.variant),
-            "default": c.figure.fmt(c.default),
-            "switched": c.figure.fmt(c.value),
-            "change [95% CI]": f"{c.figure.fmt(c.diff.estimate, True)} [{c.figure.fmt(c.diff.lo, True)}, {c.figure.fmt(c.diff.hi, True)}]",
+            "default": c.figure.fmt_ci(s.defaults[c.figure.name]),
+            "switched": c.figure.fmt_ci(c.switched),
+            "change [95% CI]": c.figure.fmt_change(c.diff),
             "ratio": _ratio(c),
             "p (Holm)": _p(c.p_holm),
             "significant": "yes" if c.significant else "no",
@@ -439,10 +485,11 @@ def readings_rows(game, decl: Declaration) -> list[dict[str, str]]:
             for r in decl.readings]
 
 
-def tornado(s: Sensitivity, figures: list[str] | None = None, cols: int = 3):
+def tornado(s: Sensitivity, figures: list[str] | None = None, cols: int = 3, max_bars: int = 15):
     """A tornado plot: one panel per figure, one bar per alternative reading (its paired
     change with its 95% interval), sorted by size; bars whose change is significant after
-    Holm are solid."""
+    Holm are solid. A panel shows at most ``max_bars`` bars, the largest changes (its
+    title says how many it leaves out)."""
     import matplotlib.pyplot as plt
 
     from .report import PALETTE
@@ -451,10 +498,13 @@ def tornado(s: Sensitivity, figures: list[str] | None = None, cols: int = 3):
     names = [n for n in names if any(c.figure.name == n for c in s.changes)]
     rows = max(1, math.ceil(len(names) / cols))
     ncols = min(cols, max(1, len(names)))
-    fig, axes = plt.subplots(rows, ncols, figsize=(4.6 * ncols, 0.35 * 2 + 2.6 * rows), squeeze=False)
+    bars = max([min(max_bars, sum(c.figure.name == n for c in s.changes)) for n in names] or [1])
+    fig, axes = plt.subplots(rows, ncols, figsize=(4.6 * ncols, 0.35 * 2 + max(2.6, 0.9 + 0.17 * bars) * rows), squeeze=False)
     readings = [r.setting for r in s.decl.readings]
     for ax, name in zip(axes.ravel(), names):
         ch = sorted([c for c in s.changes if c.figure.name == name], key=lambda c: abs(c.diff.estimate))
+        left_out = max(0, len(ch) - max_bars)
+        ch = ch[left_out:]
         ys = np.arange(len(ch))
         sc = ch[0].figure.scale if ch else 1
         for y, c in zip(ys, ch):
@@ -467,7 +517,8 @@ def tornado(s: Sensitivity, figures: list[str] | None = None, cols: int = 3):
         ax.set_yticks(ys, [doc_label(c.variant) for c in ch], fontsize=7)
         unit = ch[0].figure.unit if ch else ""
         ax.set_xlabel("change " + ("(percentage points)" if unit in ("%", "pp") else f"({unit})" if unit else ""))
-        ax.set_title(f"{name}\n(default {ch[0].figure.fmt(ch[0].default) if ch else '-'})", fontsize=9)
+        more = f"; {left_out} smaller changes not shown" if left_out else ""
+        ax.set_title(textwrap.fill(name, 60) + f"\n(default {ch[0].figure.fmt(ch[0].default) if ch else '-'}{more})", fontsize=9)
     for ax in axes.ravel()[len(names):]:
         ax.axis("off")
     fig.tight_layout()
@@ -482,7 +533,7 @@ def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None
     rep.heading("How sure are these numbers: readings of unclear rules")
     rep.text(
         f"Every ambiguity and stand-in of the rules document that can be read more than one way is a setting. Here each "
-        f"of the {n_alt} alternative readings ({len(decl.readings)} settings) is switched on its own, everything else at its "
+        f"of the {n_alt} alternative readings ({len({r.setting for r in decl.readings})} settings) is switched on its own, everything else at its "
         f"default, and the headline figures are measured again on the same seeds: {s.games:,} games per cell and reading "
         f"({s.cells_played} runs{'; ' + decl.note if decl.note else ''}). A change is the figure under the reading minus the "
         f"figure at the default, paired game by game, with a 95% interval (Tango's score interval for a win rate; otherwise "
@@ -506,8 +557,10 @@ def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None
     rep.figure(fig, "sensitivity", "Tornado: the paired change of each headline figure when one reading is switched, with its 95% "
                                    "interval (solid: significant after Holm; faded: not)")
     rows = change_rows(s, significant_only=True)
-    rep.table(rows, f"Every significant change (Holm, 5%): {len(rows)} of {len(s.changes)}; 'ratio' is the switched value over the default")
-    quiet = sorted({doc_label(c.variant) for c in s.changes} - {r["reading"] for r in rows})
+    rep.table(rows, f"Every significant change (Holm, 5%): {len(rows)} of {len(s.changes)}; the default and switched values with "
+                    f"their own 95% intervals (Wilson's for a win rate); 'ratio' is the switched value over the default")
+    moved = {r["reading"] for r in rows}
+    quiet = list(dict.fromkeys(doc_label(c.variant) for c in s.changes if doc_label(c.variant) not in moved))  # declaration order
     if quiet:
         rep.text("Readings that moved no headline figure significantly: " + ", ".join(f"`{q}`" for q in quiet) + ".")
 

@@ -281,6 +281,8 @@ def test_numbers_are_printed_with_their_digits():
     assert pct(wilson(0, 10_000)) == "0.000% [0.000, 0.038]"
     assert pct(wilson(268, 100_000)) == "0.27% [0.24, 0.30]"
     assert pct(wilson(29_718, 100_000)) == "29.7% [29.4, 30.0]"
+    assert pct(wilson(10_000, 10_000)) == "100.000% [99.962, 100.000]"
+    assert pct(wilson(99_732, 100_000)) == "99.73% [99.70, 99.76]"
 
 
 AAU_REPORT = """

@@ -73,6 +73,17 @@ def test_complete_board_variant():
     assert [c.name for c in b.cities] == [c.name for c in dm.load_board().cities]
 
 
+def test_renumbered_board_variant():
+    """C3: the same cities and routes, cities 4-12 numbered the other way round; chosen by name."""
+    a, b = dm.load_board(), dm.load_board("renumbered")
+    assert b.path == dm.DATA_DIR / "board_renumbered.toml" and dm.load_board("complete").path == COMPLETE
+    names_a = {c.id: c.name for c in a.cities}
+    names_b = {c.id: c.name for c in b.cities}
+    assert {k: names_b[k] for k in (1, 2, 3)} == {k: names_a[k] for k in (1, 2, 3)}
+    assert all(names_b[16 - k] == names_a[k] for k in range(4, 13))
+    assert {frozenset((names_a[x], names_a[y])) for x, y in a.routes} == {frozenset((names_b[x], names_b[y])) for x, y in b.routes}
+
+
 def test_load_with_params(tmp_path):
     custom = tmp_path / "b.toml"
     custom.write_text(BOARD_TEXT.replace('name = "Cairo"', 'name = "Johannesburg"'), encoding="utf-8")

@@ -16,8 +16,24 @@ from simkit.games import REGISTRY, get
 DECLARED = [get(n) for n in REGISTRY if get(n).sensitivity]
 
 
-def test_ufs_and_aau_declare_their_readings():
-    assert {"ufs", "aau"} <= {g.name for g in DECLARED}
+def test_every_finished_game_declares_its_readings():
+    assert {"ufs", "aau", "ufoo", "eftaios", "ovni"} <= {g.name for g in DECLARED}
+
+
+@pytest.mark.parametrize("game", DECLARED, ids=[g.name for g in DECLARED])
+def test_every_setting_that_reads_the_rules_doc_is_declared(game):
+    """Every setting whose help names an ambiguity (A1, A2 ...) and has other values is a
+    declared reading, unless the declaration's docstring says why not."""
+    import re
+
+    from simkit.params import describe
+
+    module = __import__(game.sensitivity.partition(":")[0], fromlist=["x"])
+    declared = {r.setting for r in S.declaration(game).readings}
+    for info in describe(game.params):
+        if info.name in declared or not re.match(r"A\d+", info.help or ""):
+            continue
+        assert f"``{info.name}``" in (module.__doc__ or ""), f"{game.name}: {info.name} ({info.help[:30]}...) is neither declared nor excused"
 
 
 @pytest.mark.parametrize("game", DECLARED, ids=[g.name for g in DECLARED])
@@ -104,8 +120,27 @@ def test_ratio_figure_pairs_by_game_index():
     assert num.tolist() == [0.0, 0.5, 1.0, 0.0] and den.tolist() == [1.0, 1.0, 1.0, 0.0]
 
 
+def test_rates_never_get_an_empty_interval():
+    """A win rate or a rate over pooled events at 0% (or 100%) keeps a real interval
+    (Wilson's), and a rate's interval stays inside [0, 1]."""
+    n = 500
+    none, ones = np.zeros(n), np.ones(n)
+    win = S.Figure("w", ("c",), lambda fr, g: [], binary=True)
+    w = S._estimate(win, [(1.0, none, ones)])
+    assert w.estimate == 0 and 0 < w.hi < 0.01 and w.n == n
+    pooled = S.Figure("p", ("c",), lambda fr, g: [])
+    kept = np.where(np.arange(n) % 3 == 0, 2.0, 0.0)  # events in a third of the games, two each
+    p = S._estimate(pooled, [(1.0, np.zeros(n), kept)])
+    assert p.estimate == 0 and p.lo == 0 and p.hi > 0 and p.n == n
+    done = np.zeros(n)
+    done[0] = 1.0
+    q = S._estimate(pooled, [(1.0, done, kept)])
+    assert q.lo >= 0 and q.hi > q.estimate > 0
+    assert pooled.fmt_ci(p).startswith("0.0") and "[0.0" in pooled.fmt_ci(p) and pooled.fmt_ci(p) != "0.0% [0.0, 0.0]"
+
+
 # ---- small runs of the real games ---------------------------------------------------------
-@pytest.mark.parametrize("name,games", [("ufs", 300), ("aau", 60)])
+@pytest.mark.parametrize("name,games", [("ufs", 300), ("aau", 60), ("ufoo", 100), ("eftaios", 100), ("ovni", 100)])
 def test_a_small_sensitivity_run_and_its_report_section(name, games, tmp_path):
     from simkit.report import Report
 
@@ -135,6 +170,36 @@ def test_ufs_readings_that_cannot_matter_change_nothing():
     for c in s.changes:
         if c.variant.setting == "arrow_retrigger":
             assert c.diff.estimate == 0
+
+
+@pytest.mark.parametrize("name,only", [("eftaios", "mode"), ("ovni", "players")])
+def test_readings_limited_to_some_cells_change_nothing_elsewhere(name, only):
+    """A reading limited (``only``) by the mode or the player count is played only where it
+    can act: elsewhere its games are identical to the default's (checked on the first
+    cell of each other value)."""
+    from simkit.golden import _canonical
+    from simkit.params import build
+    from simkit.runner import RunSpec, play_range
+
+    game = get(name)
+    decl = S.declaration(game)
+    cols = ["game_index", "seed", "seat", "bot", *game.outputs.meanings]
+
+    def digest(cell, sets):
+        params = build(game.params, sets, game.name)
+        spec = RunSpec(game, params, tuple(game.resolve_bots(list(cell.bots), params)), 60, 7, cell.rotate_seats)
+        return _canonical(play_range(spec, 0, 60).select(cols))
+
+    checked = 0
+    for r in decl.readings:
+        if only not in r.only:
+            continue
+        others = {k: v for k, v in r.only.items() if k != only}
+        cell = next(c for c in decl.cells if c.sets.get(only) not in r.only[only] and all(c.sets.get(k) in v for k, v in others.items()))
+        for v in r.values:
+            assert digest(cell, {**cell.sets, r.setting: v}) == digest(cell, dict(cell.sets)), f"{r.doc_id} {r.setting}={v} changes {cell.name}"
+            checked += 1
+    assert checked
 
 
 def test_sensitivity_command(tmp_path, simkit_cmd):

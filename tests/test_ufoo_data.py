@@ -33,9 +33,9 @@ def test_builtin_board_loads():
     assert (b.cols, b.rows, b.n_cells) == (9, 11, 99)
     assert b.version == "ufoo-standin-2026.1"
     a, bb = b.motherships
-    assert (a.seat, a.name, a.cells, a.structure) == (0, "A", ((4, 0),), 5)
+    assert (a.index, a.name, a.cells, a.structure) == (0, "A", ((4, 0),), 5)  # the file's seat = 1
     assert a.launch == ((3, 0), (5, 0), (3, 1), (4, 1))
-    assert (bb.seat, bb.name, bb.cells, bb.structure) == (1, "B", ((4, 10),), 5)
+    assert (bb.index, bb.name, bb.cells, bb.structure) == (1, "B", ((4, 10),), 5)  # seat = 2
     assert bb.launch == ((3, 10), (5, 10), (3, 9), (4, 9))
     belt = {(0, 5), (1, 5), (3, 5), (5, 5), (7, 5), (8, 5)}
     outliers = {(2, 3), (6, 3), (2, 7), (6, 7)}
@@ -350,8 +350,23 @@ def test_three_launch_hexes(tmp_path):
 
 def test_two_motherships_for_one_seat(tmp_path):
     doc = _doc()
-    doc["motherships"][1]["seat"] = 0
-    assert "motherships: needs one mothership for seat 0 and one for seat 1" in _error(tmp_path, doc)
+    doc["motherships"][1]["seat"] = 1
+    assert "motherships: needs one mothership for seat 1 and one for seat 2, got seats [1, 1]" in _error(tmp_path, doc)
+
+
+@pytest.mark.parametrize("seat", [0, 3])
+def test_seats_are_numbered_from_1(tmp_path, seat):
+    doc = _doc()
+    doc["motherships"][0]["seat"] = seat
+    assert f"motherships[0].seat: must be 1 or 2 (the seat that plays this mothership; seats are numbered from 1), got {seat}" in _error(tmp_path, doc)
+
+
+def test_the_file_order_of_the_motherships_does_not_matter(tmp_path):
+    doc = _doc()
+    doc["motherships"].reverse()
+    p = tmp_path / "reversed.toml"
+    p.write_text(_toml(doc))
+    assert D.load(p).motherships == D.load().motherships
 
 
 def test_one_mothership_only(tmp_path):

@@ -92,8 +92,8 @@ def setf(st, p, field, k, v):
 
 
 def make(**settings):
-    """Rules with seat 0 (A) starting, and a fresh game of them."""
-    settings.setdefault("first_player", "seat0")
+    """Rules with seat 1 (A, index 0) starting, and a fresh game of them."""
+    settings.setdefault("first_player", "seat1")
     rules = Rules(**settings)
     return rules, rules.new(1)
 
@@ -605,7 +605,7 @@ def test_scenario_17_first_player_by_die_roll_rerolling_ties():
         st = rules.new(seed)
         assert rolled(st)[:len(faces)] == faces and st.s[E.FIRST_SEAT] == first
         assert rules.results(st)["first"] == [first == A, first == Bs]
-    for fixed, first in (("seat0", A), ("seat1", Bs)):
+    for fixed, first in (("seat1", A), ("seat2", Bs)):
         st = Rules(first_player=fixed).new(99)
         assert st.s[E.FIRST_SEAT] == first and rolled(st) == []
 

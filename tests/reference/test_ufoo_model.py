@@ -34,8 +34,8 @@ def open_board(asteroids=()):
         "version": "test",
         "grid": {"cols": 9, "rows": 11},
         "motherships": [
-            {"seat": 0, "name": "A", "cells": [[4, 0]], "launch": [[3, 0], [5, 0], [3, 1], [4, 1]], "structure": 5},
-            {"seat": 1, "name": "B", "cells": [[4, 10]], "launch": [[3, 10], [5, 10], [3, 9], [4, 9]], "structure": 5},
+            {"seat": 1, "name": "A", "cells": [[4, 0]], "launch": [[3, 0], [5, 0], [3, 1], [4, 1]], "structure": 5},
+            {"seat": 2, "name": "B", "cells": [[4, 10]], "launch": [[3, 10], [5, 10], [3, 9], [4, 9]], "structure": 5},
         ],
         "asteroids": [list(a) for a in asteroids],
     }
@@ -48,7 +48,7 @@ NO_DICE = ScriptedChance([])
 
 def fresh(board=OPEN, **settings):
     """A game after set-up with seat 0 to start (no dice)."""
-    settings.setdefault("first_player", "seat0")
+    settings.setdefault("first_player", "seat1")
     m = Model(settings, board)
     m.setup(ScriptedChance([]))
     return m
@@ -224,7 +224,7 @@ def test_first_player_roll_rerolls_ties():
     m = Model({}, STANDIN)
     m.setup(ScriptedChance([3, 1]))
     assert m.first == 0
-    for fp, seat in (("seat0", 0), ("seat1", 1)):
+    for fp, seat in (("seat1", 0), ("seat2", 1)):
         m = Model({"first_player": fp}, STANDIN)
         m.setup(ScriptedChance([]))  # no dice
         assert m.first == seat and m.outcome()["first"] == [int(seat == 0), int(seat == 1)]
@@ -909,7 +909,7 @@ def test_no_target_ends_turn():
 
 def test_turn_cap_draw():
     """A33: after ``turn_cap`` turns the game is a draw."""
-    m = Model({"turn_cap": 2, "first_player": "seat1"}, STANDIN)
+    m = Model({"turn_cap": 2, "first_player": "seat2"}, STANDIN)
     m.setup(NO_DICE)
     play(m, [("end_move",)])  # turn 1 (seat 1): nothing to attack: END_TURN at once
     assert (m.turn, m.active) == (2, 0)

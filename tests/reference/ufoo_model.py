@@ -69,7 +69,7 @@ DEFAULTS: dict = {
 }
 
 CHOICES: dict = {
-    "first_player": ("roll", "seat0", "seat1"),
+    "first_player": ("roll", "seat1", "seat2"),
     "fire_lines": ("straight", "any"),
     "ufos_block_fire": (False, True),
     "mothership_blocks_fire": (False, True),
@@ -357,7 +357,7 @@ class Model:
         self.s = s
         self.cols, self.rows = data.cols, data.rows
         self.asteroids = frozenset(tuple(c) for c in data.asteroids)
-        ships = sorted(data.motherships, key=lambda m: m.seat)
+        ships = sorted(data.motherships, key=lambda m: m.index)
         self.ms_cells = frozenset(tuple(c) for m in ships for c in m.cells)
         self.launch = [tuple(tuple(c) for c in m.launch) for m in ships]
         self.start_structure = [m.structure for m in ships]
@@ -434,12 +434,12 @@ class Model:
     def rule_first_player(self, chance):
         """"Tirate un dado da 6; chi ottiene il valore più alto inizia per primo. In caso di
         parità, tirate nuovamente." -- Roll a six-sided die; the higher starts. On a tie, roll
-        again. (A32: seat 0's die, then seat 1's; ``first_player=seat0|seat1`` fixes it
-        without dice.)"""
+        again. (A32: seat 0's die, then seat 1's; ``first_player=seat1|seat2`` fixes it
+        without dice: the model's seat 0 is seat 1 to users.)"""
         fp = self.s["first_player"]
-        if fp == "seat0":
-            return 0
         if fp == "seat1":
+            return 0
+        if fp == "seat2":
             return 1
         while True:
             d0 = chance.die("first player seat 0")

@@ -83,6 +83,9 @@ SPEC = GameSpec(
     describe_result=describe.describe_result,
     invariants=describe.invariants,
     trace_mark=lambda s: int(s[E.ROUND]),
+    trace_legend=("numbers are space ids of the board file (data/board.json); attack markers: drawn each\n"
+                  "round, one per seat + 2; a covered marker gets the seat's disc, the others become alien\n"
+                  "bases at the round's end; points: what the placement scored at once (R4)"),
     summary_means=("score", "mission_points", "bases_taken", "parks"),
     summarize=summary_lines,
     compare_metrics=("earth_won", "bases_destroyed"),

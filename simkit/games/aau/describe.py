@@ -21,45 +21,77 @@ def describe_action(params, s: np.ndarray, b: np.ndarray, a: int) -> str:
     ids = board_mod.space_ids(params)
     kind, k = E.ACTIONS.decode(a)
     if kind == "cover":
-        return f"covers {ids[s[E.MARK + k]]}"
+        return f"covers the marker on {ids[s[E.MARK + k]]}"
     if kind == "cover_power":
-        return f"Cover: disc on {ids[s[E.DESTROYED + k]]}"
+        return f"uses Cover: a disc on {ids[s[E.DESTROYED + k]]}"
     if kind == "neighbourhood":
-        return f"Neighbourhood: destroys the base on {ids[k]}"
+        return f"uses Neighbourhood: destroys the base on {ids[k]} and puts a disc there"
     if kind == "protection":
-        return "Protection saves a disc"
-    return {"pass": "passes", "extra_turn": "takes an Extra Turn", "no_protection": "no Protection"}[kind]
+        return f"uses Protection: saves its disc on {ids[s[E.TRAPPED + k]]}"
+    return {"pass": "ends the turn", "extra_turn": "uses Extra Turn", "no_protection": "does not use Protection"}[kind]
 
 
 def describe_step(params, before: np.ndarray, after: np.ndarray, b: np.ndarray, a: int) -> str | None:
-    if a == E.A_PASS:
-        return None
+    """The action with the points it scored and the bases it destroyed, then what the end of
+    the round did (new bases, captured discs); ``None`` for a bare pass."""
     p = int(E.current_player(before))
-    gained = _field(after, p, E.P_SCORE) - _field(before, p, E.P_SCORE)
-    return describe_action(params, before, b, a) + (f", +{gained}" if gained else "")
+    parts = []
+    if a != E.A_PASS:
+        text = describe_action(params, before, b, a)
+        gained = _field(after, p, E.P_IMMEDIATE) - _field(before, p, E.P_IMMEDIATE)
+        destroyed = _field(after, p, E.P_BASES) - _field(before, p, E.P_BASES)
+        done = [f"+{gained} points" if gained else "", _n(destroyed, "base") + " destroyed" if destroyed else ""]
+        parts.append(text + (": " + ", ".join(x for x in done if x) if any(done) else ""))
+    n = int(b[board_mod.B_NSP])
+    flipped = int(((before[E.SP:E.SP + n] == E.S_MARKER) & (after[E.SP:E.SP + n] == E.S_BASE)).sum())
+    if flipped:
+        parts.append(f"round over: {_n(flipped, 'uncovered marker')} became {'a base' if flipped == 1 else 'bases'}")
+    for q in range(int(before[E.PLAYERS])):
+        lost = _field(after, q, E.P_CAPTURED) - _field(before, q, E.P_CAPTURED)
+        if lost:
+            parts.append(f"seat {q + 1} loses {_n(lost, 'trapped disc')}")
+    if not parts:
+        return None
+    return ("ends the turn; " if a == E.A_PASS else "") + "; ".join(parts)
+
+
+def _n(k: int, noun: str) -> str:
+    return f"{k} {noun}" + ("" if k == 1 else "s")
 
 
 def describe_state(params, s: np.ndarray, b: np.ndarray) -> str:
     ids = board_mod.space_ids(params)
     players = int(s[E.PLAYERS])
-    scores = " ".join(str(_field(s, p, E.P_SCORE)) for p in range(players))
+    scores = ", ".join(f"seat {p + 1} {_field(s, p, E.P_SCORE)}" for p in range(players))
+    destroyed = f"bases destroyed so far {s[E.TOTAL_DESTROYED]}"
     if s[E.PHASE] == E.P_OVER:
-        return f"end of the game: scores {scores}; bases destroyed {s[E.TOTAL_DESTROYED]}"
-    marks = [ids[s[E.MARK + k]] for k in range(s[E.NMARK])]
-    return (f"round {s[E.ROUND]}: start player seat {s[E.START] + 1}, markers {marks}; "
-            f"scores {scores}; bases destroyed {s[E.TOTAL_DESTROYED]}")
+        return f"end of the game after round {s[E.ROUND]}: {s[E.TOTAL_DESTROYED]} bases destroyed in all"
+    marks = " ".join(str(ids[s[E.MARK + k]]) for k in range(s[E.NMARK]))
+    return (f"round {s[E.ROUND]} of {s[E.NROUNDS]}: seat {s[E.START] + 1} starts; attack markers on {marks}\n"
+            f"  scores: {scores}; {destroyed}")
 
 
 def describe_setup(params, s: np.ndarray, b: np.ndarray) -> str:
     players = int(s[E.PLAYERS])
-    return "; ".join(f"seat {p + 1}: city {2 + _field(s, p, E.P_CITY_CARD)}, border {BORDERS[_field(s, p, E.P_BORDER_CARD)]}"
-                     for p in range(players))
+    return "mission cards: " + "; ".join(
+        f"seat {p + 1} city {2 + _field(s, p, E.P_CITY_CARD)} and {BORDERS[_field(s, p, E.P_BORDER_CARD)]} border"
+        for p in range(players))
 
 
 def describe_result(params, s: np.ndarray, b: np.ndarray) -> str:
     players = int(s[E.PLAYERS])
-    final = ", ".join(f"seat {p + 1}: {_field(s, p, E.P_SCORE)}" + (" (won)" if _field(s, p, E.P_WON) else "") for p in range(players))
-    return f"final scores: {final}; bases destroyed {s[E.TOTAL_DESTROYED]}" + ("; Earth wins" if s[E.EARTH_WON] else "")
+    lines = ["final scores = points in play + missions (R6): city, border, parks, bases, expansion, protection"]
+    for p in range(players):
+        end = [_field(s, p, f) for f in (E.P_CITY_PTS, E.P_BORDER_PTS, E.P_PARKS_PTS, E.P_BASES_PTS,
+                                         E.P_EXPANSION_PTS, E.P_PROTECTION_PTS)]
+        lines.append(f"  seat {p + 1}: {_field(s, p, E.P_SCORE)} = {_field(s, p, E.P_IMMEDIATE)} + "
+                     + " + ".join(map(str, end)) + (" (won)" if _field(s, p, E.P_WON) else ""))
+    if params.semi_coop:
+        lines.append(f"  bases destroyed {s[E.TOTAL_DESTROYED]} of {params.semi_coop_threshold} needed: "
+                     + ("Earth wins" if s[E.EARTH_WON] else "the invasion succeeds, everybody loses"))
+    elif not any(_field(s, p, E.P_WON) for p in range(players)):
+        lines.append("  nobody won")
+    return "\n".join(lines)
 
 
 @functools.lru_cache(maxsize=8)

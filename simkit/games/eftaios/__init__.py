@@ -100,6 +100,10 @@ SPEC = GameSpec(
     describe_result=describe.describe_result,
     invariants=describe.invariants,
     trace_mark=lambda s: int(s[E.ROUND]),
+    trace_legend=("sectors: column letter and row (A01-W14); the Human and Alien sectors: where the sides\n"
+                  "start; hatch k (X): escape hatch k, on sector X (open, damaged by a red card, or used);\n"
+                  "noise in X: an announcement, true or a bluff; quiet: no Dangerous Sector card drawn;\n"
+                  "fed: an alien that killed a human (moves up to 3 sectors)"),
     summary_means=("escaped", "humans_killed", "rounds", "kills"),
     summarize=summary_lines,
     compare_metrics=("human_win", "alien_win", "escaped"),
@@ -113,6 +117,7 @@ SPEC = GameSpec(
     ),
     report="simkit.games.eftaios.report:build",
     experiment="experiments/eftaios.toml",
+    sensitivity="simkit.games.eftaios.sensitivity:DECLARATION",
 )
 
 

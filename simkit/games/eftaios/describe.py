@@ -11,7 +11,8 @@ from . import engine as E
 
 ITEM_NAMES = dm.ITEM_KINDS
 CARD_NAMES = ("noise here", "noise anywhere", "silence")
-STATUS_NAMES = ("aboard", "dead", "escaped", "waiting")
+STATUS_NAMES = ("aboard", "dead", "escaped", "waiting to return (Arena)")
+HATCH_NAMES = ("absent", "open", "damaged", "used")
 SIDE_NAMES = ("human", "alien")
 END_NAMES = ("a human escaped", "all humans eliminated", "no human aboard", "time", "Arena kills reached")
 
@@ -35,37 +36,64 @@ def _pf(s, p, f) -> int:
     return int(s[E.PLAYER + p * E.P_STRIDE + f])
 
 
-def who(s, b, p: int) -> str:
-    p = int(p)
-    if p < 0:
-        return "-"
-    c = _pf(s, p, E.P_CHAR)
-    name = B.cards().characters[c].role if c >= 0 and int(b[B.B_NCHARS]) <= len(B.cards().characters) else "alien"
-    return f"seat {p + 1} ({name})"
+def role(params, b, c: int) -> str:
+    """The role of character card ``c`` (``"pilot"``, ``"alien1"``), or ``""`` without one (Arena)."""
+    chars = B.cards(params.card_data if params is not None else "").characters
+    return chars[c].role if 0 <= c < len(chars) and int(b[B.B_NCHARS]) <= len(chars) else ""
 
 
-def describe_event(s, b, e: int) -> str:
+def character(params, s, b, p: int) -> str:
+    """``human (pilot)``, ``alien`` (an alien card), ``alien (pilot)`` (an infected human)."""
+    side = SIDE_NAMES[_pf(s, p, E.P_SIDE)]
+    r = role(params, b, _pf(s, p, E.P_CHAR))
+    return side if not r or r.startswith("alien") else f"{side} ({r})"
+
+
+def describe_event(s, b, e: int, params=None, mover: int = -1) -> str:
+    """One logged event in words; events of seat ``mover`` leave out the seat."""
     kind, actor, arg = E.ev_kind(e), E.ev_actor(e), E.ev_arg(e)
-    name = E.EVENT_NAMES[kind]
-    if kind in (E.EV_NOISE, E.EV_SPOTLIGHT, E.EV_SEEN, E.EV_ATTACK, E.EV_PRESENT, E.EV_INFECTED):
-        what = sector(b, arg)
-    elif kind in (E.EV_ITEM_USED,):
-        what = ITEM_NAMES[arg]
-    elif kind == E.EV_ITEM_DISCARDED:
-        what = ITEM_NAMES[arg] if arg >= 0 else "face down"
-    elif kind in (E.EV_KILLED, E.EV_STRANDED):
-        what = f"character {arg}" if arg >= 0 else ""
-    elif kind in (E.EV_HATCH, E.EV_HATCH_RED, E.EV_ESCAPED):
-        what = f"hatch {arg}"
-    elif kind == E.EV_ITEM_DRAWN:
-        what = f"now holds {arg}"
-    elif kind == E.EV_GAME_OVER:
+    seat = "" if actor == mover else f"seat {actor + 1} "
+    if kind == E.EV_TURN:
+        return f"seat {actor + 1}'s turn"
+    if kind == E.EV_RESPAWN:
+        return seat + "returns to " + (sector(b, arg) if arg >= 0 else "its start hatch (secret)")
+    if kind == E.EV_NOISE:
+        return seat + f"noise in {sector(b, arg)}"
+    if kind == E.EV_SILENCE:
+        return seat + "silence in all sectors"
+    if kind == E.EV_QUIET:
+        return seat + "quiet (no card)"
+    if kind == E.EV_ITEM_DRAWN:
+        return seat + f"draws an item (holds {arg})"
+    if kind == E.EV_ITEM_DISCARDED:
+        return seat + (f"discards {ITEM_NAMES[arg]}" if arg >= 0 else "discards an item face down")
+    if kind == E.EV_ITEM_USED:
+        return seat + f"uses {ITEM_NAMES[arg]}"
+    if kind == E.EV_SPOTLIGHT:
+        return seat + f"aims a spotlight at {sector(b, arg)}"
+    if kind == E.EV_SEEN:
+        return f"seat {actor + 1} seen in {sector(b, arg)}"
+    if kind == E.EV_ATTACK:
+        return seat + f"attacks {sector(b, arg)}"
+    if kind == E.EV_PRESENT:
+        return f"seat {actor + 1} is in {sector(b, arg)}"
+    if kind == E.EV_DEFENDED:
+        return f"seat {actor + 1} survives (defence)"
+    if kind in (E.EV_KILLED, E.EV_STRANDED):
+        r = role(params, b, arg) if arg >= 0 else ""
+        how = "killed" if kind == E.EV_KILLED else "stranded, no hatch left"
+        return f"seat {actor + 1} {how}" + (f" (card revealed: {r})" if r else "")
+    if kind == E.EV_INFECTED:
+        return f"seat {actor + 1} becomes an alien in {sector(b, arg)}"
+    if kind == E.EV_HATCH:
+        return seat + f"reaches hatch {arg}"
+    if kind == E.EV_HATCH_RED:
+        return f"red hatch card: hatch {arg} is damaged"
+    if kind == E.EV_ESCAPED:
+        return seat + f"escapes by hatch {arg}"
+    if kind == E.EV_GAME_OVER:
         return f"GAME OVER ({END_NAMES[arg]})"
-    elif kind == E.EV_RESPAWN:
-        what = sector(b, arg) if arg >= 0 else "(start hatch, secret)"
-    else:
-        what = ""
-    return f"{name} seat {actor + 1}" + (f" {what}" if what else "")
+    return f"{E.EVENT_NAMES[kind]} seat {actor + 1}"
 
 
 def events_between(before: np.ndarray, after: np.ndarray) -> list[int]:
@@ -81,49 +109,66 @@ def describe_action(params, s: np.ndarray, b: np.ndarray, a: int) -> str:
     if kind == "move_attack":
         return f"moves to {sector(b, k)} and attacks"
     if kind == "use_spotlight":
-        return f"Spotlight on {sector(b, k)}"
+        return f"uses a spotlight on {sector(b, k)}"
     if kind == "noise_at":
-        return f"noise in {sector(b, k)}"
+        return f"announces noise in {sector(b, k)} (card: noise in any sector)"
     if kind == "discard":
         return f"discards {ITEM_NAMES[k]}"
     if kind == "start_hatch":
         return f"starts on hatch {k + 1}"
     return {"stay": "cannot move: stays", "stay_attack": "cannot move: stays and attacks",
-            "use_adrenaline": "Adrenaline", "use_teleport": "Teleport", "use_sedatives": "Sedatives",
-            "use_attack": "Attack (item)", "pre_done": "moves on", "resolve": "resolves the sector",
-            "end_turn": "ends the turn", "defend": "plays Defence", "no_defend": "no Defence"}[kind]
+            "use_adrenaline": "uses adrenaline", "use_teleport": "uses teleport", "use_sedatives": "uses sedatives",
+            "use_attack": "uses attack (item)", "pre_done": "uses no item before moving", "resolve": "resolves the sector",
+            "end_turn": "ends the turn", "defend": "uses defence", "no_defend": "does not use defence"}[kind]
+
+
+# events that repeat what the action says (an announcement chosen, an attack, an item used)
+_SAME = {"noise_at": E.EV_NOISE, "move_attack": E.EV_ATTACK, "stay_attack": E.EV_ATTACK, "use_attack": E.EV_ITEM_USED,
+         "use_spotlight": E.EV_SPOTLIGHT, "use_adrenaline": E.EV_ITEM_USED, "use_teleport": E.EV_ITEM_USED,
+         "use_sedatives": E.EV_ITEM_USED, "defend": E.EV_ITEM_USED, "discard": E.EV_ITEM_DISCARDED}
 
 
 def describe_step(params, before: np.ndarray, after: np.ndarray, b: np.ndarray, a: int) -> str | None:
+    """The action, then the public events it set off, those of the seat that acted without its
+    seat number (the turn passing to the seat that moves next is left out)."""
     text = describe_action(params, before, b, a)
-    evs = [describe_event(after, b, e) for e in events_between(before, after)]
+    mover = int(E.to_move(before))
+    same = _SAME.get(E.ACTIONS.decode(a)[0])
+    nxt = -1 if after[E.OVER] else int(E.to_move(after))
+    evs = []
+    for e in events_between(before, after):
+        kind, actor = E.ev_kind(e), E.ev_actor(e)
+        if (kind == same and actor == mover) or (kind == E.EV_TURN and actor == nxt):
+            same = None if kind == same else same
+            continue
+        evs.append(describe_event(after, b, e, params, mover))
     return text + ("; " + "; ".join(evs) if evs else "")
 
 
 def describe_setup(params, s: np.ndarray, b: np.ndarray) -> str:
     n = int(b[B.B_PLAYERS])
-    parts = []
-    for p in range(n):
-        side = SIDE_NAMES[_pf(s, p, E.P_SIDE)]
-        parts.append(f"seat {p + 1} {who(s, b, p).split('(')[1][:-1]} ({side})")
-    return "; ".join(parts) + f"; first player seat {int(s[E.FIRST]) + 1}"
+    return "; ".join(f"seat {p + 1} {character(params, s, b, p)}" for p in range(n)) + f"; seat {int(s[E.FIRST]) + 1} plays first"
 
 
 def describe_state(params, s: np.ndarray, b: np.ndarray) -> str:
+    """The round and the hatches, then one line per seat: who, where, items."""
     n = int(b[B.B_PLAYERS])
-    seats = []
+    hatches = ", ".join(f"{k + 1} {HATCH_NAMES[int(s[E.HATCH_STATE + k])]}" for k in range(4)
+                        if int(s[E.HATCH_STATE + k]) != E.HATCH_ABSENT)
+    head = f"round {int(s[E.ROUND])} of {int(b[B.B_MAX_ROUNDS])}" + (" (game over)" if s[E.OVER] else f": seat {int(E.to_move(s)) + 1} to play")
+    lines = [head + (f"; hatches {hatches}" if hatches else "")]
     for p in range(n):
         st = _pf(s, p, E.P_STATUS)
-        txt = f"{p + 1}:{SIDE_NAMES[_pf(s, p, E.P_SIDE)][0]}@{sector(b, _pf(s, p, E.P_POS)) if st == 0 else STATUS_NAMES[st]}"
-        if _pf(s, p, E.P_NHAND):
-            txt += "[" + ",".join(ITEM_NAMES[int(b[B.B_ITEM_KIND + _pf(s, p, E.P_HAND + i)])][:3]
-                                  for i in range(_pf(s, p, E.P_NHAND))) + "]"
+        pos = _pf(s, p, E.P_POS)
+        where = STATUS_NAMES[st] if st != E.ST_ABOARD else f"in {sector(b, pos)}" if pos >= 0 else "not on the board yet"
+        txt = f"  seat {p + 1} {character(params, s, b, p)}: {where}"
         if _pf(s, p, E.P_FED):
-            txt += "*"
-        seats.append(txt)
-    hatches = "".join(".ODU"[int(s[E.HATCH_STATE + k])] for k in range(4))
-    head = f"round {int(s[E.ROUND])}" + (" (over)" if s[E.OVER] else f", seat {int(E.to_move(s)) + 1} to play ({E.PHASE_NAMES[int(s[E.PHASE])]})")
-    return f"{head}; hatches {hatches}; " + " ".join(seats)
+            txt += ", fed"
+        if _pf(s, p, E.P_NHAND):
+            txt += "; items " + ", ".join(ITEM_NAMES[int(b[B.B_ITEM_KIND + _pf(s, p, E.P_HAND + i)])]
+                                          for i in range(_pf(s, p, E.P_NHAND)))
+        lines.append(txt)
+    return "\n".join(lines)
 
 
 def describe_result(params, s: np.ndarray, b: np.ndarray) -> str:

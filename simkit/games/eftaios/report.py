@@ -1,6 +1,7 @@
 """The Escape From the Aliens balance report: maps x player counts x modes and scenarios,
 Galilei's "perfect balance" per bot pairing (an equivalence test), survival curves, seat
-order, the worth of each item, and a ladder of bot strength (experiments/eftaios.toml)."""
+order, the worth of each item, a ladder of bot strength, and how the headline figures move
+with the readings of unclear rules (simkit/games/eftaios/sensitivity.py; experiments/eftaios.toml)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from ...report import PALETTE, Report, pct, style
+from ...report import PALETTE, Report, fmt_p, pct, style
 from ...stats import holm_adjusted, mean_interval, paired_binary, wilson
 
 MAPS = ("galilei", "fermi", "galvani")
@@ -88,15 +89,16 @@ def build(result, target) -> None:
         f"Tango's interval and McNemar's test, Holm-corrected across items)."
     )
     rep.bullets([
-        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (about 5 minutes of one core); runs are cached in `runs/sweeps/{exp.name}/`.",
+        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (about 6 minutes of one core, and about 8 more for the sensitivity "
+        f"section's runs); runs are cached in `runs/sweeps/{exp.name}/` and `runs/sensitivity/eftaios/`.",
         "Rules as implemented, with every reading (A1-A29) and stand-in: [docs/rules/eftaios.md](../../docs/rules/eftaios.md). "
         "Defaults throughout: A1-A29 at their default readings, 39 rounds.",
         "Bots (each sees only its seat's observation: its own character, sector and cards, and the public announcements): "
         + "; ".join(f"`{k}`: {v.help}" for k, v in game.bots.items()) + ".",
         "A **pairing** is written humans' bot / aliens' bot. Seats are dealt sides at random (R1.3), so a pairing is a bot "
         "that plays one way as a human and another as an alien (`search:humans`, `search:aliens`, `heuristic:no-track`...).",
-        "The numbers describe these bots on the modelled rules and data, not expert human play; see the last section for what "
-        "depends on which reading.",
+        "The numbers describe these bots on the modelled rules and data, not expert human play; the section \"How sure are "
+        "these numbers\" measures which headline figures depend on which reading of an unclear rule.",
     ])
 
     base = f.filter(pl.col("grid") == 0)
@@ -108,7 +110,8 @@ def build(result, target) -> None:
     _seat_section(rep, plt, f.filter(pl.col("grid") == 3))
     _item_section(rep, plt, f.filter(pl.col("grid") == 3), f.filter(pl.col("grid") == 4))
     _ladder_section(rep, plt, f.filter(pl.col("grid") == 5))
-    _notes(rep)
+    sens = sensitivity_section(rep, result)
+    _notes(rep, f, sens)
     rep.write(target)
 
 
@@ -135,10 +138,10 @@ def _headlines(rep, f):
                  "favours the humans (one escape among several humans wins) and the advanced game the aliens.")
     sf = _cell(f.filter(pl.col("grid") == 3), mode="advanced")
     if sf.height:
-        h0 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 1))["won"].mean()
-        h5 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 6))["won"].mean()
-        items.append(f"Turn order: a human who plays first wins {100 * h0:.0f}% of advanced games, one who plays last "
-                     f"{100 * h5:.0f}% (Galilei, 6 players): hatches are first come, first served.")
+        h0 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 1))["won"]
+        h5 = sf.filter((pl.col("side") == 0) & (pl.col("order") == 6))["won"]
+        items.append(f"Turn order: a human who plays first wins {_rate(h0)} of advanced games, one who plays last "
+                     f"{_rate(h5)} (Galilei, 6 players): hatches are first come, first served.")
     items.append("Items: Adrenaline, Sedatives and Defence each add 1-3.5 points to a human's win rate; bluffing with "
                  "noises adds about 20; see the table for intervals.")
     lad = f.filter(pl.col("grid") == 5)
@@ -228,11 +231,12 @@ def _scenario_section(rep, sc):
                          "winners / game": _mean(winners), "kills / seat": _mean(part["kills"]),
                          "attacks / seat": _mean(part["attacks"])})
     rep.table(rows, "Arena (threshold = the number of players; safe sectors closed, A22)")
-    draws = {m: _games(_cell(sc, scenario="arena", map=m))["draw"].mean() for m in MAPS
+    draws = {m: _games(_cell(sc, scenario="arena", map=m))["draw"] for m in MAPS
              if _games(_cell(sc, scenario="arena", map=m)).height}
     if draws:
         rep.text("In Arena the rulebook's threshold (\"as many as the number of players\") is "
-                 + "; ".join(f"missed by every seat in {100 * v:.0f}% of games on {MAP_NAMES[m]}" for m, v in draws.items())
+                 + "; ".join(f"missed by every seat in {_rate(v)} of games on {MAP_NAMES[m]}" for m, v in draws.items())
+                 + " (4, 6 and 8 players together)"
                  + ". Respawns make kills cheap where dangerous sectors connect the hatches; on Fermi (15 dangerous "
                  "sectors) closed safe sectors leave seats stuck on their hatches (A22, A28). The threshold is a setting "
                  "(`arena_kills`).")
@@ -352,7 +356,7 @@ def _seat_section(rep, plt, sf):
                 row[f"order {o + 1}"] = _rate(cell["won"])
                 wins.append((int(cell["won"].sum()), cell.height - int(cell["won"].sum())))
             chi2, p, _, _ = sps.chi2_contingency(np.array(wins))
-            row["chi-square p"] = f"{p:.2g}"
+            row["chi-square p"] = fmt_p(p)
             first = part.filter((pl.col("side") == side) & (pl.col("order") == 1))["won"].to_numpy().astype(float)
             last = part.filter((pl.col("side") == side) & (pl.col("order") == 6))["won"].to_numpy().astype(float)
             dif = first.mean() - last.mean()
@@ -419,7 +423,7 @@ def _item_section(rep, plt, basef, items):
         bound = max(abs(pb.lo), abs(pb.hi))
         rows.append({"item": opt, "uses per human per game": f"{uses:.2f}",
                      "human win with - without (points)": f"{100 * pb.estimate:+.2f} [{100 * pb.lo:+.2f}, {100 * pb.hi:+.2f}]",
-                     "Holm p": f"{p:.2g}",
+                     "Holm p": fmt_p(p),
                      "reading": ("hardly ever used by this bot: not measured" if uses < 0.02
                                  else f"worth {100 * pb.estimate:+.1f} points" if p < 0.05
                                  else f"no effect shown; above {100 * bound:.1f} points ruled out"),
@@ -481,22 +485,52 @@ def _ladder_section(rep, plt, lad):
     rep.figure(fig, "ladder", "Balance D along the ladder of bot strength (green band: the +-10-point margin)")
 
 
-def _notes(rep):
+def sensitivity_section(rep, result):
+    """How the headline figures move under the other readings of unclear rules (when the
+    experiment file asks for it: ``sensitivity = GAMES``)."""
+    from ...sensitivity import section_for_report
+    from .sensitivity import TORNADO
+
+    return section_for_report(rep, result, list(TORNADO))
+
+
+def _notes(rep, f, sens):
     rep.heading("What depends on what")
-    rep.bullets([
+    items = [
         "**Maps and decks** are verified transcriptions (C1-C10 of the rules doc: 14 of 17 Galilei transcriptions agree cell "
-        "for cell; the deck breakdowns match the box manifest). The card ids' order (C13) only affects which seed gives which game.",
-        "**A17** (a stranded last human gives the aliens the win) and **A16** (dead aliens share the win) move the advanced "
-        "game's *alien win* directly; stranding happens to 1-2% of human seats on Galilei and Galvani and 8% on Fermi "
-        "with these bots (see the fates table), so A17 moves Fermi's numbers most.",
-        "**A4** (Defence saves only its holder) and **A9** (bluffs may name any safe or dangerous sector) shape the item and "
-        "bluff worth; A1/A2 (passing through hatches) change a few reaches near the hatches.",
-        "**Old Guard** lacks the roles the base cast does not have (R12.2.9); **Arena's** numbers depend on A22-A26 "
-        "(closed safe sectors, secret start hatches chosen by the bots at random, threshold = players, play all rounds).",
+        "for cell; the deck breakdowns match the box manifest), so there is no stand-in to vary. The card ids' order (C13) "
+        "only affects which seed gives which game.",
+    ]
+    if sens is not None:
+        items.append("**The readings** (A1-A29 and the round count) are each switched in the section above, with the claims "
+                     "they can overturn." + _stranding(f, sens))
+    items += [
+        "**Old Guard** lacks the roles the base cast does not have (R12.2.9); in **Arena** the bots choose their secret "
+        "start hatches at random.",
         "**The bots** are the main caveat: the balance is the balance between these bots. The ladder shows how much it "
         "moves when one side plays better.",
-        "**Left out of the grid** (to keep it to a few minutes): scenarios on the basic game, the searching bot on Fermi and "
-        "Galvani and at 16 worlds beyond the ladder, 16 players (two boxes; the contract has 8 seats). A run 10 times larger "
-        "would shrink every interval about 3 times; the verdicts at the margin (a few cells are inconclusive) would then be "
-        "settled one way or the other.",
-    ])
+        "**Left out of the grid** (to keep it to a few minutes): scenarios on the basic game (A27, in the sensitivity section "
+        "only), the searching bot on Fermi and Galvani and at 16 worlds beyond the ladder, 16 players (two boxes; the "
+        "contract has 8 seats). A run 10 times larger would shrink every interval about 3 times; the verdicts at the margin "
+        "(a few cells are inconclusive) would then be settled one way or the other.",
+    ]
+    rep.bullets(items)
+
+
+def _stranding(f, sens) -> str:
+    """Why A17 moves Fermi's alien win most: how often humans are stranded on each map."""
+    from .sensitivity import aliens
+
+    humans = f.filter((pl.col("grid") == 0) & (pl.col("mode") == "advanced") & (pl.col("players") == 6) & (pl.col("side") == 0))
+    parts = []
+    for m in MAPS:
+        fate = _cell(humans, map=m)["fate"].to_numpy()
+        c = sens.change(aliens(m, "advanced"), "stranded_alien_win=False")
+        if len(fate) and c is not None:
+            parts.append(f"{MAP_NAMES[m]}: {_rate(fate == 3)} of human seats stranded, the aliens' win "
+                         f"{c.figure.fmt_ci(sens.defaults[c.figure.name])} -> {c.figure.fmt_ci(c.switched)} "
+                         f"({c.figure.fmt_change(c.diff)} points)")
+    if not parts:
+        return ""
+    return (" A17 (a stranded last human gives the aliens the win) moves the advanced game's alien win roughly in proportion to "
+            "how often humans are stranded (every hatch closed): " + "; ".join(parts) + ".")

@@ -121,6 +121,9 @@ SPEC = GameSpec(
     describe_result=describe.describe_result,
     invariants=describe.invariants,
     trace_mark=lambda s: int(s[E.ROUND]),
+    trace_legend=("places a 5 in area C: a command token of value 5 in recruitment area C (equal values\n"
+                  "cancel, the highest sum wins the aliens on the area's card); table: aliens held (captured\n"
+                  "ones included), UFOs in cities and on the launch pad, cities mapped, humans abducted"),
     summary_means=("score", "rounds", "points_majorities", "points_ufos", "points_airspace", "points_mapping",
                    "points_humans", "points_missions"),
     summarize=summary_lines,
@@ -129,6 +132,7 @@ SPEC = GameSpec(
     test_variants=({"players": 2}, {"players": 3}, {"players": 4}),
     report="simkit.games.ovni.report:build",
     experiment="experiments/ovni.toml",
+    sensitivity="simkit.games.ovni.sensitivity:DECLARATION",
 )
 
 

@@ -372,8 +372,20 @@ def _validate(model: type[BaseModel], doc: dict, path: Path) -> Any:
         raise data_error(path, _where(doc, loc), msg) from None
 
 
+def board_variants() -> dict[str, Path]:
+    """Built-in board variants (``data/board_NAME.toml``), chosen by ``board=NAME``."""
+    return {p.stem.removeprefix("board_"): p for p in sorted(DATA_DIR.glob("board_*.toml"))}
+
+
 def _board_path(path: str | Path | None) -> Path:
-    return Path(path) if path else BUILTIN_BOARD
+    """The board file: the built-in stand-in, a built-in variant named by ``board=NAME``
+    (a name without a path separator or suffix, e.g. ``complete``), or a path."""
+    if not path:
+        return BUILTIN_BOARD
+    named = board_variants().get(str(path))
+    if named is not None and "/" not in str(path) and "." not in str(path):
+        return named
+    return Path(path)
 
 
 def _decks_path(path: str | Path | None) -> Path:

@@ -28,6 +28,11 @@ def _names(params) -> dict:
     return board_mod.names(params)
 
 
+def _a(name: str) -> str:
+    """``a Pilot``, ``an Abductor``."""
+    return ("an " if name[0] in "AEIOUaeiou" else "a ") + name
+
+
 def planet_label(params, s, q: int) -> str:
     if q < 0:
         return "nobody"
@@ -88,19 +93,20 @@ def describe_action(params, s: np.ndarray, b: np.ndarray, a: int) -> str:
         both = [x + 1 for x in range(3) if x != i - 3]
         return f"keeps mission slots {both[0]} and {both[1]}"
     if kind == "start_pair":
-        return f"starts with a {CLASS_NAMES[t[1]]} and a {CLASS_NAMES[t[2]]}"
+        return f"starts with {_a(CLASS_NAMES[t[1]])} and {_a(CLASS_NAMES[t[2]])}"
     if kind == "start_triple":
-        return "starts with " + ", ".join(CLASS_NAMES[k] for k in range(4) if k != t[1])
+        three = [_a(CLASS_NAMES[k]) for k in range(4) if k != t[1]]
+        return f"starts with {three[0]}, {three[1]} and {three[2]}"
     if kind == "dummy_alien":
-        return f"gives the dummy a {CLASS_NAMES[t[1]]}"
+        return f"gives the dummy {_a(CLASS_NAMES[t[1]])}"
     if kind == "place":
         return f"places a {t[2]} in area {AREA_LETTERS[t[1]]}"
     if kind == "place_dummy":
         return f"places a dummy token in area {AREA_LETTERS[t[1]]}"
     if kind == "pick":
-        return f"picks a {CLASS_NAMES[t[1]]}"
+        return f"picks {_a(CLASS_NAMES[t[1]])}"
     if kind == "energy_alien":
-        return f"energy bonus 1: a {CLASS_NAMES[t[1]]} and a force field"
+        return f"energy bonus 1: {_a(CLASS_NAMES[t[1]])} and a force field"
     if kind == "energy_three":
         return "energy bonus 2: three groups this round"
     if kind == "shield":
@@ -114,13 +120,15 @@ def describe_action(params, s: np.ndarray, b: np.ndarray, a: int) -> str:
     if kind == "move":
         return f"moves a UFO {city[t[1]]} -> {city[t[2]]}"
     if kind == "abduct":
+        h = int(s[E.CITY_HUMAN + t[2]])  # a swap (R17.4) brings it to t[1]
+        human = _a(nm["kinds"][h]) if h >= 0 else "nobody"
         if t[1] == t[2]:
-            return f"abducts in {city[t[1]]}"
-        return f"swaps the humans of {city[t[1]]} and {city[t[2]]}, abducts in {city[t[1]]}"
+            return f"abducts {human} in {city[t[1]]}"
+        return f"swaps the humans of {city[t[1]]} and {city[t[2]]}, abducts {human} in {city[t[1]]}"
     if kind == "launch":
         return f"launches a UFO to {city[t[1]]}"
     if kind == "capture":
-        return f"captures a {CLASS_NAMES[t[2]]} from {planet_label(params, s, t[1])}"
+        return f"captures {_a(CLASS_NAMES[t[2]])} from {planet_label(params, s, t[1])}"
     if kind == "destroy":
         return f"destroys a UFO of {planet_label(params, s, t[1])} in {city[t[2]]}"
     return str(t)
@@ -133,44 +141,73 @@ def describe_step(params, before: np.ndarray, after: np.ndarray, b: np.ndarray, 
         wins = [f"{AREA_LETTERS[x]}: {planet_label(params, after, int(after[E.AREA_WINNER + x]))}"
                 for x in range(int(before[E.NAREAS]))]
         text += "; areas won: " + ", ".join(wins)
-    if not same_round and not after[E.OVER]:
-        nm = _names(params)
-        cards = [nm["cards"][int(after[E.AREA_CARD + x])] for x in range(int(after[E.NAREAS]))]
-        text += f" | round {int(after[E.ROUND])}: cards " + " ".join(f"{AREA_LETTERS[x]}={c}" for x, c in enumerate(cards))
+    nm = _names(params)
+    mover = int(before[E.TO_MOVE])
+    for q in range(int(before[E.NPLANETS])):
+        who = "" if q == mover else planet_label(params, after, q) + " "
+        new = _f(after, q, E.P_MAPPED) & ~_f(before, q, E.P_MAPPED)
+        if new:
+            text += f"; {who}maps " + " and ".join(nm["cities"][c] for c in range(12) if new >> c & 1)
     return text
 
 
+_COLUMNS = ("Pilots", "Abductors", "Builders", "Military", "UFOs in cities", "on pad", "mapped", "humans")
+
+
+def _row(label: str, values: list) -> str:
+    return f"  {label:<8}" + "".join(f"{v:>{len(c) + 2}}" for c, v in zip(_COLUMNS, values)).rstrip()
+
+
 def describe_state(params, s: np.ndarray, b: np.ndarray) -> str:
-    players = int(s[E.PLAYERS])
-    stock = " ".join(f"{CLASS_LETTERS[k]}{int(s[E.STOCK + k])}" for k in range(4))
+    """The round, the phase-1 order and the cards of the recruitment areas, then a table: the
+    alien stock and, per planet, aliens held (captured ones included), UFOs, cities mapped,
+    humans abducted."""
+    n = int(s[E.NPLANETS])
+    rnd = int(s[E.ROUND])
     if s[E.OVER]:
-        return describe_result(params, s, b)
-    seats = []
-    for q in range(int(s[E.NPLANETS])):
-        al = "".join(f"{CLASS_LETTERS[k]}{_f(s, q, E.P_OWN + k) + _f(s, q, E.P_CAPT + k)}" for k in range(4))
-        seats.append(f"{planet_label(params, s, q)}: {al} ufos {_f(s, q, E.P_ON_BOARD)}+{_f(s, q, E.P_PAD)} "
-                     f"mapped {_f(s, q, E.P_NMAPPED)} humans {_f(s, q, E.P_NHUMANS)}")
-    order = [planet_label(params, s, int(x)) for x in s[E.ORDER1:E.ORDER1 + int(s[E.NPLANETS])]]
-    return f"round {int(s[E.ROUND])} ({players} players): stock {stock}; phase-1 order {', '.join(order)}; " + "; ".join(seats)
+        head = [f"game over after round {rnd}" + (" (the round cap ended it)" if s[E.CAPPED] else "")]
+    elif rnd == 0:
+        head = ["set-up (round 1 follows)"]
+    else:
+        order = ", ".join(planet_label(params, s, int(x)) for x in s[E.ORDER1:E.ORDER1 + n])
+        head = [f"round {rnd}: phase-1 order {order}",
+                "  recruitment cards: " + "; ".join(f"{AREA_LETTERS[x]} {_card(params, int(s[E.AREA_CARD + x]))}"
+                                                    for x in range(int(s[E.NAREAS])))]
+    lines = head + ["  " + " " * 8 + "".join(f"  {c}" for c in _COLUMNS)]
+    lines.append(_row("stock", [int(s[E.STOCK + k]) for k in range(4)]))
+    for q in range(n):
+        held = [_f(s, q, E.P_OWN + k) + _f(s, q, E.P_CAPT + k) for k in range(4)]
+        lines.append(_row(planet_label(params, s, q), held + [_f(s, q, E.P_ON_BOARD), _f(s, q, E.P_PAD),
+                                                              _f(s, q, E.P_NMAPPED), _f(s, q, E.P_NHUMANS)]))
+    return "\n".join(lines)
+
+
+def _card(params, c: int) -> str:
+    """The aliens on alien card ``c``: ``2 Pilots, 1 Abductor``."""
+    counts = board_mod.load(params)[1].alien_cards[c]
+    return ", ".join(f"{n} {GROUP_NAMES[k] if n > 1 else CLASS_NAMES[k]}" for k, n in enumerate(counts) if n)
 
 
 def describe_setup(params, s: np.ndarray, b: np.ndarray) -> str:
     nm = _names(params)
-    parts = []
+    lines = []
     for q in range(int(s[E.PLAYERS])):
         ab = [nm["abilities"][_f(s, q, E.P_ABIL + k)] for k in range(2)]
-        parts.append(f"seat {q + 1}: {nm['planets'][_f(s, q, E.P_PLANET_ID)]}, {' + '.join(ab)}")
-    humans = " ".join(nm["kinds"][int(s[E.CITY_HUMAN + c])][:4] for c in range(12))
-    return "; ".join(parts) + f"; humans {humans}"
+        lines.append(f"seat {q + 1}: planet {nm['planets'][_f(s, q, E.P_PLANET_ID)]}, abilities {' and '.join(ab)}")
+    d = int(s[E.DUMMY])
+    if d >= 0:
+        lines.append(f"dummy: planet {nm['planets'][_f(s, d, E.P_PLANET_ID)]}")
+    humans = ", ".join(f"{nm['cities'][c]} {nm['kinds'][int(s[E.CITY_HUMAN + c])]}" for c in range(12))
+    return "\n".join(lines + [f"humans in the cities: {humans}"])
 
 
 def describe_result(params, s: np.ndarray, b: np.ndarray) -> str:
-    parts = []
+    lines = ["final scores = majorities + UFOs + airspace + mapping + humans + missions (R15)"]
     for q in range(int(s[E.PLAYERS])):
         pts = _arr(s, q, E.P_PTS, E.N_CATEGORIES)
-        parts.append(f"seat {q + 1}: {_f(s, q, E.P_SCORE)} ({'/'.join(map(str, pts))})" + (" won" if _f(s, q, E.P_WON) else ""))
-    tail = " (capped)" if s[E.CAPPED] else ""
-    return f"end after round {int(s[E.ROUND])}{tail}: " + "; ".join(parts) + " [majorities/UFOs/airspace/mapping/humans/missions]"
+        terms = str(pts[0]) + "".join(f" - {-x}" if x < 0 else f" + {x}" for x in pts[1:])
+        lines.append(f"  seat {q + 1}: {_f(s, q, E.P_SCORE)} = {terms}" + (" (won)" if _f(s, q, E.P_WON) else ""))
+    return "\n".join(lines)
 
 
 def invariants(s: np.ndarray, b: np.ndarray) -> list[str]:

@@ -1,7 +1,8 @@
 """The O.V.N.I. balance report (experiments/ovni.toml -> reports/ovni/): seat advantage
 for 2, 3 and 4 players, each ability card's effect on winning, the mission cards'
 payoffs and the value of keeping one mission or two, where the points come from, game
-length, and how the conclusions move with bot strength.
+length, how the conclusions move with bot strength, and how sure they are: each reading of
+an unclear rule and the stand-in routes switched on its own (simkit/games/ovni/sensitivity.py).
 
 Every cell of the experiment plays the same seeded games (game i deals the same
 planets, cards, humans and missions everywhere), so a variant is compared with the
@@ -16,7 +17,7 @@ import json
 import numpy as np
 import polars as pl
 
-from ...report import PALETTE, Report, pct, style
+from ...report import PALETTE, Report, fmt_p, pct, style
 from ...stats import chi2_uniform, diff_independent, holm, holm_adjusted, mean_interval, paired_numeric, wilson
 
 CATEGORIES = ("majorities", "ufos", "airspace", "mapping", "humans", "missions")
@@ -29,6 +30,12 @@ REFERENCE = "strategic"
 def _mean(values, digits=2) -> str:
     m = mean_interval(np.asarray(values, dtype=np.float64))
     return f"{m.estimate:.{digits}f} [{m.lo:.{digits}f}, {m.hi:.{digits}f}]"
+
+
+def _share(values) -> str:
+    """A mean win share (a shared win counts 1/k) with its t interval."""
+    m = mean_interval(np.asarray(values, dtype=np.float64))
+    return pct(m)
 
 
 def _pp(d, digits=1) -> str:
@@ -65,7 +72,7 @@ def _seat_rows(frame: pl.DataFrame, label: str) -> tuple[list[dict], dict]:
             row[f"seat {seat + 1}"] = pct(ci)
         margin = _tost_margin(shares, games, fair)
         row["fair"] = f"{100 * fair:.1f}%"
-        row["chi-square p"] = f"{p:.2g}"
+        row["chi-square p"] = fmt_p(p)
         if p < 0.05:
             best = int(np.argmax(shares))
             row["verdict"] = f"seats differ (best: seat {best + 1}, {100 * (shares[best] / games - fair):+.1f} points)"
@@ -99,8 +106,8 @@ def build(result, target) -> None:
         f"players, from {total_games:,} seeded games in {len(exp.cells)} cells ({f.height:,} seat rows)."
     )
     rep.bullets([
-        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (about 10 minutes on one core); runs are cached in "
-        f"`runs/sweeps/{exp.name}/`.",
+        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (about 5 minutes on one core, and about 6 more for the sensitivity "
+        f"section's runs); runs are cached in `runs/sweeps/{exp.name}/` and `runs/sensitivity/ovni/`.",
         "Rules as implemented, every reading and every stand-in: [docs/rules/ovni.md](../../docs/rules/ovni.md).",
         "**Many components are stand-ins** (the 12th city, the route lines, the city numbers, the mission cards' "
         "parameters, the ability names, three human colours, the planet distances): numbers that depend on them are "
@@ -177,7 +184,7 @@ def build(result, target) -> None:
             held_p.append(d.p_value)
             held_rows.append({"players": n, "card": card, "holders": f"{n1:,}", "win share held": pct(wilson(x1, n1)),
                               "not held": pct(wilson(x2, n2)), "difference (points)": _pp(d),
-                              "mean score held - not": f"{a['score'].mean() - o['score'].mean():+.1f}", "p": f"{d.p_value:.2g}"})
+                              "mean score held - not": f"{a['score'].mean() - o['score'].mean():+.1f}", "p": fmt_p(d.p_value)})
     for r, rej in zip(held_rows, holm(held_p)):
         r["significant (Holm)"] = "yes" if rej else "no"
     rep.table(held_rows, f"(a) Win share of the seats holding each card against the others, reference games; Holm over all {len(held_p)} tests")
@@ -202,16 +209,15 @@ def build(result, target) -> None:
             if k < 2:
                 continue
             d = paired_numeric(a, b_)
-            changed = float(np.mean(a != b_))
             paired_p.append(d.p_value)
             paired_rows.append({"players": n, "card": card, "switched off by": how, "games": f"{k:,}",
-                                "holder's win share with": f"{100 * a.mean():.1f}%", "without": f"{100 * b_.mean():.1f}%",
-                                "effect of the card (points)": _pp(d), "games whose result moved": f"{100 * changed:.1f}%",
-                                "p": f"{d.p_value:.2g}"})
+                                "holder's win share with": _share(a), "without": _share(b_),
+                                "effect of the card (points)": _pp(d), "games whose result moved": pct(wilson(int(np.sum(a != b_)), k)),
+                                "p": fmt_p(d.p_value)})
             forest.append((n, card, d))
     adj = holm_adjusted(paired_p) if paired_p else []
     for r, rej, pa in zip(paired_rows, holm(paired_p), adj):
-        r["Holm-adjusted p"] = f"{pa:.2g}"
+        r["Holm-adjusted p"] = fmt_p(pa)
         r["significant (Holm)"] = "yes" if rej else "no"
     rep.table(paired_rows, f"(b) Paired effect of each card on its holder's win share: the same games with the card and with it switched off; Holm over {len(paired_p)} tests")
     if forest:
@@ -292,9 +298,9 @@ def build(result, target) -> None:
             ds = paired_numeric(m["vs"].to_numpy().astype(float), m["score"].to_numpy().astype(float))
             moved = m.filter(pl.col("missions_kept") != (1 if opt == "one-mission" else 2))
             one_two.append({"players": n, "seat always keeps": "one" if opt == "one-mission" else "two",
-                            "games": f"{m.height:,}", "choice changed in": f"{100 * moved.height / max(m.height, 1):.0f}% of them",
+                            "games": f"{m.height:,}", "choice changed in": pct(wilson(moved.height, m.height)) + " of them",
                             "win share change (points)": _pp(d), "score change": f"{ds.estimate:+.2f} [{ds.lo:+.2f}, {ds.hi:+.2f}]",
-                            "p": f"{d.p_value:.2g}"})
+                            "p": fmt_p(d.p_value)})
     rep.table(one_two, "The value of keeping one mission or two: one seat forced to keep one (or two), the others strategic; paired with the same seat of the same games where it chose for itself")
 
     # -- 4. points -------------------------------------------------------------------------------
@@ -355,10 +361,10 @@ def build(result, target) -> None:
         ends = g["end_class"].value_counts().sort("end_class")
         len_rows.append({"players": n, "games": f"{len(r):,}", "rounds (mean)": _mean(r),
                          "median": int(np.median(r)), "5%-95%": f"{int(np.percentile(r, 5))}-{int(np.percentile(r, 95))}",
-                         "capped at max_rounds": f"{100 * g['capped'].mean():.2f}%",
+                         "capped at max_rounds": pct(wilson(int(g["capped"].sum()), len(r))),
                          "deck reshuffles": f"{g['reshuffles'].mean():.2f}",
                          "areas unclaimed per game": f"{g['areas_unclaimed'].mean():.2f}",
-                         "class that ran out": ", ".join(f"{e} {100 * c / len(r):.0f}%" for e, c in ends.iter_rows())})
+                         "class that ran out": ", ".join(f"{e} {pct(wilson(c, len(r)))}" for e, c in ends.iter_rows())})
         bins = np.arange(r.min(), r.max() + 2) - 0.5
         ax.hist(r, bins=bins, histtype="step", lw=1.6, density=True, color=PALETTE[i], label=f"{n} players")
     ax.set_xlabel("rounds played")
@@ -383,7 +389,7 @@ def build(result, target) -> None:
             p2 = part.filter(pl.col("players") == n)
             r["mean score"] = f"{p2['score'].mean():.1f}"
             r["rounds"] = f"{p2.filter(pl.col('seat') == 1)['rounds'].mean():.2f}"
-            r["missions completed"] = f"{100 * p2['missions_done'].sum() / max(1, p2['missions_kept'].sum()):.0f}%"
+            r["missions completed"] = pct(wilson(int(p2["missions_done"].sum()), int(p2["missions_kept"].sum())))
             rows_s.append(r)
     rep.table(rows_s, "Seat advantage, score, length and mission success with every seat played by the same bot, weakest to strongest")
     versus = []
@@ -420,62 +426,33 @@ def build(result, target) -> None:
         r["significant (Holm)"] = "yes" if rej else "no"
     rep.table(ab_rows, "Win share of holders minus non-holders, greedy and search bots")
 
-    # -- 7. the stand-in board ---------------------------------------------------------------------
-    complete = f.filter((pl.col("table") == REFERENCE) & pl.col("board").str.contains("board_complete"))
-    if complete.height:
-        rep.heading("Sensitivity to the stand-in routes")
-        rep.text("The routes between the twelve cities are a stand-in (reference 1.3 b; the rulebook fixes only "
-                 "Berlin-Paris and Moscow-Tokyo and that Berlin is two moves from Tokyo). The same games played on a "
-                 "board where every city neighbours every other show what the routes decide: the first "
-                 f"{complete['game_index'].n_unique() // max(1, complete['players'].n_unique()):,} games of each player "
-                 "count, stand-in board against complete board (paired by game and seat).")
-        sens = []
-        for n in players_list:
-            c = complete.filter(pl.col("players") == n)
-            if not c.height:
-                continue
-            r_ = ref.filter((pl.col("players") == n) & (pl.col("game_index") < c["game_index"].max() + 1))
-            m = r_.select("game_index", "seat", "win_share", "score", *[f"points_{k}" for k in CATEGORIES]).join(
-                c.select("game_index", "seat", pl.col("win_share").alias("c_share"), pl.col("score").alias("c_score"),
-                         *[pl.col(f"points_{k}").alias(f"c_{k}") for k in CATEGORIES]), on=["game_index", "seat"])
-            row = {"players": n, "games": f"{c['game_index'].n_unique():,}",
-                   **{f"seat {k + 1} win share change": "" for k in range(4)}}
-            for seat in range(n):
-                part = m.filter(pl.col("seat") == seat + 1)
-                d = paired_numeric(part["c_share"].to_numpy(), part["win_share"].to_numpy())
-                row[f"seat {seat + 1} win share change"] = _pp(d)
-            ds = paired_numeric(m["c_score"].to_numpy().astype(float), m["score"].to_numpy().astype(float))
-            row["score change"] = f"{ds.estimate:+.1f} [{ds.lo:+.1f}, {ds.hi:+.1f}]"
-            for k in ("airspace", "mapping", "humans"):
-                row[f"{k} points"] = f"{m[f'points_{k}'].mean():.1f} -> {m[f'c_{k}'].mean():.1f}"
-            row["rounds"] = (f"{r_.filter(pl.col('seat') == 1)['rounds'].mean():.2f} -> "
-                             f"{c.filter(pl.col('seat') == 1)['rounds'].mean():.2f}")
-            sens.append(row)
-        rep.table(sens, "Stand-in board -> complete board: changes of each seat's win share (percentage points, paired), of the score and of the route-dependent categories")
+    # -- 7. how sure: the readings and the stand-in routes ------------------------------------------
+    sensitivity_section(rep, result)
+    _routes_detail(rep, f, ref, players_list)
 
     # -- 8. what depends on what ----------------------------------------------------------------
-    rep.heading("Which numbers depend on which readings and stand-ins")
+    rep.heading("What the numbers depend on besides the readings")
     rep.bullets([
-        "**Mission payoffs** depend entirely on the stand-in mission parameters (reference 1.3 c): the airspace "
+        "**Mission payoffs** rest on the stand-in mission parameters (C11, reference 1.3 c; no variant file): the airspace "
         "missions need a strict majority in 4 cities of one parity, nearly impossible against 2 or 3 rivals on this "
-        "board. The +8 / -5 values are the rulebook's. A16 (`mission_ufos`) and A17 (`mission_parity`) change the "
-        "mapping and airspace missions.",
-        "**Airspace, Pilots and the swap-human card** depend on the stand-in routes (reference 1.3 b); "
-        "`--set board=simkit/games/ovni/data/board_complete.toml` plays on a board where every city neighbours every "
-        "other.",
-        "**Seat advantage** depends on the set-up order (rulebook) and on the planet distances (stand-in) only as the "
-        "last turn-order tie-break.",
-        "**Game length** depends on the alien-card composition (inferred, reference 1.2) and on A5 (`reshuffle`): a "
-        "4-player game uses the 16 cards in 4 rounds.",
-        "**Card effects** depend on the readings of their cards: A9 (`empty_group`, prebuilt UFO), A13 and A14 "
-        "(abduct-without-majority, swap-human), A21 (force field with 2 players).",
-        "**The dummy planet** (2 players) follows A7, A22 and A23 (`dummy_in_scoring=ignored`: it competes for "
-        "nothing at the end).",
+        "board. The +8 / -5 values are the rulebook's. How A15-A17 and A20 (what a mission counts) move them is in the "
+        "section above.",
+        "**Airspace, Pilots and the swap-human card** depend on the stand-in routes (C4); the section above plays every "
+        "reading also on a board where every city neighbours every other (`board=complete`), and the table above shows "
+        "where the points move.",
+        "**Seat advantage** depends on the set-up order (rulebook) and on the planet distances (C5, stand-in) only as the "
+        "last turn-order tie-break; A18 (`planets=fixed`) ties each seat to one distance.",
+        "**Game length** depends on the alien-card composition (C9, inferred, reference 1.2) as well as on A5 "
+        "(`reshuffle`): a 4-player game uses the 16 cards in 4 rounds.",
+        "**The city numbers** (C3, stand-in) set the set-up pattern, the refill order and which cities are even or odd; "
+        "the section above plays every headline figure also with cities 4-12 numbered the other way round "
+        "(`board=renumbered`).",
         "Every figure is for these bots: a stronger bot may use a card better (see the bot-strength section).",
     ])
     rep.heading("Compare variants yourself", 3)
     rep.code("simkit compare ovni --set players=4 --set map_check=each_move --vs map_check=end_of_group -n 20000\n"
              "simkit compare ovni --set players=3 --bot strategic --vs-bot search -n 5000\n"
+             "simkit sensitivity ovni\n"
              "simkit trace ovni --set players=2 --bot search --seed 3")
 
     # summary line for the index
@@ -486,3 +463,52 @@ def build(result, target) -> None:
     rep.write(target)
     (target / "figures.json").write_text(json.dumps({"seats": rows, "paired_abilities": paired_rows,
                                                      "one_vs_two": one_two, "length": len_rows}, indent=1, default=str))
+
+
+def sensitivity_section(rep: Report, result):
+    """How the headline figures move under the other readings of unclear rules and on the
+    complete-graph board (when the experiment file asks for it: ``sensitivity = GAMES``)."""
+    from ...sensitivity import section_for_report
+    from .sensitivity import TORNADO
+
+    return section_for_report(rep, result, list(TORNADO))
+
+
+def _routes_detail(rep: Report, f: pl.DataFrame, ref: pl.DataFrame, players_list: list[int]) -> None:
+    """The stand-in routes (C4) against the complete board: every seat and where the points go."""
+    complete = f.filter((pl.col("table") == REFERENCE) & pl.col("board").str.contains("board_complete"))
+    if not complete.height:
+        return
+    rep.heading("The stand-in routes in detail", 3)
+    rep.text("The routes between the twelve cities are a stand-in (C4, reference 1.3 b; the rulebook fixes only "
+             "Berlin-Paris and Moscow-Tokyo and that Berlin is two moves from Tokyo). The section above measures what the "
+             "complete board (every city neighbours every other) does to the headline figures; here, on the first "
+             f"{complete.group_by('players').agg(pl.col('game_index').n_unique())['game_index'].min():,} games of each player count, "
+             "every seat's win share and where the points move (paired by game and seat; changes with 95% intervals).")
+    rows = []
+    for n in players_list:
+        c = complete.filter(pl.col("players") == n)
+        if not c.height:
+            continue
+        r_ = ref.filter((pl.col("players") == n) & (pl.col("game_index") < c["game_index"].max() + 1))
+        m = r_.select("game_index", "seat", "win_share", "score", "rounds", *[f"points_{k}" for k in CATEGORIES]).join(
+            c.select("game_index", "seat", pl.col("win_share").alias("c_share"), pl.col("score").alias("c_score"),
+                     pl.col("rounds").alias("c_rounds"), *[pl.col(f"points_{k}").alias(f"c_{k}") for k in CATEGORIES]),
+            on=["game_index", "seat"])
+        row = {"players": n, "games": f"{c['game_index'].n_unique():,}", **{f"seat {k + 1} win share change": "" for k in range(4)}}
+        for seat in range(n):
+            part = m.filter(pl.col("seat") == seat + 1)
+            row[f"seat {seat + 1} win share change"] = _pp(paired_numeric(part["c_share"].to_numpy(), part["win_share"].to_numpy()))
+        row["score change"] = _change(m["c_score"], m["score"], 1)
+        for k in ("airspace", "mapping", "humans"):
+            row[f"{k} points"] = f"{m[f'points_{k}'].mean():.1f} -> {m[f'c_{k}'].mean():.1f} ({_change(m[f'c_{k}'], m[f'points_{k}'], 1)})"
+        g = m.filter(pl.col("seat") == 1)
+        row["rounds"] = f"{g['rounds'].mean():.2f} -> {g['c_rounds'].mean():.2f} ({_change(g['c_rounds'], g['rounds'], 2)})"
+        rows.append(row)
+    rep.table(rows, "Stand-in board -> complete board: each seat's win share (percentage points), the score, the "
+                    "route-dependent categories and the game length, paired by game and seat")
+
+
+def _change(after, before, digits: int) -> str:
+    d = paired_numeric(after.to_numpy().astype(float), before.to_numpy().astype(float))
+    return f"{d.estimate:+.{digits}f} [{d.lo:+.{digits}f}, {d.hi:+.{digits}f}]"

@@ -74,11 +74,17 @@ SPEC = GameSpec(
     describe_result=describe.describe_result,
     invariants=describe.invariants,
     trace_mark=lambda s: int(s[E.TURN]),
+    trace_legend=("A, B: the two sides; A0-A3, B0-B3: their UFOs (numbered 0-3 as in the rules);\n"
+                  "(col,row): a hex; structure: what is left of a side's mothership (0 loses);\n"
+                  "a UFO is on a hex, damaged (red side up: -1 on its attack rolls), destroyed (back on its\n"
+                  "mothership at its owner's next turn), docked (there, may leave a turn later) or ready;\n"
+                  "dice [...]: what the step rolled, forced steps after it included (e.g. asteroid rolls)"),
     summary_means=("turns", "kills", "ms_hits"),
     summarize=summary_lines,
     max_steps=20_000,
     report="simkit.games.ufoo.report:build",
     experiment="experiments/ufo-o.toml",
+    sensitivity="simkit.games.ufoo.sensitivity:DECLARATION",
     test_variants=(
         {},
         {"fire_lines": "any", "ufos_block_fire": True, "mothership_blocks_fire": True, "push_path": "straight", "push_through": "empty",

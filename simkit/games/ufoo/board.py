@@ -74,8 +74,20 @@ FIRST_ROLL, FIRST_SEAT0, FIRST_SEAT1 = 0, 1, 2  # A32
 HINT = "check --set board=PATH"
 
 
+def variants() -> dict[str, Path]:
+    """Built-in board variants (``data/board-NAME.toml``), chosen by ``board=NAME``."""
+    return {p.stem.removeprefix("board-"): p for p in sorted(D.DATA.glob("board-*.toml"))}
+
+
 def board_path(params: UfoOParams) -> Path:
-    return Path(params.board) if params.board else D.BUILTIN
+    """The board file: the built-in stand-in, a built-in variant named by ``board=NAME``
+    (a name without a path separator or suffix, e.g. ``no-outliers``), or a path."""
+    if not params.board:
+        return D.BUILTIN
+    named = variants().get(params.board)
+    if named is not None and "/" not in params.board and "." not in params.board:
+        return named
+    return Path(params.board)
 
 
 def data_version(params: UfoOParams) -> str:
@@ -114,7 +126,7 @@ def build(params: UfoOParams) -> np.ndarray:
     b = np.zeros(B_SIZE, np.int32)
     b[B_COLS], b[B_ROWS], b[B_NCELLS] = cols, rows, cols * rows
     b[B_TURN_CAP] = params.turn_cap
-    b[B_FIRST_PLAYER] = ("roll", "seat0", "seat1").index(params.first_player)
+    b[B_FIRST_PLAYER] = ("roll", "seat1", "seat2").index(params.first_player)  # 1 + the first seat's index
     b[B_FIRE_ANY] = params.fire_lines == "any"
     b[B_UFOS_BLOCK] = params.ufos_block_fire
     b[B_MS_BLOCK] = params.mothership_blocks_fire
@@ -142,21 +154,21 @@ def build(params: UfoOParams) -> np.ndarray:
 
     pictures = board.mothership_cells()
     for m in board.motherships:
-        b[B_STRUCTURE + m.seat] = m.structure
+        b[B_STRUCTURE + m.index] = m.structure
         for k, cell in enumerate(m.launch):
-            b[B_LAUNCH + m.seat * UFOS + k] = idx(cell)
-        _put_mask(b, B_LAUNCH_MASK + m.seat * MASK_WORDS, [idx(c) for c in m.launch])
+            b[B_LAUNCH + m.index * UFOS + k] = idx(cell)
+        _put_mask(b, B_LAUNCH_MASK + m.index * MASK_WORDS, [idx(c) for c in m.launch])
         dist = _terrain_distance(board, list(m.launch))
         for i in range(MAX_CELLS):
-            b[B_HOME_DIST + m.seat * MAX_CELLS + i] = FAR
+            b[B_HOME_DIST + m.index * MAX_CELLS + i] = FAR
         for cell, d in dist.items():
-            b[B_HOME_DIST + m.seat * MAX_CELLS + idx(cell)] = d
+            b[B_HOME_DIST + m.index * MAX_CELLS + idx(cell)] = d
         order = sorted(dist, key=lambda c: (dist[c], idx(c)))
-        b[B_BY_DIST + m.seat * MAX_CELLS:B_BY_DIST + (m.seat + 1) * MAX_CELLS] = -1
+        b[B_BY_DIST + m.index * MAX_CELLS:B_BY_DIST + (m.index + 1) * MAX_CELLS] = -1
         for i, cell in enumerate(order):
-            b[B_BY_DIST + m.seat * MAX_CELLS + i] = idx(cell)
+            b[B_BY_DIST + m.index * MAX_CELLS + i] = idx(cell)
         for d in range(MAX_CELLS):
-            b[B_DIST_START + m.seat * MAX_CELLS + d] = next((i for i, c in enumerate(order) if dist[c] >= d), len(order))
+            b[B_DIST_START + m.index * MAX_CELLS + d] = next((i for i, c in enumerate(order) if dist[c] >= d), len(order))
 
     b[B_TERRAIN:B_TERRAIN + MAX_CELLS] = T_OFF
     b[B_NB:B_NB + MAX_CELLS * 6] = -1

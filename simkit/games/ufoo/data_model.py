@@ -46,7 +46,7 @@ class _Grid(_Strict):
 
 
 class _Mothership(_Strict):
-    seat: StrictInt = Field(ge=0, le=SEATS - 1)
+    seat: StrictInt = Field(ge=1, le=SEATS)  # the seat playing it, numbered from 1
     name: StrictStr = Field(min_length=1, max_length=20)
     cells: list[Coord] = Field(default_factory=list, max_length=8)
     launch: list[Coord] = Field(min_length=UFOS, max_length=UFOS)
@@ -64,9 +64,10 @@ class _BoardFile(_Strict):
 @dataclass(frozen=True)
 class Mothership:
     """One side's mothership: its picture's cells, its 4 launch hexes (UFO k starts on
-    ``launch[k]``) and its starting structure."""
+    ``launch[k]``) and its starting structure. ``index`` is the engine's index of the seat
+    that plays it: 0 for the file's ``seat = 1``, 1 for ``seat = 2``."""
 
-    seat: int
+    index: int
     name: str
     cells: tuple[G.Cell, ...]
     launch: tuple[G.Cell, ...]
@@ -75,7 +76,7 @@ class Mothership:
 
 @dataclass(frozen=True)
 class Board:
-    """A checked board: grid size, the two motherships (indexed by seat), the asteroids."""
+    """A checked board: grid size, the two motherships (seat 1's first), the asteroids."""
 
     path: str
     version: str
@@ -122,6 +123,8 @@ def _pydantic_error(path: Path, exc: ValidationError) -> UserError:
         what = "unknown key (see the comments in simkit/games/ufoo/data/board.toml for the format)"
     elif kind == "missing":
         what = "missing"
+    elif where.endswith(".seat") and kind in ("greater_than_equal", "less_than_equal"):
+        what = f"must be 1 or 2 (the seat that plays this mothership; seats are numbered from 1), got {err['input']!r}"
     elif kind in ("too_short", "too_long") and where.endswith("launch"):
         what = f"needs exactly {UFOS} launch hexes"
     elif kind in ("too_short", "too_long") and where.endswith("motherships"):
@@ -173,8 +176,8 @@ def parse(doc: dict, path: Path) -> Board:
         asteroids[cell] = i
 
     seats = sorted(m.seat for m in raw.motherships)
-    if seats != list(range(SEATS)):
-        raise data_error(path, "motherships", f"needs one mothership for seat 0 and one for seat 1, got seats {seats}")
+    if seats != list(range(1, SEATS + 1)):
+        raise data_error(path, "motherships", f"needs one mothership for seat 1 and one for seat 2, got seats {seats}")
     owner: dict[G.Cell, str] = {}  # cell -> which entry uses it (picture or launch hex)
     ships = {}
     for m_i, m in enumerate(raw.motherships):
@@ -189,7 +192,7 @@ def parse(doc: dict, path: Path) -> Board:
                 raise data_error(path, where, f"[{cell[0]}, {cell[1]}] is already used by {owner[cell]}")
             owner[cell] = where
             cells.append(cell)
-        ships[m.seat] = (m_i, m, tuple(cells))
+        ships[m.seat - 1] = (m_i, m, tuple(cells))
     for m_i, m, cells in ships.values():
         base = f"motherships[{m_i}]"
         launch = []
@@ -204,7 +207,7 @@ def parse(doc: dict, path: Path) -> Board:
                 raise data_error(path, where, f"[{cell[0]}, {cell[1]}] does not touch the mothership's cells")
             owner[cell] = where
             launch.append(cell)
-        ships[m.seat] = Mothership(m.seat, m.name, cells, tuple(launch), m.structure)
+        ships[m.seat - 1] = Mothership(m.seat - 1, m.name, cells, tuple(launch), m.structure)
 
     board = Board(str(path), raw.version, raw.about, cols, rows, (ships[0], ships[1]), frozenset(asteroids))
     reach = _reachable(set(board.motherships[0].launch), board)

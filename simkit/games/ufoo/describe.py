@@ -25,9 +25,10 @@ def _cell(b: np.ndarray, c: int) -> str:
 
 
 def _ufo(s: np.ndarray, b: np.ndarray, p: int, k: int) -> str:
-    """``A2 (4,4) damaged``: seat letter, UFO number, where it is and its side."""
+    """``A2 (4,4) damaged``, ``B1 (docked)``: side letter, UFO number, its hex (or its status off
+    the board) and its side up."""
     st = _u(s, p, E.S_STATUS, k)
-    where = _cell(b, _u(s, p, E.S_CELL, k)) if st == E.ST_BOARD else STATUS[st] if st in STATUS else f"status {st}"
+    where = _cell(b, _u(s, p, E.S_CELL, k)) if st == E.ST_BOARD else f"({STATUS.get(st, f'status {st}')})"
     return f"{SEAT_NAMES[p]}{k} {where}" + (" damaged" if _u(s, p, E.S_DAMAGED, k) else "")
 
 
@@ -66,28 +67,35 @@ def describe_step(params, before: np.ndarray, after: np.ndarray, b: np.ndarray, 
             was = (_u(before, p, E.S_STATUS, k), _u(before, p, E.S_DAMAGED, k))
             now = (_u(after, p, E.S_STATUS, k), _u(after, p, E.S_DAMAGED, k))
             if was != now and not (was[0] != E.ST_BOARD and now[0] != E.ST_BOARD):
-                if now[0] == E.ST_DESTROYED:
+                if now[0] != E.ST_BOARD:  # destroyed (already docked if its owner's turn began)
                     changes.append(f"{SEAT_NAMES[p]}{k} destroyed")
                 elif now[0] == E.ST_BOARD and was[0] == E.ST_BOARD:
                     changes.append(f"{SEAT_NAMES[p]}{k} {'damaged' if now[1] else 'repaired'}")
         if _seat(after, p, E.S_STRUCTURE) != _seat(before, p, E.S_STRUCTURE):
             changes.append(f"mothership {SEAT_NAMES[p]} structure {_seat(after, p, E.S_STRUCTURE)}")
     if int(after[E.PHASE]) == E.PH_PUSH and int(before[E.PHASE]) != E.PH_PUSH:
+        n = int(after[E.PUSH_LEN])
         changes.append(f"seat {int(after[E.PUSH_WINNER]) + 1} may push {_ufo(after, b, int(after[E.PUSH_SEAT]), int(after[E.PUSH_UFO]))} "
-                       f"{int(after[E.PUSH_LEN])} hex(es)")
+                       f"{n} {'hex' if n == 1 else 'hexes'}")
     return text + ("; " + ", ".join(changes) if changes else "")
 
 
 def describe_state(params, s: np.ndarray, b: np.ndarray) -> str:
-    fleets = "; ".join(f"{SEAT_NAMES[p]} structure {_seat(s, p, E.S_STRUCTURE)}: " + ", ".join(_ufo(s, b, p, k) for k in range(E.UFOS))
-                       for p in range(E.SEATS))
+    """The turn, then one line per side: its mothership's structure and its UFOs."""
     if s[E.OVER]:
-        return f"over after turn {int(s[E.TURN])}; {fleets}"
-    return f"turn {int(s[E.TURN])}: seat {int(s[E.ACTIVE]) + 1} ({SEAT_NAMES[int(s[E.ACTIVE])]}) to play; {fleets}"
+        head = f"game over after turn {int(s[E.TURN])}"
+    else:
+        head = f"turn {int(s[E.TURN])}: seat {int(s[E.ACTIVE]) + 1} ({SEAT_NAMES[int(s[E.ACTIVE])]}) to play"
+    sides = [f"  {SEAT_NAMES[p]} (seat {p + 1}): structure {_seat(s, p, E.S_STRUCTURE)}; UFOs "
+             + ", ".join(_ufo(s, b, p, k) for k in range(E.UFOS)) for p in range(E.SEATS)]
+    return "\n".join([head] + sides)
 
 
 def describe_setup(params, s: np.ndarray, b: np.ndarray) -> str:
-    return f"seat {int(s[E.FIRST_SEAT]) + 1} ({SEAT_NAMES[int(s[E.FIRST_SEAT])]}) plays first"
+    first = int(s[E.FIRST_SEAT])
+    how = "by the die roll" if params.first_player == "roll" else "set by first_player"
+    return (f"seat 1 plays side {SEAT_NAMES[0]}, seat 2 side {SEAT_NAMES[1]}; "
+            f"seat {first + 1} ({SEAT_NAMES[first]}) plays first ({how})")
 
 
 def describe_result(params, s: np.ndarray, b: np.ndarray) -> str:

@@ -16,9 +16,9 @@ from ...params import setting
 @dataclass(frozen=True)
 class UfoOParams:
     # --- data and game length --------------------------------------------------------
-    board: str = setting("", help="path to a board TOML/JSON replacing the built-in stand-in (see simkit/games/ufoo/data/board.toml; board-no-outliers.toml is the variant without the 4 outlying asteroids)")
+    board: str = setting("", help="C1-C9: path to a board TOML/JSON replacing the built-in stand-in (see simkit/games/ufoo/data/board.toml), or a built-in variant: no-outliers (the stand-in without its 4 outlying asteroids, data/board-no-outliers.toml)")
     turn_cap: int = setting(200, lo=2, hi=100000, help="A33: the game ends as a draw after this many turns (one turn = one player's turn) without a destroyed mothership")
-    first_player: str = setting("roll", choices=("roll", "seat0", "seat1"), help="A32: who takes the first turn: the rulebook's die roll (rerolling ties), or a fixed seat for experiments")
+    first_player: str = setting("roll", choices=("roll", "seat1", "seat2"), help="A32: who takes the first turn: the rulebook's die roll (rerolling ties), or a fixed seat for experiments (seat1, seat2)")
 
     # --- line of fire (R5) -------------------------------------------------------------
     fire_lines: str = setting("straight", choices=("straight", "any"), help="A1: a UFO may attack an enemy exactly 2 hexes away on a straight hex line (straight) or anywhere at distance 2 (any)")

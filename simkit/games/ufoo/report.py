@@ -1,6 +1,7 @@
 """The Ufo.O balance report (experiments/ufo-o.toml): first-player advantage for every pairing
 of the bots, the strength ladder, what laser, ion cannon and repair are worth, game length,
-the asteroid layout, and how the numbers move with the readings A15/A18 and A22."""
+and how sure the numbers are: each reading of an unclear rule and the stand-in board's variant
+switched on its own (simkit/games/ufoo/sensitivity.py), and A15 with A18 together."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from ...stats import holm_adjusted, paired_binary, paired_numeric, wilson
 
 DEFAULTS = {"board": "", "asteroid_check": "all", "mothership_attack_from": "all", "mothership_fire": "any_time"}
 BOT_ORDER = ["random", "aggressive", "tactical", "search"]
-NO_OUTLIERS = "simkit/games/ufoo/data/board-no-outliers.toml"
 EQUIV_MARGIN = 0.02  # TOST margin for "no first-player advantage": 2 points
 
 
@@ -68,6 +68,11 @@ def _mean_ci(values) -> str:
     return f"{v.mean():.2f} [{v.mean() - 1.96 * se:.2f}, {v.mean() + 1.96 * se:.2f}]"
 
 
+def _share(k, n) -> str:
+    """A share of attempts with its Wilson interval ("-" when there was no attempt)."""
+    return pct(wilson(int(k), int(n))) if n else "-"
+
+
 def _survival(turns: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
     """S(t) = P(the game lasts more than t turns), t = 0 .. cap; every draw is censored at
     the cap, so below the cap this is the plain empirical survival (Kaplan-Meier with all
@@ -93,7 +98,8 @@ def build(result, target) -> None:
         f"last, and how these move with the asteroid layout and with the readings the rulebook leaves open. "
         f"{n_games:,} simulated games in {len(exp.cells)} cells; every rate with its 95% interval.")
     rep.bullets([
-        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (a few minutes on one core); runs are cached in `runs/sweeps/{exp.name}/`.",
+        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (a few minutes on one core, and about 5 more for the sensitivity "
+        f"section's runs); runs are cached in `runs/sweeps/{exp.name}/` and `runs/sensitivity/ufoo/`.",
         f"Root seed {exp.seed}: game *i* of every cell has the same seed and, seats rotated, the same bot in the same seat, "
         "so cells are compared game by game (paired) where they differ only in a bot option, the board or a reading.",
         "Rules as implemented, with every reading (A1-A37) and stand-in: [docs/rules/ufo-o.md](../../docs/rules/ufo-o.md).",
@@ -258,13 +264,14 @@ def build(result, target) -> None:
             continue
         games = g["game_index"].n_unique()
         per = lambda c: g[c].sum() / games  # noqa: E731
-        usage.append({"bot (self-play)": bot, "lasers": f"{per('lasers'):.2f}", "laser wins as attacker": f"{g['laser_wins'].sum() / max(g['lasers'].sum(), 1):.1%}",
+        usage.append({"bot (self-play)": bot, "lasers": f"{per('lasers'):.2f}", "laser wins as attacker": _share(g["laser_wins"].sum(), g["lasers"].sum()),
                       "ion shots at UFOs": f"{per('ions'):.2f}", "ion shots at the mothership": f"{per('ms_attacks'):.2f}",
-                      "mothership hits per shot": f"{g['ms_hits'].sum() / max(g['ms_attacks'].sum(), 1):.1%}",
-                      "backfires": f"{per('backfires'):.2f}", "repairs (success)": f"{per('repairs'):.2f} ({g['repairs_ok'].sum() / max(g['repairs'].sum(), 1):.0%})",
+                      "mothership hits per shot": _share(g["ms_hits"].sum(), g["ms_attacks"].sum()),
+                      "backfires": f"{per('backfires'):.2f}", "repairs": f"{per('repairs'):.2f}", "repairs that succeed": _share(g["repairs_ok"].sum(), g["repairs"].sum()),
                       "pushes": f"{per('pushes'):.2f}", "volley hits": f"{per('volley_hits'):.2f}", "asteroid damage": f"{per('asteroid_damage'):.2f}",
                       "UFOs destroyed": f"{per('ufos_lost'):.2f}"})
-    rep.table(usage, "What the bots do, per game (both seats together)")
+    rep.table(usage, "What the bots do, per game (both seats together); shares of attempts with 95% Wilson intervals (attempts "
+                     "pooled over games)")
 
     # -- 4. game length ------------------------------------------------------------------------------------
     rep.heading("Game length")
@@ -291,95 +298,124 @@ def build(result, target) -> None:
     rep.figure(fig, "length", f"Share of games lasting more than t turns (draws censored at turn {cap}; x axis linear to 20, then logarithmic)")
     rep.table(rows, "Game length in turns (95% intervals)")
 
-    # -- 5. layout and readings -----------------------------------------------------------------------------------
-    rep.heading("The asteroid layout and the open readings")
-    rep.text("Each variant against the default on the same seeds (paired): the stand-in board without its four outlying "
-             "asteroids (`board-no-outliers.toml`); A15/A18 read as \"only a UFO that moved\" (asteroid rolls at the end of "
-             "the movement, and the ion attack on the mothership; `asteroid_check=moved`, `mothership_attack_from=moved`); "
-             "A22 with the mothership's lasers firing automatically at the start or at the end of the turn instead of "
-             "when its player chooses.")
-    variants = [("default (stand-in, A15/A18 all, A22 any time)", {}),
-                ("board without the outliers", {"board": NO_OUTLIERS}),
-                ("A15/A18: only UFOs that moved", {"asteroid_check": "moved", "mothership_attack_from": "moved"}),
-                ("A22: mothership fires at the start", {"mothership_fire": "start"}),
-                ("A22: mothership fires at the end", {"mothership_fire": "end"})]
-    rows, pv, forest = [], [], []
-    for bot in ("tactical", "aggressive"):
-        base = _games(_cell(f, bot))
-        if not base.height:
-            continue
-        base_fp = _first_player(_cell(f, bot))
-        for label, params in variants:
-            part = _cell(f, bot, **params)
-            if not part.height:
-                continue
-            g = _games(part)
-            fp = _first_player(part)
-            both = part.group_by("game_index").agg(pl.col("asteroid_damage").sum(), pl.col("volley_hits").sum()).sort("game_index")
-            row = {"bot": bot, "variant": label, "games": f"{fp['n']:,}", "first player wins": pct(fp["win"]), "draws": pct(fp["draw"]),
-                   "advantage (points)": f"{_pts(fp['adv'])} [{_pts(fp['adv_lo'])}, {_pts(fp['adv_hi'])}]",
-                   "mean turns": _mean_ci(g["turns"].to_numpy()),
-                   "asteroid damage / game": f"{both['asteroid_damage'].mean():.2f}", "volley hits / game": f"{both['volley_hits'].mean():.2f}"}
-            forest.append((bot, label, fp))
-            if params:
-                n = len(g)
-                b0 = base.filter(pl.col("game_index") < n)
-                fw_v = (g["winner"] == g["first_seat"]).to_numpy()
-                fw_b = (b0["winner"] == b0["first_seat"]).to_numpy()
-                pr = paired_binary(fw_v, fw_b)
-                dt = paired_numeric(g["turns"].to_numpy().astype(float), b0["turns"].to_numpy().astype(float))
-                pv.append(pr.p_value)
-                row["first player wins vs default (points)"] = f"{_pts(pr.estimate)} [{_pts(pr.lo)}, {_pts(pr.hi)}]"
-                row["turns vs default"] = f"{dt.estimate:+.2f} [{dt.lo:+.2f}, {dt.hi:+.2f}]"
-                row["p"] = pr.p_value
-            rows.append(row)
-        del base_fp
-    adj = iter(holm_adjusted(pv))
-    for row in rows:
-        if "p" in row:
-            row["p (first player, Holm)"] = fmt_p(next(adj))
-            del row["p"]
-    rep.table(rows, "Each variant and its difference from the default on the same seeds (95% intervals; Holm over the variants)")
-    rep.bullets([
-        "A22 `start` gives the very same games as the default: the bots fire their mothership's lasers at the first "
-        "decision of their turn whenever an enemy UFO stands beside it, which is what `start` does by itself (same dice, "
-        "same order). The reading matters only to a player who would rather wait (to push enemies beside its mothership "
-        "first); `end` lets the enemy fire from a launch hex before being shot at, and changes little.",
-        "A15/A18 `moved` slows the aggressive bot's games 2.6-fold: it parks its UFOs on the enemy's launch hexes and, "
-        "needing to move to fire again, does not shuffle between them; the tactical bot does, and its games barely "
-        "lengthen. That row measures the bot as much as the rule.",
-        "Without the four outlying asteroids the first player's advantage shrinks for both bots and games last a little "
-        "longer; which of the outliers' effects (longer paths, asteroid rolls beside them, blocked lines of fire) causes "
-        "it was not isolated.",
-    ])
-    if forest:
-        fig, ax = plt.subplots(figsize=(8, 0.4 * len(forest) + 1.2))
-        for y, (bot, label, fp) in enumerate(forest):
-            c = PALETTE[0] if bot == "tactical" else PALETTE[3]
-            ax.errorbar(100 * fp["adv"], y, xerr=[[100 * (fp["adv"] - fp["adv_lo"])], [100 * (fp["adv_hi"] - fp["adv"])]], fmt="o", color=c, capsize=3)
-        ax.axvline(0, color="k", ls=":", lw=1)
-        ax.set_yticks(range(len(forest)), [f"{bot}: {label}" for bot, label, _ in forest], fontsize=8)
-        ax.invert_yaxis()
-        ax.set_xlabel("first player's advantage: wins minus losses (points)")
-        ax.set_title("First-player advantage by layout and reading")
-        rep.figure(fig, "readings", "The first player's advantage under each variant, self-play (95% intervals)")
+    # -- 5. how sure: the readings and the stand-in board -------------------------------------------------------------
+    sens = sensitivity_section(rep, result)
+    if sens is not None:
+        rep.bullets(_sensitivity_notes(sens))
 
-    # -- 6. what depends on what ----------------------------------------------------------------------------------
+    # -- 6. A15 and A18 read together ---------------------------------------------------------------------------
+    _together_section(rep, f)
+
+    # -- 7. what depends on what ----------------------------------------------------------------------------------
     rep.heading("What these numbers depend on")
     rep.bullets([
         "**The board** (C1-C9, a stand-in): distances decide the race to the enemy mothership, so game length and the "
-        "first-player advantage are properties of this layout; the no-outliers comparison shows how much four asteroids move them.",
-        "**A1 (distance-2 straight lines)** and **A25** decide who can shoot whom; **A4 (an attack per UFO)** and **A20 "
-        "(the mothership attack is the UFO's attack)** set the tempo of the race; these were not varied here "
-        "(`simkit compare ufoo --set fire_lines=any ...` does it).",
-        "**A15/A18 and A22** are varied above. **A33 (the turn cap)** matters only where games reach it (random play).",
+        "first-player advantage are properties of this layout; the sensitivity section shows how much the four outlying "
+        "asteroids move them. Nothing public describes the real sheet, so no other layout was tried.",
+        "**The readings** A1-A37 that have a setting are each switched in the sensitivity section; A32 (`first_player`) "
+        "is an experiment control, not a reading, and A33 (the turn cap) matters only where games reach it (random play).",
         "**The bots**: every rate is a property of these bots; the tactical weights were tuned against the aggressive bot "
         "and against themselves (experiments/tune_ufoo.py), and the searching bot deviates from tactical only when its "
-        "rollouts show a clear gain.",
+        "rollouts show a clear gain. A reading can change what a bot's fixed habits are worth (A18 `moved` against the "
+        "aggressive bot's parking, above) as much as the game.",
         "A larger run (10x the games per cell) would shrink every interval about 3x; the verdicts above that rest on "
         "intervals far from 0 would not change.",
     ])
     rep.heading("Compare variants yourself", 3)
-    rep.code("simkit compare ufoo --bot tactical --set board=simkit/games/ufoo/data/board-no-outliers.toml --vs board= -n 40000\n"
-             "simkit compare ufoo --bot tactical --vs-bot tactical:no-repair -n 40000")
+    rep.code("simkit compare ufoo --bot tactical --set board=no-outliers --vs board= -n 40000\n"
+             "simkit compare ufoo --bot tactical --vs-bot tactical:no-repair -n 40000\n"
+             "simkit sensitivity ufoo")
     rep.write(target)
+
+
+def sensitivity_section(rep: Report, result):
+    """How the headline figures move under the other readings of unclear rules and with the
+    stand-in board's variant (when the experiment file asks for it: ``sensitivity = GAMES``)."""
+    from ...sensitivity import section_for_report
+    from .sensitivity import TORNADO
+
+    return section_for_report(rep, result, list(TORNADO))
+
+
+def _change(s, figure: str, label: str) -> str:
+    c = s.change(figure, label)
+    if c is None:
+        return "-"
+    return f"{c.figure.fmt(c.default)} to {c.figure.fmt(c.value)} ({c.figure.fmt_change(c.diff)})"
+
+
+def _sensitivity_notes(s) -> list[str]:
+    """What the sensitivity section's largest moves mean for these bots."""
+    from .sensitivity import _adv_name
+
+    ladder = "tactical vs aggressive: tactical's wins minus aggressive's"
+    notes = []
+    start = [c for c in s.changes if c.variant.label == "mothership_fire=start"]
+    if start and all(c.diff.estimate == 0 and c.diff.lo == 0 and c.diff.hi == 0 for c in start):
+        notes.append("A22 `start` moves nothing at all: the bots fire their mothership's lasers at the first decision of "
+                     "their turn whenever an enemy UFO stands beside it, which is what `start` does by itself (same dice, "
+                     "same order). The reading matters only to a player who would rather wait (to push enemies beside its "
+                     "mothership first).")
+    notes.append("A18 `moved` (only a UFO that moved may attack the enemy mothership) lengthens the aggressive bot's games "
+                 f"from {_change(s, 'aggressive vs aggressive: mean game length', 'mothership_attack_from=moved')}: it "
+                 "parks its UFOs on the enemy's launch hexes and, needing to move to fire again, does not shuffle between "
+                 "them; the tactical bot does (its games: from "
+                 f"{_change(s, 'tactical vs tactical: mean game length', 'mothership_attack_from=moved')}), so tactical's "
+                 "edge over aggressive head to head goes from "
+                 f"{_change(s, ladder, 'mothership_attack_from=moved')}. "
+                 "That row measures the bot as much as the rule.")
+    notes.append("A37's literal reading (the turn ends when no enemy UFO is in a line of fire: no mothership attack, no "
+                 "repair) stretches the aggressive bot's games from "
+                 f"{_change(s, 'aggressive vs aggressive: mean game length', 'no_target_ends_turn=True')} "
+                 "and moves the first player's edge between tactical bots from "
+                 f"{_change(s, _adv_name('tactical'), 'no_target_ends_turn=True')}: a mothership can then be hit only "
+                 "while some enemy UFO happens to stand 2 hexes from a friend.")
+    notes.append("Without the four outlying asteroids the first player's advantage moves from "
+                 f"{_change(s, _adv_name('tactical'), 'board=no-outliers')} with tactical bots and from "
+                 f"{_change(s, _adv_name('aggressive'), 'board=no-outliers')} with aggressive bots; which of the outliers' effects "
+                 "(longer paths, asteroid rolls beside them, blocked lines of fire) causes it was not isolated.")
+    return notes
+
+
+def _together_section(rep: Report, f: pl.DataFrame) -> None:
+    """A15 and A18 are the same phrase ("termina il movimento"), so the consistent other
+    reading switches both; the sensitivity section switches them one at a time."""
+    both = {"asteroid_check": "moved", "mothership_attack_from": "moved"}
+    rows, pv = [], []
+    for bot in ("tactical", "aggressive"):
+        base = _games(_cell(f, bot))
+        part = _cell(f, bot, **both)
+        if not base.height or not part.height:
+            continue
+        for label, frame in (("default (A15/A18: every UFO)", _cell(f, bot)), ("A15 and A18: only UFOs that moved", part)):
+            g = _games(frame)
+            fp = _first_player(frame)
+            per_game = frame.group_by("game_index").agg(pl.col("asteroid_damage").sum(), pl.col("volley_hits").sum())
+            row = {"bot": bot, "reading": label, "games": f"{fp['n']:,}", "first player wins": pct(fp["win"]),
+                   "advantage (points)": f"{_pts(fp['adv'])} [{_pts(fp['adv_lo'])}, {_pts(fp['adv_hi'])}]",
+                   "mean turns": _mean_ci(g["turns"].to_numpy()),
+                   "asteroid damage / game": _mean_ci(per_game["asteroid_damage"].to_numpy()),
+                   "volley hits / game": _mean_ci(per_game["volley_hits"].to_numpy())}
+            if frame is part:
+                n = len(g)
+                b0 = base.filter(pl.col("game_index") < n)
+                pr = paired_binary((g["winner"] == g["first_seat"]).to_numpy(), (b0["winner"] == b0["first_seat"]).to_numpy())
+                dt = paired_numeric(g["turns"].to_numpy().astype(float), b0["turns"].to_numpy().astype(float))
+                pv.append(pr.p_value)
+                row["first player wins vs default (points)"] = f"{_pts(pr.estimate)} [{_pts(pr.lo)}, {_pts(pr.hi)}]"
+                row["turns vs default"] = f"{dt.estimate:+.2f} [{dt.lo:+.2f}, {dt.hi:+.2f}]"
+                row["_p"] = pr.p_value
+            rows.append(row)
+    if not rows:
+        return
+    rep.heading("A15 and A18 read together")
+    rep.text("A15 (asteroid rolls) and A18 (the ion attack on the enemy mothership) read the same phrase, \"termina il "
+             "movimento\"; the rules document gives both the same default so that the phrase means one thing. The section "
+             "above switches them one at a time; here both read \"only a UFO that moved\" (`asteroid_check=moved`, "
+             "`mothership_attack_from=moved`), against the default on the same seeds (paired; Holm over the two bots).")
+    adj = iter(holm_adjusted(pv))
+    for row in rows:
+        if "_p" in row:
+            row["p (first player, Holm)"] = fmt_p(next(adj))
+            del row["_p"]
+    rep.table(rows, "Both readings switched together against the default, self-play, 95% intervals")

@@ -59,8 +59,9 @@ SPEC = GameSpec(
     describe_result=describe.describe_result,
     invariants=describe.invariants,
     trace_mark=lambda s: int(s[E.ROUND]),
-    trace_legend=("sky rows top to bottom, columns 1-5: X2 explosion (shoot value), < > arrows, M mothership icon, "
-                  "P purple ship, W white ship (a ship's letter precedes its cell); dice: g grey, W white, * placed; "
+    trace_legend=("sky rows top to bottom, columns 1-5: X2 explosion (shoot value), < > arrows,\n"
+                  "M mothership icon, P purple ship, W white ship (a ship's letter precedes its cell;\n"
+                  "p, w on the landing row); dice: g grey, W white, * placed;\n"
                   "rooms: E energy, J jets, R research, B robot, +n modifier, cN energy cost"),
     summary_means=("rounds", "research_reached", "damage_taken", "ships_shot"),
     summarize=summary_lines,
