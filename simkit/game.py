@@ -27,6 +27,7 @@ import dataclasses
 import functools
 import importlib
 import inspect
+import re
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
@@ -37,13 +38,99 @@ from .errors import UserError
 
 
 @dataclasses.dataclass(frozen=True)
+class Number:
+    """A numeric bot option, written ``NAME=N`` (``search:budget=64``): an integer in
+    ``lo .. hi``, ``default`` when not given. It travels to the compiled bot in the bits of
+    ``flags`` from ``shift`` up (``hi.bit_length()`` of them), above the bot's bit flags;
+    the bot reads it back as ``(flags >> shift) & ((1 << bits) - 1)``."""
+
+    lo: int
+    hi: int
+    default: int
+    shift: int
+    help: str = ""
+
+    def __post_init__(self):
+        if not 0 <= self.lo <= self.default <= self.hi:
+            raise ValueError(f"a numeric option needs 0 <= lo <= default <= hi, not {self.lo}, {self.default}, {self.hi}")
+        if self.shift < 0 or self.shift + self.bits > 62:
+            raise ValueError("a numeric option's bits must lie within the 62 low bits of flags")
+
+    @property
+    def bits(self) -> int:
+        return self.hi.bit_length()
+
+    @property
+    def mask(self) -> int:
+        """The option's bits within ``flags``."""
+        return ((1 << self.bits) - 1) << self.shift
+
+    def describe(self, name: str) -> str:
+        return f"{name}=N ({self.lo}-{self.hi}, default {self.default})"
+
+
+@dataclasses.dataclass(frozen=True)
 class BotInfo:
-    """A built-in bot: its dispatch code and the options it accepts (name -> bit flag)."""
+    """A built-in bot: its dispatch code and the options it accepts: name -> bit flag
+    (``NAME:OPT``), or name -> :class:`Number` (``NAME:OPT=N``).
+
+    ``tests``: the options the test suites play this bot with (conformance, plain Python,
+    goldens on every test variant), for a bot whose default strength is too slow there
+    (a searching bot at a small budget)."""
 
     name: str
     code: int
     help: str
-    options: dict[str, int] = dataclasses.field(default_factory=dict)
+    options: dict[str, int | Number] = dataclasses.field(default_factory=dict)
+    tests: str = ""
+
+    def __post_init__(self):
+        used = 0
+        for opt, spec in self.options.items():
+            mask = spec.mask if isinstance(spec, Number) else spec
+            if mask <= 0 or used & mask:
+                raise ValueError(f"bot {self.name}: option {opt!r} needs bits of flags of its own")
+            used |= mask
+
+    @property
+    def test_name(self) -> str:
+        """The bot as the test suites play it."""
+        return f"{self.name}:{self.tests}" if self.tests else self.name
+
+    def option_names(self) -> list[str]:
+        """The options as a user writes them (``no-extra``, ``budget=N (1-4096, default 16)``)."""
+        return [spec.describe(opt) if isinstance(spec, Number) else opt for opt, spec in self.options.items()]
+
+    def flags_for(self, text: str, game: str) -> int:
+        """The flags of ``OPT+OPT=N`` (validated; numbers not given take their defaults)."""
+        flags = 0
+        numbers = {opt: spec.default for opt, spec in self.options.items() if isinstance(spec, Number)}
+        given: set[str] = set()
+        for opt in filter(None, text.split("+")):
+            key, eq, value = opt.partition("=")
+            spec = self.options.get(key)
+            if spec is None:
+                known = ", ".join(self.option_names()) or "none"
+                raise UserError(f"bot {self.name!r} of {game} has no option {key!r}; options: {known}")
+            if key in given:
+                raise UserError(f"bot {self.name!r}: option {key!r} given twice")
+            given.add(key)
+            if isinstance(spec, Number):
+                if not eq or not value:
+                    raise UserError(f"bot {self.name!r}: option {key!r} needs a number: {spec.describe(key)}")
+                if not re.fullmatch(r"-?[0-9]+", value):
+                    raise UserError(f"bot {self.name!r}: {key}={value!r} is not a whole number; {spec.describe(key)}")
+                number = int(value)
+                if not spec.lo <= number <= spec.hi:
+                    raise UserError(f"bot {self.name!r}: {key}={number} is out of range; {spec.describe(key)}")
+                numbers[key] = number
+            elif eq:
+                raise UserError(f"bot {self.name!r}: option {key!r} takes no value")
+            else:
+                flags |= spec
+        for key, number in numbers.items():
+            flags |= number << self.options[key].shift
+        return flags
 
 
 @dataclasses.dataclass(frozen=True)
@@ -271,19 +358,14 @@ class GameSpec:
     def resolve_bot(self, text: str) -> Bot:
         """A bot from its command-line name.
 
-        ``NAME`` or ``NAME:OPT+OPT`` for a built-in bot, ``package.module:attr`` for a
-        user's own bot.
+        ``NAME`` or ``NAME:OPT+OPT`` for a built-in bot, where an option is a switch
+        (``strategic:no-extra``) or a number (``search:budget=64``); ``package.module:attr``
+        for a user's own bot.
         """
         name, _, opts = text.partition(":")
         if name in self.bots:
             info = self.bots[name]
-            flags = 0
-            for opt in filter(None, opts.split("+")):
-                if opt not in info.options:
-                    known = ", ".join(info.options) or "none"
-                    raise UserError(f"bot {name!r} of {self.name} has no option {opt!r}; options: {known}")
-                flags |= info.options[opt]
-            return Bot(name=text, code=info.code, flags=flags)
+            return Bot(name=text, code=info.code, flags=info.flags_for(opts, self.name))
         known = ", ".join(self.bots)
         if opts and name.replace(".", "").replace("_", "").isalnum():
             from .userbots import load_user_bot

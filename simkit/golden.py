@@ -50,17 +50,28 @@ def _games_per_case(game) -> int:
 def cases(game) -> list[Case]:
     """Test variants x every built-in bot, plus each other reading of each setting with
     the default bot (and each alternative reading the game's sensitivity declaration
-    names, and each bot option once)."""
+    names, and each bot switch once).
+
+    A bot with test options (``BotInfo.tests``: a searching bot at a small budget) plays
+    the test variants with them, in a tenth of the games, and its default strength once on
+    the default rules, in a hundredth (at least 2): their digests still change with any
+    decision, and the suite stays fast."""
     n = _games_per_case(game)
     out: dict[str, Case] = {}
 
+    def games_for(text: str) -> int:
+        info = game.bots.get(text.partition(":")[0])
+        if info is None or not info.tests:
+            return n
+        return max(2, n // 100) if text == info.name else n // 10
+
     def add(sets: dict, bots: tuple[str, ...]) -> None:
-        c = Case(game, dict(sets), bots, n)
+        c = Case(game, dict(sets), bots, min(games_for(t) for t in bots))
         out.setdefault(c.key, c)
 
     for variant in game.test_variants:
-        for bot in game.bots:
-            add(variant, (bot,))
+        for bot in game.bots.values():
+            add(variant, (bot.test_name,))
     for info in describe(game.params):
         values = (True, False) if info.type is bool else info.choices or ()
         for v in values:
@@ -73,8 +84,11 @@ def cases(game) -> list[Case]:
             for v in reading.values:
                 add({reading.setting: v}, (game.default_bot,))
     for name, bot in game.bots.items():
-        for opt in bot.options:
-            add({}, (f"{name}:{opt}",))
+        if bot.tests:
+            add({}, (name,))
+        for opt, spec in bot.options.items():
+            if isinstance(spec, int):  # switches; numbers are covered by the cases above
+                add({}, (f"{name}:{opt}" + (f"+{bot.tests}" if bot.tests else ""),))
     seats = game.seat_range[1]
     if seats > 1 and len(game.bots) > 1:
         mixed = tuple(list(game.bots)[i % len(game.bots)] for i in range(game.seats(build(game.params, {}, game.name))))

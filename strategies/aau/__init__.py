@@ -9,7 +9,7 @@ Options switch a power off, e.g. ``strategic:no-extra`` never takes an Extra Tur
 from simkit.game import BotInfo
 from simkit.jit import kernel
 
-from . import greedy, random_bot, strategic
+from . import greedy, random_bot, search, strategic
 from .greedy import NO_COVER, NO_EXTRA, NO_NEIGHBOURHOOD, NO_PROTECTION
 from .strategic import TEAM
 
@@ -20,9 +20,12 @@ BOTS = {
     "greedy": BotInfo("greedy", 1, "the most immediate points; uses a power as soon as it scores", POWER_OPTIONS),
     "strategic": BotInfo("strategic", 2, "plays toward its city, border and global missions and times its powers", POWER_OPTIONS),
     "team": BotInfo("team", 3, "strategic, and in semi-cooperative games also values destroying bases when the invasion threatens", POWER_OPTIONS),
+    "search": BotInfo("search", 4, "plays every legal action out to the end of the game on copies of the state (a bag order of its "
+                                   "own, strategic at every seat) and keeps the one that wins most; search:budget=N simulations "
+                                   "per decision (default 64; 1 is strategic)", {"budget": search.BUDGET, **POWER_OPTIONS}, tests="budget=3"),
 }
 
-SCRATCH = 256  # size of each scratch array the game loop hands to the bots
+SCRATCH = search.SCRATCH  # size of each scratch array the game loop hands to the bots (the search's state copy included)
 MEMORY = 0  # no memory kept between decisions
 
 
@@ -36,4 +39,6 @@ def choose(code, flags, s, legal, rng, b, mem, ib, fb):
         return greedy.choose(s, rng, b, ib, fb, flags)
     if code == 2:
         return strategic.choose(s, rng, b, ib, fb, flags)
-    return strategic.choose(s, rng, b, ib, fb, flags | TEAM)
+    if code == 3:
+        return strategic.choose(s, rng, b, ib, fb, flags | TEAM)
+    return search.choose(s, rng, b, ib, fb, flags)

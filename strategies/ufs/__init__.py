@@ -9,12 +9,16 @@ from numba import njit
 
 from simkit.game import BotInfo
 
-from . import greedy, planner, random_bot
+from . import greedy, planner, random_bot, search
 
 BOTS = {
     "random": BotInfo("random", 0, "uniform over the legal actions (ending the rooms phase included)"),
     "greedy": BotInfo("greedy", 1, "one-step heuristic: each die where its immediate gain is largest"),
     "planner": BotInfo("planner", 2, "assigns the whole roll at once: the best matching of dice to columns (slower, stronger)"),
+    "search": BotInfo("search", 3, "plays each candidate die placement out to the next round on copies of the state (its own dice) "
+                                   "and keeps the one whose round ends best, by a learned chance of winning; search:budget=N "
+                                   "simulations per die (default 16; 1 is the planner)",
+                      {"budget": search.BUDGET}, tests="budget=3"),
 }
 
 
@@ -27,7 +31,9 @@ def choose(code, flags, s, legal, rng, b, mem, ib, fb):
         return random_bot.choose(s, rng, b, ib, fb, flags)
     if code == 1:
         return greedy.choose(s, rng, b, ib, fb, flags)
-    return planner.choose(s, rng, b, ib, fb, flags)
+    if code == 2:
+        return planner.choose(s, rng, b, ib, fb, flags)
+    return search.choose(s, rng, b, ib, fb, flags)
 
 
 SCRATCH = 1024  # size of each scratch array the game loop hands to the bots

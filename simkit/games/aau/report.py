@@ -3,9 +3,13 @@ semi-cooperative mode and the value of each special power."""
 
 from __future__ import annotations
 
+import itertools
+import re
+
 import numpy as np
 import polars as pl
 
+from ...ladder import CLASSES, Contrast, Means, boot_taus, classify, difference
 from ...report import PALETTE, Report, fmt_p, pct, style
 from ...stats import chi2_uniform, clustered_mean, equivalence_bound, holm, paired_binary, wilson
 from . import board as board_mod
@@ -272,12 +276,298 @@ def build(result, target) -> None:
         ax.set_title("Full bot against a copy without the power")
         rep.figure(fig, "powers", "Win share of the bot that may use the power, 95% intervals (dotted: no effect)")
 
+    _stronger_play(rep, f, game)
+
     rep.heading("Compare variants yourself", 3)
     rep.code("simkit compare aau --set players=3 --set semi_coop=false --vs semi_coop=true --bot team -n 20000\n"
              "simkit compare aau --set players=2 --bot strategic --vs-bot greedy -n 20000\n"
              "simkit compare aau --set players=3 --vs semi_coop=true --bot strategic --bot greedy --bot greedy --rotate-seats --by-bot -m win_share")
     sensitivity_section(rep, result)
     rep.write(target)
+
+
+# ---- does it hold under stronger play? ----------------------------------------------------
+# Grids of experiments/aau-balance.toml: seats and missions (0: greedy and strategic; 4:
+# search), powers (5: greedy, 2: strategic, 6: search), the search against strategic (3).
+SEAT_GRIDS = (0, 4)
+POWER_GRIDS = (5, 2, 6)
+HEADS_UP_GRID = 3
+SKILL = ("random", "greedy", "strategic", "team", "search")  # the order of the ladder, by bot name
+
+
+def _own(values: dict, highest: bool, unit: str = "pts") -> tuple[str, str | None]:
+    """A bot's own answer (the key with the highest or lowest estimate) and, when it is
+    separated from the runner-up (intervals read as normal), the separation in words."""
+    order = sorted(values, key=lambda k: values[k].estimate, reverse=highest)
+    a, b = values[order[0]], values[order[1]]
+    d = difference(a.estimate, a.lo, a.hi, b.estimate, b.lo, b.hi, unit)
+    sep = d.lo > 0 if highest else d.hi < 0
+    return str(order[0]), (f"{order[0]} ({d.text()} against {order[1]})" if sep else None)
+
+
+def _claim(claim, values_by_bot: dict[str, dict], reference: str, highest: bool, unit: str) -> tuple[dict, dict, dict]:
+    """For a claim 'key ``claim`` has the highest (lowest) value': each bot's margin of
+    ``claim`` over its nearest other key (independent estimates), its own answers, and the
+    other answers it separates."""
+    contrasts, picks, other = {}, {}, {}
+    for b, values in values_by_bot.items():
+        if claim not in values:
+            continue
+        sign = 1 if highest else -1
+        rest = max((k for k in values if k != claim), key=lambda k: sign * values[k].estimate)
+        x, r = values[claim], values[rest]
+        d = difference(x.estimate, x.lo, x.hi, r.estimate, r.lo, r.hi, unit)
+        contrasts[b] = d if highest else Contrast(-d.estimate, -d.hi, -d.lo, unit)
+        own, sep = _own(values, highest, unit)
+        if own != str(claim):
+            picks[b] = own
+            if sep:
+                other[b] = sep
+    return contrasts, picks, other
+
+
+def _line(claim: str, contrasts: dict[str, Contrast], reference: str, picks: dict | None = None,
+          other: dict | None = None) -> tuple[str, str]:
+    cls, why = classify(contrasts, reference, other)
+    each = ", ".join(f"`{b}` {c.text()}" + (f" (its own answer: {picks[b]})" if picks and b in picks else "")
+                     for b, c in contrasts.items())
+    return cls, f"{claim}: {each}; {why}"
+
+
+def _share_test(part: pl.DataFrame) -> tuple:
+    """Win share of one bot's rows (one row per game), its Wilson interval and the
+    binomial test against 50%."""
+    from scipy.stats import binomtest
+
+    share = float(part["win_share"].sum())
+    n = part.height
+    return wilson(int(round(share)), n), binomtest(int(round(share)), n, 0.5).pvalue
+
+
+def _power_values(f: pl.DataFrame, grid: int) -> tuple[str | None, dict[str, tuple]]:
+    """The bot of a power grid and, for each power, its win share against a copy of itself
+    without that power (and that bot's rows)."""
+    part = f.filter(pl.col("grid") == grid)
+    full = [b for b in dict.fromkeys(part["bot"].to_list()) if "no-" not in b]
+    if not full:
+        return None, {}
+    out = {}
+    for power in POWERS:
+        rows = part.filter(pl.col("table").str.contains(f"no-{power}", literal=True) & (pl.col("bot") == full[0]))
+        if rows.height:
+            out[power] = (*_share_test(rows), rows)
+    return full[0], out
+
+
+def _rank(bot: str) -> int:
+    base = bot.partition(":")[0]
+    return SKILL.index(base) if base in SKILL else len(SKILL)
+
+
+def _means(part: pl.DataFrame, column: str, group: str, keys: list) -> Means:
+    index = {k: i for i, k in enumerate(keys)}
+    part = part.filter(pl.col(group).is_in(keys))
+    return Means(_game_ids(part), np.array([index[k] for k in part[group].to_list()]),
+                 part[column].to_numpy().astype(np.float64), len(keys))
+
+
+def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
+    """Seat advantage, mission payoffs and power values recomputed for every bot of the
+    ladder, with rank correlations, and each conclusion classed as surviving, flipping,
+    fading or undecided (simkit.ladder)."""
+    seat_frames = {}
+    for g in SEAT_GRIDS:
+        part = f.filter(pl.col("grid") == g)
+        for b in dict.fromkeys(part["bot"].to_list()):
+            seat_frames[b] = part.filter((pl.col("bot") == b) & (pl.col("table") == b))  # equal bots at every seat
+    bots = sorted((b for b in seat_frames if seat_frames[b].height), key=_rank)
+    heads = f.filter(pl.col("grid") == HEADS_UP_GRID)
+    if len(bots) < 2 and not heads.height:
+        return
+    reference = game.default_bot if game.default_bot in bots else bots[0]
+    rep.heading("Does it hold under stronger play?")
+    rep.text("The bots form a ladder of skill: " + " < ".join(f"`{b}`" for b in bots) + ". `search` plays every legal action "
+             "out to the end of the game on copies of the state, with the markers still in the bag in an order of its own "
+             "and `strategic` at every seat, and keeps the action that wins most (`search:budget=N`: simulations per "
+             f"decision). Each headline is a claim that the default bot `{reference}`'s games establish; it is measured again "
+             "for every bot of the ladder as a *margin* that is positive when the claim holds for that bot, with its 95% "
+             f"interval. A claim *survives* when the strongest bot finds it too (its interval above 0) and no bot above `{reference}` "
+             f"finds the opposite; it *flips* when a bot above `{reference}` finds the opposite (its interval below 0) or "
+             f"separates another answer (a weaker bot's dissent is noted, not counted); it "
+             f"*fades* when the strongest bot's interval contains 0 but lies below `{reference}`'s margin (the effect is ruled "
+             f"out at `{reference}`'s size, not ruled out smaller); it is *undecided* when the strongest bot's interval "
+             f"contains both 0 and `{reference}`'s margin (too few games to tell), or when `{reference}` does not separate it. "
+             "The searching bot's cells play fewer games (it is slow), so their intervals are wider. Rank correlations are "
+             "Kendall's tau-b (+1 the same order, -1 the reverse) with 95% bootstrap intervals over games.")
+    said = {k: [] for k in CLASSES}
+
+    if heads.height:
+        rep.heading("The search against strategic", 3)
+        rows = []
+        budgets = []
+        for table in dict.fromkeys(heads["table"].to_list()):
+            part = heads.filter(pl.col("table") == table)
+            searcher = next(b for b in dict.fromkeys(part["bot"].to_list()) if b.startswith("search"))
+            m = re.search(r"budget=(\d+)", searcher)
+            ci, p = _share_test(part.filter(pl.col("bot") == searcher))
+            budgets.append((int(m.group(1)) if m else 0, ci))
+            rows.append({"searching bot": f"`{searcher}`", "games": f"{part['game_index'].n_unique():,}",
+                         "its win share against strategic": pct(ci), "p (vs 50%)": fmt_p(p)})
+        rep.table(rows, "Two players, seats rotated (each bot plays first in half the games): the win share of the searching "
+                        "bot against `strategic` (95% Wilson intervals; a shared win counts half)")
+        budgets.sort(key=lambda x: x[0])
+        top = budgets[-1]
+        rep.text(f"At budget {top[0]} the search takes {pct(top[1])} of the wins from `strategic`"
+                 + (f"; {', '.join(f'{pct(ci)} at budget {bb}' for bb, ci in budgets[:-1])}." if len(budgets) > 1 else "."))
+
+    # -- seats ----------------------------------------------------------------------------------------
+    rep.heading("Seat advantage, by bot", 3)
+    counts = sorted(f.filter(pl.col("grid") == 0)["players"].unique().to_list())
+    seats0 = int(f["seat"].min())  # the first seat's number in the data
+    rows, pvals, seat_share = [], [], {}
+    for b in bots:
+        for n in counts:
+            part = seat_frames[b].filter(pl.col("players") == n)
+            if not part.height:
+                continue
+            games = part["game_index"].n_unique()
+            shares = part.group_by("seat").agg(pl.col("win_share").sum()).sort("seat")["win_share"].to_numpy()
+            _, p = chi2_uniform(shares)
+            pvals.append(p)
+            row = {"bot": b, "players": n, "games": f"{games:,}", **{f"seat {k + 1}": "" for k in range(max(counts))}}
+            for seat in range(n):
+                values = part.filter(pl.col("seat") == seat + seats0)["win_share"].to_numpy()
+                ci = clustered_mean(values, np.arange(values.size))
+                seat_share[(b, n, seat + 1)] = ci
+                row[f"seat {seat + 1}"] = pct(ci)
+            row["chi-square p"] = fmt_p(p)
+            rows.append(row)
+    for row, rejected in zip(rows, holm(pvals)):
+        row["seats differ (Holm, 5%)"] = "yes" if rejected else "no"
+    rep.table(rows, "Win share by seat, equal bots at every seat, with 95% intervals; chi-square against equal shares, "
+                    "Holm over the tables")
+    for n in counts:
+        have = [b for b in bots if (b, n, 1) in seat_share]
+        if reference not in have or len(have) < 2:
+            continue
+        # the seat the reference favours: its win share minus the bot's best other seat, game by game
+        ref_vals = {s: seat_share[(reference, n, s)] for s in range(1, n + 1)}
+        claim = max(ref_vals, key=lambda s: ref_vals[s].estimate)
+        contrasts, picks, other = {}, {}, {}
+        for b in have:
+            part = seat_frames[b].filter(pl.col("players") == n)
+            wide = part.pivot(on="seat", index="game_index", values="win_share", aggregate_function="first").sort("game_index")
+            col = {s: wide[str(s - 1 + seats0)].to_numpy() for s in range(1, n + 1)}
+            vals = {s: seat_share[(b, n, s)] for s in range(1, n + 1)}
+            rest = max((s for s in vals if s != claim), key=lambda s: vals[s].estimate)
+            d = clustered_mean(col[claim] - col[rest], np.arange(wide.height))
+            contrasts[b] = Contrast(d.estimate, d.lo, d.hi)
+            own = max(vals, key=lambda s: vals[s].estimate)
+            if own != claim:
+                picks[b] = f"seat {own}"
+                runner = max((s for s in vals if s != own), key=lambda s: vals[s].estimate)
+                sep = clustered_mean(col[own] - col[runner], np.arange(wide.height))
+                if sep.lo > 0:
+                    other[b] = f"seat {own} ({100 * sep.estimate:+.1f} [{100 * sep.lo:+.1f}, {100 * sep.hi:+.1f}] points of win share against seat {runner})"
+        cls, line = _line(f"with {n} players seat {claim} is favoured (its win share minus the next best seat's, game by game)",
+                          contrasts, reference, picks, other)
+        said[cls].append(line)
+    for n in counts:
+        have = [b for b in bots if (b, n, 1) in seat_share]
+        means = {}
+        for b in have:
+            part = seat_frames[b].filter(pl.col("players") == n)
+            means[b] = _means(part.with_columns((pl.col("seat") - seats0).alias("seat")), "win_share", "seat", list(range(n)))
+        taus = boot_taus(means, list(itertools.combinations(have, 2)))
+        rep.text(f"{n} players, Kendall's tau between the bots' orders of the seats [95% bootstrap interval over games]: "
+                 + "; ".join(f"{a} vs {b} {t}" for (a, b), t in taus.items()) + ".")
+
+    # -- missions -------------------------------------------------------------------------------------
+    rep.heading("Mission payoffs, by bot", 3)
+    for column, points, label, cards in (("city_mission", "city_mission_points", "city card", [2, 3, 4, 5]),
+                                         ("border_mission", "border_mission_points", "border card", list(BORDER_KEYS))):
+        rows, pts, share = [], {}, {}
+        for card in cards:
+            row = {label: card}
+            for b in bots:
+                part = seat_frames[b].filter(pl.col(column) == card)
+                m = clustered_mean(part[points].to_numpy().astype(np.float64), _game_ids(part))
+                s = clustered_mean(part["win_share"].to_numpy(), _game_ids(part))
+                pts.setdefault(b, {})[card] = m
+                share.setdefault(b, {})[card] = s
+                row[f"{b}: mean points"] = f"{m.estimate:.2f} [{m.lo:.2f}, {m.hi:.2f}]"
+                row[f"{b}: win share"] = pct(s)
+            rows.append(row)
+        rep.table(rows, f"{label.capitalize()}s: mean mission points and the win share of the seats holding each card, by bot "
+                        f"(all player counts; 95% intervals clustered by game)")
+        tau_p = boot_taus({b: _means(seat_frames[b], points, column, cards) for b in bots}, list(itertools.combinations(bots, 2)))
+        tau_s = boot_taus({b: _means(seat_frames[b], "win_share", column, cards) for b in bots}, list(itertools.combinations(bots, 2)))
+        rep.text(f"Kendall's tau between the bots' orders of the {label}s [95% bootstrap interval over games]: "
+                 + "; ".join(f"{a} vs {b}: points {tau_p[(a, b)]}, win share {tau_s[(a, b)]}" for a, b in itertools.combinations(bots, 2)) + ".")
+        for what, values, unit, scale in (("mean mission points", pts, "x", 1.0), ("win share", share, "pts", 1.0)):
+            for highest in (True, False):
+                claim = max(values[reference], key=lambda k: (1 if highest else -1) * values[reference][k].estimate)
+                contrasts, picks, other = _claim(claim, values, reference, highest, unit)
+                cls, line = _line(f"the {label} {claim} has the {'largest' if highest else 'smallest'} {what} (its margin over "
+                                  f"the {'next' if highest else 'next smallest'} card; cards read as independent)",
+                                  contrasts, reference, picks, other)
+                said[cls].append(line)
+        spread = {b: difference(max(m.estimate for m in pts[b].values()), *(lambda m: (m.lo, m.hi))(max(pts[b].values(), key=lambda m: m.estimate)),
+                                min(m.estimate for m in pts[b].values()), *(lambda m: (m.lo, m.hi))(min(pts[b].values(), key=lambda m: m.estimate)), "x")
+                  for b in bots}
+        rep.text(f"Spread between the best and the worst {label} (mean points) [95% interval]: "
+                 + ", ".join(f"`{b}` {v.estimate:.2f} [{v.lo:.2f}, {v.hi:.2f}]" for b, v in spread.items()) + ".")
+
+    # -- powers ----------------------------------------------------------------------------------------
+    values = {}
+    for g in POWER_GRIDS:
+        b, v = _power_values(f, g)
+        if v:
+            values[b] = v
+    values = {b: values[b] for b in sorted(values, key=_rank)}
+    if len(values) >= 2:
+        rep.heading("Power values, by bot", 3)
+        pb = list(values)
+        ref_p = reference if reference in values else pb[0]
+        rows = []
+        allp = [(b, pw) for b in pb for pw in values[b]]
+        rejected = dict(zip(allp, holm([values[b][pw][1] for b, pw in allp])))
+        for pw in POWERS:
+            row = {"power": pw}
+            for b in pb:
+                if pw in values[b]:
+                    ci, p, _ = values[b][pw]
+                    row[b] = pct(ci) + (" *" if rejected[(b, pw)] else "")
+            rows.append(row)
+        rep.table(rows, "Win share of each bot against a copy of itself that never uses the power (two players, seats rotated; "
+                        "95% Wilson intervals; * significant against 50%, Holm over every bot and power)")
+        taus = boot_taus({b: _means(pl.concat([values[b][p][2].with_columns(pl.lit(p).alias("power")) for p in values[b]]),
+                                    "win_share", "power", [p for p in POWERS if p in values[b]]) for b in pb},
+                         list(itertools.combinations(pb, 2)))
+        rep.text("Games: " + ", ".join(f"`{b}` {values[b][next(iter(values[b]))][0].n:,} per power" for b in pb)
+                 + ". Kendall's tau between the bots' orders of the powers [95% bootstrap interval over games]: "
+                 + "; ".join(f"{a} vs {b}: {t}" for (a, b), t in taus.items()) + ".")
+        shares = {b: {p: values[b][p][0] for p in values[b]} for b in pb}
+        claim = max(shares[ref_p], key=lambda k: shares[ref_p][k].estimate)
+        contrasts, picks, other = _claim(claim, shares, ref_p, True, "pts")
+        cls, line = _line(f"{claim} is the most valuable power (its win share minus the next power's; powers played in "
+                          f"separate games)", contrasts, ref_p, picks, other)
+        said[cls].append(line)
+        for pw in POWERS:
+            have = {b: shares[b][pw] for b in pb if pw in shares[b]}
+            if ref_p not in have:
+                continue
+            sign = 1 if have[ref_p].estimate >= 0.5 else -1
+            contrasts = {b: Contrast(sign * (ci.estimate - 0.5), min(sign * (ci.lo - 0.5), sign * (ci.hi - 0.5)),
+                                     max(sign * (ci.lo - 0.5), sign * (ci.hi - 0.5))) for b, ci in have.items()}
+            cls, line = _line(f"{pw} {'helps' if sign > 0 else 'hurts'} the bot that uses it (its win share against a copy "
+                              f"without it, minus 50%{'' if sign > 0 else ', negated'})", contrasts, ref_p)
+            said[cls].append(line)
+
+    rep.heading("What survives, what flips", 3)
+    rep.text("Each line: the claim, then each bot's margin [95% interval] (positive: the claim holds for that bot; points "
+             "of win share, or plain mission points), then why it is classed so.")
+    rep.bullets([f"**{k.capitalize()}**: {s}." for k in CLASSES for s in said[k]])
 
 
 def card_wins_section(rep: Report, strat: pl.DataFrame, bot: str) -> None:

@@ -3,11 +3,17 @@ for bots of different skill."""
 
 from __future__ import annotations
 
+import itertools
+import re
+
 import numpy as np
 import polars as pl
 
+from ...ladder import CLASSES, Contrast, Means, boot_taus, classify, difference, from_difference
 from ...report import PALETTE, Report, fmt_p, pct, style
-from ...stats import clustered_rate, design_effect, diff_independent, holm, paired_binary, wilson
+from ...stats import clustered_mean, clustered_rate, design_effect, diff_independent, holm, paired_binary, wilson
+
+BUDGET = re.compile(r"(?:^|[:+])budget=(\d+)")
 
 CITY_NAMES = {"roswell": "Roswell", "new_york": "New York", "washington": "Washington"}
 TILE_NAMES = {1: "tile 4 (top)", 2: "tile 3", 4: "tile 2 (skull)", 8: "tile 1 (bottom)"}
@@ -38,7 +44,7 @@ def _error_bars(ax, xs, cis, **kw) -> None:
     pos = [(x, c) for x, c in zip(xs, cis) if c.estimate > 0]
     zero = [(x, c) for x, c in zip(xs, cis) if c.estimate == 0]
     line = ax.errorbar([x for x, _ in pos], [100 * c.estimate for _, c in pos],
-                       yerr=[[100 * (c.estimate - c.lo) for _, c in pos], [100 * (c.hi - c.estimate) for _, c in pos]], **kw)
+                       yerr=[[max(0.0, 100 * (c.estimate - c.lo)) for _, c in pos], [max(0.0, 100 * (c.hi - c.estimate)) for _, c in pos]], **kw)
     if zero:
         ax.plot([x for x, _ in zero], [100 * c.hi for _, c in zero], ls="none", marker="v", ms=5,
                 color=line[0].get_color(), alpha=0.8)
@@ -50,10 +56,17 @@ def build(result, target) -> None:
     style()
     exp = result.experiment
     everything = result.frame.with_columns(pl.col("bot").cast(pl.Utf8))
-    f = everything.filter(pl.col("damage_rule") == "sum")  # the main grid; variants are compared below
+    # A cell two grids share (the search's default budget is on its ladder too) comes once per grid: keep it once.
+    everything = everything.drop("grid").unique(maintain_order=True)
+    main = everything.filter(pl.col("damage_rule") == "sum")  # the main grids; variants are compared below
     variant = everything.filter(pl.col("damage_rule") != "sum")
     game = exp.game
-    bots = list(dict.fromkeys(f["bot"].cast(pl.Utf8).to_list()))
+    # Bots that played every cell make the tables; bots that played one city only (the
+    # searching bot's budget ladder) are read in "Does it hold under stronger play?".
+    n_cells = main.select("threat", "city", "city_side").unique().height
+    covered = dict(main.group_by("bot").agg(pl.struct("threat", "city", "city_side").n_unique().alias("n")).iter_rows())
+    bots = [b for b in dict.fromkeys(main["bot"].to_list()) if covered[b] == n_cells]
+    f = main.filter(pl.col("bot").is_in(bots))
     default = game.default_bot if game.default_bot in bots else bots[0]
     cities = [c for c in CITY_NAMES if c in set(f["city"].to_list())]
     sides = [s for s in ("normal", "damaged") if s in set(f["city_side"].to_list())]
@@ -237,7 +250,9 @@ def build(result, target) -> None:
         rep.figure(fig, "bots", "Win rate by bot and threat level, all cities and sides pooled, 95% intervals clustered by seed, "
                                 "log scale (v: never won, drawn at the upper bound)")
         rep.text("The game's difficulty as measured here depends on the player: a stronger bot both wins more and "
-                 "may rank cities differently. Compare the panels of the first figure.")
+                 "may rank cities differently. The next section asks which conclusions survive.")
+
+    _stronger_play(rep, f, main, bots, default, cities, sides, threats)
 
     # -- paired comparisons ---------------------------------------------------------------
     rep.heading("Paired comparisons need fewer games")
@@ -301,6 +316,419 @@ def _paired_row(label: str, threat: int, b: pl.DataFrame, a: pl.DataFrame, suffi
             "independent 95% CI": f"[{100 * ind.lo:+.2f}, {100 * ind.hi:+.2f}]",
             "games an unpaired design needs": f"{((ind.hi - ind.lo) / (pr.hi - pr.lo)) ** 2:.1f}x",
             "_agreement": pr.agreement, "_width_ratio": (ind.hi - ind.lo) / (pr.hi - pr.lo)}
+
+
+# ---- does it hold under stronger play? ----------------------------------------------------
+def _cell(frame: pl.DataFrame, bot: str, city: str, side: str, threat: int) -> pl.DataFrame:
+    return frame.filter((pl.col("bot") == bot) & (pl.col("city") == city) & (pl.col("city_side") == side)
+                        & (pl.col("threat") == threat)).sort("game_index")
+
+
+def _paired(a: pl.DataFrame, b: pl.DataFrame):
+    """``a`` minus ``b`` on the games both played: game i of every cell has the same seed."""
+    n = min(a.height, b.height)
+    return paired_binary(a["won"][:n].to_numpy(), b["won"][:n].to_numpy())
+
+
+def _taus(cells: dict, bots: list[str], labels: list, threats: list[int]) -> dict:
+    """Kendall's tau between every two bots' rankings of the cells, at each threat level,
+    with bootstrap intervals over seeds (cells share their seeds, so they stay paired)."""
+    out = {}
+    for t in threats:
+        means = {}
+        for b in bots:
+            parts = [cells[(b, *x, t)] for x in labels]
+            means[b] = Means(np.concatenate([p["game_index"].to_numpy() for p in parts]),
+                             np.concatenate([np.full(p.height, i) for i, p in enumerate(parts)]),
+                             np.concatenate([p["won"].to_numpy() for p in parts]), len(labels))
+        for pair, tau in boot_taus(means, list(itertools.combinations(bots, 2))).items():
+            out[(*pair, t)] = tau
+    return out
+
+
+def _pts(d) -> str:
+    return f"{100 * d.estimate:+.1f} [{100 * d.lo:+.1f}, {100 * d.hi:+.1f}]"
+
+
+def _line(claim: str, contrasts: dict[str, Contrast], reference: str, picks: dict[str, str] | None = None,
+          other: dict[str, str] | None = None) -> tuple[str, str]:
+    """A conclusion's class and its line: the claim, every bot's contrast (and its own
+    answer when given), and why it is classed so."""
+    cls, why = classify(contrasts, reference, other)
+    each = ", ".join(f"`{b}` {c.text()}" + (f" (its own answer: {picks[b]})" if picks and b in picks else "")
+                     for b, c in contrasts.items())
+    return cls, f"{claim}: {each}; {why}"
+
+
+def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
+    """The searching bot's win rate against its budget in the city where the ladder was
+    played; returns the lines for the summary of the section."""
+    import matplotlib.pyplot as plt
+
+    found = {b: int(m.group(1)) for b in main["bot"].unique().to_list() if (m := BUDGET.search(b))}
+    if len(found) < 2:
+        return []
+    lad = main.filter(pl.col("bot").is_in(list(found)))
+    where = lad.group_by("city", "city_side").agg(pl.col("bot").n_unique().alias("n")).sort("n", descending=True).row(0)
+    city, side = where[0], where[1]
+    lad = lad.filter((pl.col("city") == city) & (pl.col("city_side") == side))
+    budgets = sorted({found[b] for b in lad["bot"].unique().to_list()})
+    name = {found[b]: b for b in lad["bot"].unique().to_list()}
+    threats = sorted(lad["threat"].unique().to_list())
+    counts = lad.group_by("bot", "threat").len()["len"]
+    games = f"{counts.min():,}" if counts.min() == counts.max() else f"{counts.min():,} to {counts.max():,}"
+    covers = {bb: sorted(lad.filter(pl.col("bot") == name[bb])["threat"].unique().to_list()) for bb in budgets}
+    some: dict[tuple, list[int]] = {}
+    for bb in budgets:
+        if covers[bb] != threats:
+            some.setdefault(tuple(covers[bb]), []).append(bb)
+    partial = "".join(f" ({'budgets' if len(bs) > 1 else 'budget'} {' and '.join(map(str, bs))} at threat {', '.join(map(str, ts))} only)"
+                      for ts, bs in some.items())
+    rep.heading("The search's budget ladder", 3)
+    rep.text(f"`search` plays each candidate placement out to the start of the next round on copies of the state (dice of "
+             f"its own) and keeps the one whose position a learned model rates best; its budget is the number of such "
+             f"simulations per die placed, and `search:budget=1` is `planner`. Here it plays {CITY_NAMES[city]} ({side} side) "
+             f"at every threat level with budgets {budgets[0]} to {budgets[-1]}{partial}, "
+             f"{games} games per cell on the same seeds, "
+             f"so each doubling is a paired comparison (Tango's 95% interval, on the games both budgets played).")
+    rates = {}
+    for bb in budgets:
+        for t in threats:
+            part = _cell(lad, name[bb], city, side, t)
+            if part.height:  # the top of the ladder may be played at some threat levels only
+                rates[(bb, t)] = _rate(part)
+    rep.table([{"budget": bb, **{f"threat {t}": pct(rates[(bb, t)]) if (bb, t) in rates else "" for t in threats}} for bb in budgets],
+              f"Win rate [95% interval] of search by budget and threat level, {CITY_NAMES[city]} ({side} side)")
+    steps = {}
+    for t in threats:
+        mine = [bb for bb in budgets if (bb, t) in rates]
+        for lo_b, hi_b in zip(mine, mine[1:]):
+            steps[(lo_b, t)] = _paired(_cell(lad, name[hi_b], city, side, t), _cell(lad, name[lo_b], city, side, t))
+    rep.table([{"budget": f"{lo_b} -> {hi_b}", **{f"threat {t}": _pts(steps[(lo_b, t)]) if (lo_b, t) in steps else "" for t in threats}}
+               for lo_b, hi_b in zip(budgets, budgets[1:])],
+              "What each step up the ladder gains, in points of win rate, paired by seed [Tango's 95% interval]")
+    lines, short = [], []
+    for t in threats:
+        mine = [bb for bb in budgets if (bb, t) in rates]
+        pairs = list(zip(mine, mine[1:]))
+        flat = None
+        for i in range(len(pairs)):  # from here on every doubling changes the rate by under a point
+            if all(abs(steps[(a, t)].estimate) < 0.01 for a, _ in pairs[i:]):
+                flat = i
+                break
+        if flat is None and steps[pairs[-1][0], t].lo > 0:
+            a, b_ = pairs[-1]
+            lines.append(f"threat {t}: still paying at the top of the ladder ({a} -> {b_}: {_pts(steps[(a, t)])} points); "
+                         f"reached {pct(rates[(b_, t)])}")
+            short.append(f"threat {t} at least {pct(rates[(b_, t)])} (still rising at budget {b_})")
+        elif flat is None:
+            a, b_ = pairs[-1]
+            last = pairs[-2:]
+            best = max(mine, key=lambda bb: rates[(bb, t)].estimate)
+            lines.append(f"threat {t}: no longer shown to pay at the top of the ladder ("
+                         + ", ".join(f"{p[0]} -> {p[1]} {_pts(steps[(p[0], t)])}" for p in last)
+                         + f" points), but the estimates still move by more than a point, so where the curve flattens is not "
+                         f"settled by these games; {pct(rates[(b_, t)])} at budget {b_}"
+                         + (f", the best {pct(rates[(best, t)])} at {best}" if best != b_ else ""))
+            short.append(f"threat {t} {pct(rates[(b_, t)])} at budget {b_} (no longer significantly rising; a flat curve, "
+                         f"under a point per doubling, not shown)")
+        else:
+            a, b_ = pairs[flat]
+            later = pairs[flat:]
+            worst = max(later, key=lambda p: abs(steps[(p[0], t)].estimate))
+            top_gain = max(steps[(p[0], t)].hi for p in later)
+            shown = ("every later doubling's interval lies under +1 point: a gain of a point or more per doubling is ruled out"
+                     if top_gain < 0.01 else
+                     f"but the intervals do not rule out a gain of a point per doubling (the widest reaches {100 * top_gain:+.1f})")
+            lines.append(f"threat {t}: doubling stops paying at budget {a} (every doubling from there changes the rate by under a "
+                         f"point: {a} -> {b_} {_pts(steps[(a, t)])}, the largest {worst[0]} -> {worst[1]} "
+                         f"{_pts(steps[(worst[0], t)])}; {shown}); {pct(rates[(a, t)])} at budget {a}, "
+                         f"{pct(rates[(mine[-1], t)])} at {mine[-1]}, planner (budget 1) {pct(rates[(budgets[0], t)])}")
+            short.append(f"threat {t} {pct(rates[(mine[-1], t)])} (flat from budget {a})")
+    rep.bullets(lines)
+    rep.text("Up to the number of candidate placements (distinct dice x free columns: at most 25 per die), a larger budget only "
+             "tries more candidates, "
+             "once each; beyond it, the budget also simulates the best candidates again on fresh dice (sequential halving), "
+             "which is where the curve rises a second time at the higher threat levels.")
+    rep.text("Where the curve flattens is this search's limit, a lower bound on the game under strong play: it looks one "
+             "round ahead and relies on a learned estimate beyond that, so a deeper search could still find more.")
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    for i, t in enumerate(threats):
+        mine = [bb for bb in budgets if (bb, t) in rates]
+        cis = [rates[(bb, t)] for bb in mine]
+        ax.errorbar(mine, [100 * c.estimate for c in cis], yerr=[[max(0.0, 100 * (c.estimate - c.lo)) for c in cis], [max(0.0, 100 * (c.hi - c.estimate)) for c in cis]],
+                    marker="o", ms=3.5, capsize=2, color=PALETTE[i], label=f"threat {t}")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(budgets, [str(bb) for bb in budgets])
+    ax.set_xlabel("budget (simulations per die placed; 1 = planner)")
+    ax.set_ylabel("win rate (%)")
+    ax.set_title(f"search: win rate against budget, {CITY_NAMES[city]} ({side})")
+    ax.legend(loc="lower right")
+    rep.figure(fig, "search-budget", "Win rate of search against its budget, by threat level, with 95% intervals (same seeds in every cell)")
+    return [f"{CITY_NAMES[city]} ({side})"] + short
+
+
+def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[str], default: str, cities: list[str],
+                   sides: list[str], threats: list[int]) -> None:
+    """The headline rankings recomputed for every bot on the ladder of skill, rank
+    correlations between bots, and each conclusion classed as surviving, flipping, fading
+    or undecided (simkit.ladder)."""
+    rep.heading("Does it hold under stronger play?")
+    winners = [b for b in bots if f.filter(pl.col("bot") == b)["won"].any()]
+    skill = sorted(winners, key=lambda b: float(f.filter(pl.col("bot") == b)["won"].mean()))
+    others = [b for b in skill if b != default]
+    top = skill[-1]
+    rep.text("The bots form a ladder of skill: " + " < ".join(f"`{b}`" for b in skill)
+             + " (pooled win rate; `random` never wins, so it ranks nothing). Each headline of this report is a claim that "
+             f"the default bot `{default}`'s games establish; it is measured again for every bot that wins games, as a "
+             "*margin* that is positive when the claim holds for that bot, with its 95% interval (cells play the same seeds, "
+             "so comparisons between cells are paired). A claim *survives* when the strongest bot "
+             f"(`{top}`) finds it too (its interval above 0) and no stronger bot finds the opposite; it *flips* when a bot above "
+             f"`{default}` finds the opposite (its interval below 0) or separates another answer; it *fades* when `{top}`'s interval contains 0 "
+             f"but lies below `{default}`'s margin (the effect is ruled out at `{default}`'s size, not ruled out smaller); it "
+             f"is *undecided* when `{top}`'s interval contains both 0 and `{default}`'s margin (too few games to tell) or when "
+             f"`{default}` does not separate it. `{top}` plays fewer games per cell, so its intervals are wider. Rank "
+             "correlations are Kendall's tau-b (+1 the same order, -1 the reverse), with 95% bootstrap intervals over seeds.")
+    said = {k: [] for k in CLASSES}
+    ladder_lines = _budget_ladder(rep, main)
+
+    # -- cities and sides ------------------------------------------------------------------------
+    labels = [(c, s) for c in cities for s in sides]
+    name = {(c, s): f"{CITY_NAMES[c]} ({s})" for c, s in labels}
+    cells = {(b, c, s, t): _cell(f, b, c, s, t) for b in skill for c, s in labels for t in threats}
+    rate = {k: float(v["won"].mean()) for k, v in cells.items()}
+    rep.heading("Each step up the ladder, by city and side", 3)
+    t_gain = 1 if 1 in threats else threats[0]
+    rows = []
+    for c, s in labels:
+        row = {"city (side)": name[(c, s)]}
+        for lo_bot, hi_bot in zip(skill, skill[1:]):
+            row[f"{hi_bot} - {lo_bot}"] = _pts(_paired(cells[(hi_bot, c, s, t_gain)], cells[(lo_bot, c, s, t_gain)]))
+        rows.append(row)
+    rep.table(rows, f"Threat {t_gain}: each bot's win rate minus that of the bot below it on the ladder, in points, on the "
+                    f"same seeds (the games both played) [Tango's 95% interval]")
+    rep.heading("Cities and sides by difficulty", 3)
+    rows = []
+    for c, s in labels:
+        row = {"city (side)": name[(c, s)]}
+        for b in skill:
+            ranks = []
+            for t in threats:
+                order = sorted(labels, key=lambda x: -rate[(b, *x, t)])
+                ranks.append(str(order.index((c, s)) + 1))
+            row[f"{b}: rank at threat {threats[0]}-{threats[-1]}"] = " ".join(ranks)
+        rows.append(row)
+    rep.table(rows, "Rank of each city and side by win rate (1 = easiest), at each threat level, for each bot (the rates "
+                    "and their intervals are in the first table of this report)")
+    taus = _taus(cells, skill, labels, threats)
+    rep.table([{"bots": f"{a} vs {b}", **{f"threat {t}": str(taus[(a, b, t)]) for t in threats}}
+               for a, b in itertools.combinations(skill, 2)],
+              f"Kendall's tau between the bots' rankings of the {len(labels)} cities and sides, at each threat level "
+              f"[95% bootstrap interval over seeds; n/a: a bot wins every cell alike]")
+
+    # pairs of cells: does the order the default bot finds hold?
+    kinds = ("survives", "flips", "fades", "undecided")
+    counts = {b: dict.fromkeys(kinds, 0) for b in others}
+    reversed_rows = []
+    for t in threats:
+        for x, y in itertools.combinations(labels, 2):
+            ref = _paired(cells[(default, *x, t)], cells[(default, *y, t)])
+            if not ref.significant:
+                continue
+            sign = 1 if ref.estimate > 0 else -1
+            for b in others:
+                d = _paired(cells[(b, *x, t)], cells[(b, *y, t)])
+                cls, _ = classify({default: from_difference(ref, sign=sign), b: from_difference(d, sign=sign)}, default)
+                counts[b][cls] += 1
+                if cls == "flips":
+                    reversed_rows.append({"threat": t, "cells (first minus second)": f"{name[x]} - {name[y]}",
+                                          f"{default} (points)": _pts(ref), f"{b} (points)": _pts(d)})
+    rep.table([{"bot": b, f"pairs {default} orders significantly": sum(v.values()), "same order (survives)": v["survives"],
+                "reversed (flips)": v["flips"], f"{default}'s gap ruled out (fades)": v["fades"], "cannot tell (undecided)": v["undecided"]}
+               for b, v in counts.items()],
+              f"Pairs of cells (same threat level) whose win rates differ significantly for `{default}` (paired 95% interval "
+              f"excluding 0): how each other bot orders them, by the classes above")
+    if reversed_rows:
+        rep.table(reversed_rows, "Reversed orders: both differences significant, in opposite directions")
+    for b in others:
+        c = counts[b]
+        n = sum(c.values())
+        for cls, what in (("survives", "keeps the order of"), ("flips", "reverses"), ("fades", f"rules out `{default}`'s gap (but not a smaller one) for"),
+                          ("undecided", "can neither confirm nor rule out the order of")):
+            if c[cls]:
+                said[cls].append(f"the order of two cells (same threat level) that `{default}` finds: `{b}` {what} {c[cls]} of {n} pairs")
+
+    for t in [x for x in threats if x == 1] or threats[:1]:
+        for what, sign in (("easiest", 1), ("hardest", -1)):
+            # the reference's answer X; for each bot: X's margin over the bot's nearest other cell
+            order = sorted(labels, key=lambda x: -sign * rate[(default, *x, t)])
+            claim = order[0]
+            contrasts, picks, other = {}, {}, {}
+            for b in skill:
+                rest = sorted((x for x in labels if x != claim), key=lambda x: -sign * rate[(b, *x, t)])
+                d = _paired(cells[(b, *claim, t)], cells[(b, *rest[0], t)])
+                contrasts[b] = from_difference(d, sign=sign)
+                own = sorted(labels, key=lambda x: -sign * rate[(b, *x, t)])
+                if own[0] != claim:
+                    sep = _paired(cells[(b, *own[0], t)], cells[(b, *own[1], t)])
+                    picks[b] = name[own[0]]
+                    if sep.significant:
+                        other[b] = f"{name[own[0]]} as the {what} ({_pts(sep)} points against {name[own[1]]})"
+            cls, line = _line(f"{name[claim]} is the {what} city and side at threat {t} (its win rate "
+                              f"{'above' if sign > 0 else 'below'} the next {what})", contrasts, default, picks, other)
+            said[cls].append(line)
+
+    # -- the damaged side ----------------------------------------------------------------------
+    if "damaged" in sides and "normal" in sides:
+        found, parts = {}, []
+        for b in skill:
+            harder, easier, worst, n = [], 0, None, 0
+            for c in cities:
+                for t in threats:
+                    d = _paired(cells[(b, c, "damaged", t)], cells[(b, c, "normal", t)])
+                    n += 1
+                    easier += d.significant and d.estimate > 0
+                    if d.significant and d.estimate < 0:
+                        harder.append(f"{CITY_NAMES[c]} at threat {t} ({_pts(d)})")
+                    if worst is None or d.lo < worst[0].lo:
+                        worst = (d, f"{CITY_NAMES[c]} at threat {t}")
+            found[b] = harder
+            parts.append(f"`{b}` easier in {easier} of {n} city x threat cells, " +
+                         (f"harder in {', '.join(harder)}" if harder else
+                          f"harder nowhere; more than {100 * max(0.0, -worst[0].lo):.1f} points harder is ruled out in every cell "
+                          f"(the widest, {worst[1]}: {_pts(worst[0])})"))
+        against = [b for b in skill if found[b]]
+        if not found[default]:
+            cls, claim = ("flips" if against else "survives"), "is never significantly harder than its normal side"
+        else:
+            cls, claim = ("survives" if found[top] else "undecided"), "is significantly harder than its normal side somewhere"
+        said[cls].append(f"the damaged side of a city {claim} (paired by seed, damaged minus normal): " + "; ".join(parts))
+
+    # -- the hardest tile -------------------------------------------------------------------------
+    if 1 in threats:
+        rep.heading("The hardest tile, by bot", 3)
+        rows, by_bot = [], {}
+        bits = {v: k for k, v in TILE_NAMES.items()}
+        for bit, tile in TILE_NAMES.items():
+            row = {"flipped tile (threat 1)": tile}
+            for b in skill:
+                part = f.filter((pl.col("bot") == b) & (pl.col("threat") == 1) & (pl.col("flipped") == bit))
+                ci = _pooled(part)
+                by_bot.setdefault(b, {})[tile] = ci
+                row[b] = pct(ci)
+            rows.append(row)
+        for row in rows:
+            for b in skill:
+                order = sorted(by_bot[b], key=lambda k: by_bot[b][k].estimate)
+                row[b] += f" (#{order.index(row['flipped tile (threat 1)']) + 1})"
+        rep.table(rows, "Win rate by the one tile flipped at threat 1 (all cities and sides, 95% intervals clustered by seed; "
+                        "#1 = hardest)")
+        tiles = list(TILE_NAMES.values())
+        means = {}
+        for b in skill:
+            one = f.filter((pl.col("bot") == b) & (pl.col("threat") == 1) & pl.col("flipped").is_in(list(bits.values())))
+            group = one["flipped"].replace_strict({bits[k]: i for i, k in enumerate(tiles)}, return_dtype=pl.Int64)
+            means[b] = Means(one["game_index"].to_numpy(), group.to_numpy(), one["won"].to_numpy(), len(tiles))
+        tile_taus = boot_taus(means, list(itertools.combinations(skill, 2)))
+        rep.text("Kendall's tau between the bots' orders of the tiles [95% bootstrap interval over seeds]: " + "; ".join(
+            f"{a} vs {b} {tile_taus[(a, b)]}" for a, b in itertools.combinations(skill, 2)) + ".")
+        claim = min(by_bot[default], key=lambda k: by_bot[default][k].estimate)
+        contrasts, picks, other = {}, {}, {}
+        for b in skill:
+            # the tiles are flipped in different games: a difference of independent clustered rates
+            rest = min((k for k in tiles if k != claim), key=lambda k: by_bot[b][k].estimate)
+            r, x = by_bot[b][rest], by_bot[b][claim]
+            contrasts[b] = difference(r.estimate, r.lo, r.hi, x.estimate, x.lo, x.hi)
+            own = sorted(tiles, key=lambda k: by_bot[b][k].estimate)
+            if own[0] != claim:
+                picks[b] = own[0]
+                a_, z_ = by_bot[b][own[0]], by_bot[b][own[1]]
+                sep = difference(z_.estimate, z_.lo, z_.hi, a_.estimate, a_.lo, a_.hi)
+                if sep.lo > 0:
+                    other[b] = f"{own[0]} as the hardest ({sep.text()} below {own[1]})"
+        cls, line = _line(f"{claim} is the hardest tile to face flipped at threat 1 (the next hardest tile's win rate minus its own)",
+                          contrasts, default, picks, other)
+        said[cls].append(line)
+
+    # -- threat steps -------------------------------------------------------------------------------
+    rep.heading("The threat steps, by bot", 3)
+    rows, largest_drops, step = [], {}, {}
+    for b in skill:
+        row = {"bot": b}
+        drops = {}
+        tests = []
+        for t0, t1 in zip(threats, threats[1:]):
+            ds = [_paired(cells[(b, c, s, t0)], cells[(b, c, s, t1)]) for c, s in labels]
+            for (c, s), d in zip(labels, ds):
+                step[(b, c, s, t0, t1)] = d
+            drops[(t0, t1)] = float(np.mean([d.estimate for d in ds]))
+            tests.append(ds)
+        flat = [d for ds in tests for d in ds]
+        rejected = holm([d.p_value for d in flat])
+        k = 0
+        for (t0, t1), ds in zip(zip(threats, threats[1:]), tests):
+            sig = sum(rejected[k:k + len(ds)])
+            k += len(ds)
+            row[f"{t0} -> {t1}"] = f"{100 * drops[(t0, t1)]:+.1f} ({sig}/{len(ds)})"
+        largest_drops[b] = drops
+        row["significant steps"] = f"{sum(rejected)} of {len(rejected)}"
+        smallest = min(flat, key=lambda d: d.lo)
+        row["least certain step (points)"] = _pts(smallest)
+        rows.append(row)
+    rep.table(rows, "Drop in win rate from one threat level to the next, in points, averaged over the cities and sides "
+                    "(in brackets: in how many of them the step is significant, paired by seed, Holm over each bot's steps); "
+                    "the step whose paired 95% interval reaches lowest")
+    # every step, every city and side: classed one by one, then together
+    tally = dict.fromkeys(CLASSES, 0)
+    named = {k: [] for k in CLASSES}
+    for t0, t1 in zip(threats, threats[1:]):
+        for c, s in labels:
+            cls, _ = classify({b: from_difference(step[(b, c, s, t0, t1)]) for b in skill}, default)
+            tally[cls] += 1
+            named[cls].append(f"{name[(c, s)]} {t0} -> {t1} (`{top}` {_pts(step[(top, c, s, t0, t1)])})")
+    n_steps = sum(tally.values())
+    for cls in CLASSES:
+        if tally[cls]:
+            if cls == "survives":
+                d, where = min(((step[(top, c, s, t0, t1)], f"{name[(c, s)]} {t0} -> {t1}") for t0, t1 in zip(threats, threats[1:])
+                                for c, s in labels
+                                if classify({b: from_difference(step[(b, c, s, t0, t1)]) for b in skill}, default)[0] == "survives"),
+                               key=lambda p: p[0].lo)
+                listed = f"the least certain for `{top}`: {where}, {_pts(d)} points"
+            else:
+                listed = "; ".join(named[cls])
+            said[cls].append(f"each threat step makes the game harder (a city and side's win rate drops from one threat level "
+                             f"to the next, paired by seed): {tally[cls]} of {n_steps} steps ({listed})")
+    # the largest step
+    claim = max(largest_drops[default], key=largest_drops[default].get)
+    contrasts, picks, other = {}, {}, {}
+    for b in skill:
+        rest = max((k for k in largest_drops[b] if k != claim), key=largest_drops[b].get)
+        (a0, a1), (b0, b1) = claim, rest
+        # per seed and city x side: (drop of the claimed step) - (drop of the bot's largest other), clustered by seed
+        values, seeds = [], []
+        for c, s in labels:
+            w = {t: cells[(b, c, s, t)]["won"].to_numpy().astype(float) for t in {a0, a1, b0, b1}}
+            n = min(len(v) for v in w.values())
+            values.append((w[a0][:n] - w[a1][:n]) - (w[b0][:n] - w[b1][:n]))
+            seeds.append(cells[(b, c, s, a0)]["seed"].to_numpy()[:n])
+        ci = clustered_mean(np.concatenate(values), np.concatenate(seeds))
+        contrasts[b] = Contrast(ci.estimate, ci.lo, ci.hi)
+        own = max(largest_drops[b], key=largest_drops[b].get)
+        if own != claim:
+            picks[b] = f"{own[0]} -> {own[1]}"
+    cls, line = _line(f"the largest threat step is {claim[0]} -> {claim[1]} (its drop minus the next largest step's, "
+                      f"averaged over cities and sides)", contrasts, default, picks, other)
+    said[cls].append(line)
+
+    # -- summary ----------------------------------------------------------------------------------------
+    rep.heading("What survives, what flips", 3)
+    rep.text("Each line: the claim, then each bot's margin [95% interval] (positive: the claim holds for that bot), then "
+             "why it is classed so.")
+    rep.bullets([f"**{k.capitalize()}**: {s}." for k in CLASSES for s in said[k]])
+    if ladder_lines:
+        rep.text(f"The game's difficulty under the strongest play measured here (the search's budget ladder, {ladder_lines[0]}): "
+                 + ", ".join(ladder_lines[1:]) + ".")
 
 
 def sensitivity_section(rep: Report, result) -> None:

@@ -1,0 +1,160 @@
+"""Search: tries its best dice placements out on copies of the state, and keeps the one
+whose round ends best.
+
+At each die to place, the candidates are every distinct die (value and colour) in every
+free column, on the cell the planner's table rates best for it there; the planner's own
+choice comes first, the others follow in the order of their immediate value. Each
+candidate is played on a copy of the state, and the round is finished by the planner
+(the remaining dice), greedy's rooms phase, the mothership phase and the spawn, down to
+the start of the next round. The position reached is scored by a learned estimate of the
+chance of winning from it (``value.py``), or 1 / 0 if the game ended.
+
+The dice the copy needs (white dice reroll the dice not yet placed; the next round's roll)
+are drawn from a stream seeded from the bot's own stream: the search never sees the
+game's chance stream (determinization). Every candidate of one sample sees the same dice
+(common random numbers), so candidates are compared as pairs.
+
+The budget (``search:budget=N``) is the number of such simulations per die placed:
+with a budget below the number of candidates only the first ``budget`` candidates are
+tried, one simulation each; budget left over goes to sequential halving (Karnin et al.
+2013): the better half is simulated again on fresh dice, then the better half of that,
+until the budget is spent. ``budget=1`` is the planner itself. The other decisions (rooms,
+robots, spawn ties, Washington's six) are the planner's: searching them with this
+estimate lost strength in trials.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simkit.game import Number
+from simkit.games.ufs.engine import A_PLACE, COL_USED, DIE_CELL, DIE_VAL, DIE_WHITE, MAX_ACTIONS, P_OVER, P_PLACE, PHASE, ROUND, apply_action
+from simkit.rng import BOT, next_u64
+
+from . import planner
+from .greedy import DEFAULT_WEIGHTS
+from .planner import F_CELL, F_SCORE
+from .value import N_LIN, N_TABLES, WEIGHTS, win_chance
+
+BUDGET = Number(lo=1, hi=4096, default=16, shift=0, help="simulations per die placed (1: the planner itself)")
+BUDGET_SHIFT = BUDGET.shift
+BUDGET_MASK = (1 << BUDGET.bits) - 1
+
+
+@njit
+def budget_of(flags):
+    return (flags >> BUDGET_SHIFT) & BUDGET_MASK
+
+
+@njit
+def candidates(s, b, ib, fb, cand, prior):
+    """The placements to try, best first: the planner's, then the best cell of every other
+    distinct die in every free column by its immediate value. Returns how many."""
+    first = planner.plan_roll(s, b, DEFAULT_WEIGHTS, ib, fb)  # also fills the planner's table in fb
+    cand[0] = first
+    prior[0] = np.inf
+    n = 1
+    for d in range(5):
+        if s[DIE_CELL + d] >= 0:
+            continue
+        same = False
+        for e in range(d):  # a die like an earlier unplaced one offers the same moves
+            if s[DIE_CELL + e] < 0 and s[DIE_VAL + e] == s[DIE_VAL + d] and s[DIE_WHITE + e] == s[DIE_WHITE + d]:
+                same = True
+        if same:
+            continue
+        for col in range(5):
+            if s[COL_USED + col] != 0:
+                continue
+            a = A_PLACE + d * 30 + int(fb[F_CELL + d * 5 + col])
+            if a == first:
+                continue
+            cand[n] = a
+            prior[n] = fb[F_SCORE + d * 5 + col]
+            n += 1
+    for i in range(1, n):  # insertion sort, stable: best prior first
+        j = i
+        while j > 1 and prior[j] > prior[j - 1]:
+            prior[j], prior[j - 1] = prior[j - 1], prior[j]
+            cand[j], cand[j - 1] = cand[j - 1], cand[j]
+            j -= 1
+    return n
+
+
+@njit
+def simulate(s, a, t, r, seed0, seed2, b, ib, fb, w, hot, lin):
+    """Plays ``a`` on a copy of ``s``, the planner to the start of the next round, on dice
+    drawn from (``seed0``, ``seed2``); the chance of winning from there."""
+    for i in range(s.shape[0]):
+        t[i] = s[i]
+    r[0] = seed0  # the copy's chance stream ...
+    r[1] = 0
+    r[2] = seed2  # ... and the seed its round restarts draw from
+    this_round = s[ROUND]
+    apply_action(t, r, b, a)
+    while t[PHASE] != P_OVER and t[ROUND] == this_round:
+        apply_action(t, r, b, planner.choose(t, r, b, ib, fb, 0))
+    return win_chance(t, b, w, hot, lin)
+
+
+@njit
+def choose_with(s, rng, b, ib, fb, w, budget):
+    if s[PHASE] != P_PLACE or budget <= 1:
+        return planner.choose(s, rng, b, ib, fb, 0)
+    cand = np.empty(MAX_ACTIONS, np.int32)
+    prior = np.empty(MAX_ACTIONS, np.float64)
+    n = candidates(s, b, ib, fb, cand, prior)
+    if n == 1:
+        return cand[0]
+    k = min(n, budget)
+    total = np.zeros(k, np.float64)
+    alive = np.ones(k, np.bool_)
+    t = np.empty(s.shape[0], np.int32)
+    r = np.zeros(3, np.uint64)
+    hot = np.empty(N_TABLES, np.int32)
+    lin = np.empty(N_LIN, np.float64)
+    # One simulation each, on the same dice.
+    seed0 = next_u64(rng, BOT)
+    seed2 = next_u64(rng, BOT)
+    for c in range(k):
+        total[c] += simulate(s, cand[c], t, r, seed0, seed2, b, ib, fb, w, hot, lin)
+    # Sequential halving with what is left: keep the better half, simulate it again.
+    left = budget - k
+    n_alive = k
+    halvings = 0
+    m = k
+    while m > 1:
+        halvings += 1
+        m = (m + 1) // 2
+    while n_alive > 1:
+        keep = (n_alive + 1) // 2
+        if left < keep:
+            break
+        while n_alive > keep:  # drop the worst (ties: the later candidate)
+            worst = -1
+            for c in range(k):
+                if alive[c] and (worst < 0 or total[c] <= total[worst]):
+                    worst = c
+            alive[worst] = False
+            n_alive -= 1
+        per = max(1, left // (keep * max(halvings, 1)))
+        per = min(per, left // keep)
+        for _ in range(per):
+            seed0 = next_u64(rng, BOT)
+            seed2 = next_u64(rng, BOT)
+            for c in range(k):
+                if alive[c]:
+                    total[c] += simulate(s, cand[c], t, r, seed0, seed2, b, ib, fb, w, hot, lin)
+        left -= per * keep
+        halvings -= 1
+    best = -1
+    for c in range(k):  # survivors all have the same samples: compare their sums
+        if alive[c] and (best < 0 or total[c] > total[best]):
+            best = c
+    return cand[best]
+
+
+@njit
+def choose(s, rng, b, ib, fb, flags):
+    return choose_with(s, rng, b, ib, fb, WEIGHTS, budget_of(flags))
