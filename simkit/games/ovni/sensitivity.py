@@ -116,7 +116,7 @@ FIGURES = (
 
 CLAIMS = (
     *(Claim(f"Seat 1 wins more than its fair share with {n} players", ((seat_edge(n), ">", 0.0),)) for n in PLAYERS),
-    Claim("Three starting aliens is the best card to hold: its holders win more than the other seats at every player count",
+    Claim("Three-starting-aliens holders win more than the other seats at every player count",
           tuple((card_effect("three_starting_aliens", n), ">", 0.0) for n in PLAYERS)),
     Claim("Force-field holders win more than the other seats (3 and 4 players)",
           tuple((card_effect("force_field", n), ">", 0.0) for n in (3, 4))),
