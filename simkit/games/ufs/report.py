@@ -491,6 +491,9 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
              "correlations are Kendall's tau-b (+1 the same order, -1 the reverse), with 95% bootstrap intervals over seeds.")
     said = {k: [] for k in CLASSES}
     ladder_lines = _budget_ladder(rep, main)
+    if len(skill) < 2:
+        rep.text("Only one bot wins games in this experiment: there is no stronger play to compare it with.")
+        return
 
     # -- cities and sides ------------------------------------------------------------------------
     labels = [(c, s) for c in cities for s in sides]
@@ -558,7 +561,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
             if c[cls]:
                 said[cls].append(f"the order of two cells (same threat level) that `{default}` finds: `{b}` {what} {c[cls]} of {n} pairs")
 
-    for t in [x for x in threats if x == 1] or threats[:1]:
+    for t in ([x for x in threats if x == 1] or threats[:1]) if len(labels) > 1 else []:
         for what, sign in (("easiest", 1), ("hardest", -1)):
             # the reference's answer X; for each bot: X's margin over the bot's nearest other cell
             order = sorted(labels, key=lambda x: -sign * rate[(default, *x, t)])
@@ -672,8 +675,8 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
             row[f"{t0} -> {t1}"] = f"{100 * drops[(t0, t1)]:+.1f} ({sig}/{len(ds)})"
         largest_drops[b] = drops
         row["significant steps"] = f"{sum(rejected)} of {len(rejected)}"
-        smallest = min(flat, key=lambda d: d.lo)
-        row["least certain step (points)"] = _pts(smallest)
+        if flat:
+            row["least certain step (points)"] = _pts(min(flat, key=lambda d: d.lo))
         rows.append(row)
     rep.table(rows, "Drop in win rate from one threat level to the next, in points, averaged over the cities and sides "
                     "(in brackets: in how many of them the step is significant, paired by seed, Holm over each bot's steps); "
@@ -699,10 +702,10 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
                 listed = "; ".join(named[cls])
             said[cls].append(f"each threat step makes the game harder (a city and side's win rate drops from one threat level "
                              f"to the next, paired by seed): {tally[cls]} of {n_steps} steps ({listed})")
-    # the largest step
-    claim = max(largest_drops[default], key=largest_drops[default].get)
+    # the largest step (when there are two steps to compare)
+    claim = max(largest_drops[default], key=largest_drops[default].get) if len(threats) > 2 else None
     contrasts, picks, other = {}, {}, {}
-    for b in skill:
+    for b in skill if claim else []:
         rest = max((k for k in largest_drops[b] if k != claim), key=largest_drops[b].get)
         (a0, a1), (b0, b1) = claim, rest
         # per seed and city x side: (drop of the claimed step) - (drop of the bot's largest other), clustered by seed
@@ -717,9 +720,10 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
         own = max(largest_drops[b], key=largest_drops[b].get)
         if own != claim:
             picks[b] = f"{own[0]} -> {own[1]}"
-    cls, line = _line(f"the largest threat step is {claim[0]} -> {claim[1]} (its drop minus the next largest step's, "
-                      f"averaged over cities and sides)", contrasts, default, picks, other)
-    said[cls].append(line)
+    if claim:
+        cls, line = _line(f"the largest threat step is {claim[0]} -> {claim[1]} (its drop minus the next largest step's, "
+                          f"averaged over cities and sides)", contrasts, default, picks, other)
+        said[cls].append(line)
 
     # -- summary ----------------------------------------------------------------------------------------
     rep.heading("What survives, what flips", 3)
