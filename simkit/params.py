@@ -102,6 +102,8 @@ def parse_assignments(items: Iterable[str]) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise UserError(f"--set {item!r} is malformed; write key=value, e.g. --set threat=2")
+        if key.strip() in out and out[key.strip()] != value:
+            raise UserError(f"--set {key.strip()} is given twice ({out[key.strip()]!r} and {value!r}); give it once")
         out[key.strip()] = value
     return out
 

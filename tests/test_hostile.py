@@ -271,3 +271,12 @@ def test_a_data_path_relative_to_simkit_works_from_any_folder(tmp_path, simkit_c
     proc = _cli(simkit_cmd, ["run", "ufoo", "-n", "5", "--no-progress", "--out", str(tmp_path / "r"),
                              "--set", "board=simkit/games/ufoo/data/board-no-outliers.toml"], tmp_path)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_benchmark_figures_kept_in_git_may_be_rewritten(tmp_path, simkit_cmd):
+    """A JSON document simkit wrote on another machine (marked as simkit's) may be rewritten; `make bench` needs it."""
+    figures = tmp_path / "bench.json"
+    figures.write_text(json.dumps({"written_by": "simkit", "game": "template", "rows": []}))
+    proc = _cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--json", str(figures)], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(figures.read_text())["rows"]
