@@ -523,7 +523,8 @@ def report_cmd(
 
 
 def experiment_path(game) -> Path:
-    root = Path(__file__).resolve().parent.parent
+    from ._cache import ROOT as root
+
     if not game.experiment:
         raise UserError(f"{game.name} has no default experiment")
     path = Path(game.experiment)

@@ -14,7 +14,7 @@ from .errors import UserError
 MAX_BYTES = 16 * 2**20  # the largest data file read
 
 
-HOME = Path(__file__).resolve().parent.parent  # the folder holding simkit/ and experiments/
+from ._cache import ROOT as HOME  # the folder holding simkit/ and experiments/
 
 
 def locate(path_str: str) -> str:

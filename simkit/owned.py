@@ -73,18 +73,11 @@ def _marked(path: Path) -> bool:
 
 def write(path: Path, put: Callable[[Path], None], option: str) -> None:
     """Writes ``path`` with ``put(tmp)`` (after :func:`check_target`) and remembers it as simkit's."""
+    from .runner import _write_atomic
+
     path = Path(path)
     check_target(path, option)
-    tmp = path.with_name(f".{path.name}.simkit-tmp")
-    try:
-        put(tmp)
-        tmp.replace(path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise UserError(f"cannot write {path}: {exc.strerror or exc}; free some space or choose another path") from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    _write_atomic(path, put, hint="free some space or choose another path")
     try:
         reg = _registry()
         reg.parent.mkdir(parents=True, exist_ok=True)

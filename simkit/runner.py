@@ -189,7 +189,8 @@ def _parts(out: Path, seats: int, warn: Callable[[str], None] | None = None) -> 
 
 @functools.lru_cache(maxsize=1)
 def _git_commit() -> str | None:
-    here = Path(__file__).resolve().parent.parent
+    from ._cache import ROOT as here
+
     try:
         out = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5)
         if out.returncode != 0:
@@ -314,7 +315,10 @@ class _Pending:
         self.stored += b - a
 
 
-def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
+RUN_HINT = "free some space or choose another output folder (--out) (finished chunks are kept: rerun the same command to resume)"
+
+
+def _write_atomic(path: Path, write: Callable[[Path], None], hint: str = RUN_HINT) -> None:
     """Writes through a temporary file renamed into place: the file is either complete
     or absent. A failure (a full disk, a read-only place) leaves nothing behind and is
     one line saying what to do."""
@@ -327,8 +331,7 @@ def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
         if isinstance(exc, pl.exceptions.PolarsError) and "os error" not in str(exc).lower() and "no space" not in str(exc).lower():
             raise  # not a failure of the disk: a bug to see in full
         reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
-        raise UserError(f"cannot write {path}: {reason}; free some space or choose another output folder (--out) "
-                        "(finished chunks are kept: rerun the same command to resume)") from None
+        raise UserError(f"cannot write {path}: {reason}; {hint}") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -134,8 +134,9 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
     # The report folder of an experiment file shipped with simkit is in simkit's own
     # folder, wherever the command runs (simkit report GAME); data paths find simkit's
     # folder by themselves (simkit.datafiles).
-    home = Path(__file__).resolve().parent.parent
-    base = home if path.resolve().is_relative_to(home / "experiments") else None
+    from ._cache import ROOT
+
+    base = ROOT if path.resolve().is_relative_to(ROOT / "experiments") else None
     for key in exp.fixed:
         if key not in names:
             raise _fail(path, f"fixed.{key}", f"{game.name} has no parameter {key!r}; known: {', '.join(sorted(names))}")
