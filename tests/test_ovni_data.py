@@ -84,6 +84,45 @@ def test_renumbered_board_variant():
     assert {frozenset((names_a[x], names_a[y])) for x, y in a.routes} == {frozenset((names_b[x], names_b[y])) for x, y in b.routes}
 
 
+def test_planets_reversed_board_variant():
+    """C5b: the same board with the four distances in the opposite order; only the order of
+    the distances reaches the engine (the rank, R3.1, R8.1), and it is reversed."""
+    from simkit.games.ovni import board as board_mod
+    a, b = dm.load_board(), dm.load_board("planets_reversed")
+    assert b.path == dm.DATA_DIR / "board_planets_reversed.toml"
+    assert [c.name for c in a.cities] == [c.name for c in b.cities] and a.routes == b.routes
+    assert [p.name for p in a.planets] == [p.name for p in b.planets]
+    assert sorted(p.distance for p in a.planets) == sorted(p.distance for p in b.planets)
+    ranks = [board_mod.build(OVNIParams(board=x))[board_mod.B_DIST_RANK:board_mod.B_DIST_RANK + 4] for x in ("", "planets_reversed")]
+    assert sorted(ranks[0]) == [0, 1, 2, 3] and list(ranks[1]) == [3 - r for r in ranks[0]]
+
+
+def test_reassigned_decks_variant(decks):
+    """C11b: every mission card's parameters differ from decks.toml, the kinds' requirements
+    (the rulebook's) hold, each human kind, class and parity recurs evenly, and nothing but the
+    missions changes."""
+    v = dm.load_decks("reassigned")
+    assert v.path == dm.DATA_DIR / "decks_reassigned.toml" and v.version != decks.version
+    assert (v.alien_cards, v.humans, v.abilities, v.scoring) == (decks.alien_cards, decks.humans, decks.abilities, decks.scoring)
+    assert [m.id for m in v.missions] == [m.id for m in decks.missions]
+    assert [m.kind for m in v.missions] == [m.kind for m in decks.missions]
+    assert all(m != n for m, n in zip(v.missions, decks.missions))
+    text = dm.DATA_DIR.joinpath("decks_reassigned.toml").read_text(encoding="utf-8")
+    body = text[text.index("[[missions]]"):]
+    # the rulebook's requirements: 4 cities + 2 humans; 3 humans + 7; 3 captures + 5 + 5; 4-5 mappings + 6-7 UFOs
+    assert body.count("cities = 4 }\nhumans") == 4 and body.count("= 7 }") == 4
+    assert body.count("= 5, ") == 4 and body.count("cities = 4 }\nufos = 6") == 2 and body.count("cities = 5 }\nufos = 7") == 2
+    kinds = Counter(k for line in body.splitlines() if line.startswith("humans") for k in line.split("[")[1].strip("]").replace('"', "").split(", "))
+    assert set(kinds) == {h.kind for h in decks.humans} and sum(kinds.values()) == 20
+
+
+def test_unknown_variant_name_is_one_line():
+    with pytest.raises(UserError, match="no built-in decks variant 'nope' .*reassigned"):
+        dm.load_decks("nope")
+    with pytest.raises(UserError, match="complete, planets_reversed, renumbered"):
+        dm.load_board("nope")
+
+
 def test_load_with_params(tmp_path):
     custom = tmp_path / "b.toml"
     custom.write_text(BOARD_TEXT.replace('name = "Cairo"', 'name = "Johannesburg"'), encoding="utf-8")

@@ -372,29 +372,29 @@ def _validate(model: type[BaseModel], doc: dict, path: Path) -> Any:
         raise data_error(path, _where(doc, loc), msg) from None
 
 
-def board_variants() -> dict[str, Path]:
-    """Built-in board variants (``data/board_NAME.toml``), chosen by ``board=NAME``."""
-    return {p.stem.removeprefix("board_"): p for p in sorted(DATA_DIR.glob("board_*.toml"))}
+def variants(kind: str) -> dict[str, Path]:
+    """Built-in variants of the ``kind`` file ("board" or "decks"): ``data/KIND_NAME.toml``,
+    chosen by ``--set KIND=NAME``."""
+    return {p.stem.removeprefix(f"{kind}_"): p for p in sorted(DATA_DIR.glob(f"{kind}_*.toml"))}
 
 
-def _board_path(path: str | Path | None) -> Path:
-    """The board file: the built-in stand-in, a built-in variant named by ``board=NAME``
+def _data_path(kind: str, path: str | Path | None) -> Path:
+    """The ``kind`` file: the built-in stand-in, a built-in variant named by ``KIND=NAME``
     (a name without a path separator or suffix, e.g. ``complete``), or a path."""
     if not path:
-        return BUILTIN_BOARD
-    named = board_variants().get(str(path))
-    if named is not None and "/" not in str(path) and "." not in str(path):
-        return named
-    return Path(path)
-
-
-def _decks_path(path: str | Path | None) -> Path:
-    return Path(path) if path else BUILTIN_DECKS
+        return DATA_DIR / f"{kind}.toml"
+    text, named = str(path), variants(kind)
+    if "/" in text or "." in text or (text not in named and Path(text).exists()):
+        return Path(path)
+    if text not in named:
+        raise UserError(f"no built-in {kind} variant {text!r} (built-in: {', '.join(named)}); "
+                        f"give one of those or a path to a TOML file with --set {kind}=PATH")
+    return named[text]
 
 
 def load_board(path: str | Path | None = None) -> Board:
     """The board file (built-in ``data/board.toml`` when ``path`` is empty), checked."""
-    p = _board_path(path)
+    p = _data_path("board", path)
     doc, _ = read(str(p), "board file", "check --set board=PATH")
     b = _validate(_BoardIn, doc, p)
 
@@ -436,7 +436,7 @@ def _parity_cities(parity: str) -> int:
 
 def load_decks(path: str | Path | None = None) -> Decks:
     """The decks file (built-in ``data/decks.toml`` when ``path`` is empty), checked."""
-    p = _decks_path(path)
+    p = _data_path("decks", path)
     doc, _ = read(str(p), "decks file", "check --set decks=PATH")
     d = _validate(_DecksIn, doc, p)
     comp = d.components

@@ -44,5 +44,5 @@ class OVNIParams:
     dummy_start: str = setting("same_rules", choices=("same_rules", "free"), help="A22: the dummy's two starting aliens follow the different-classes and no-repeated-pair rules (same_rules) or any two classes (free)")
     dummy_in_scoring: str = setting("ignored", choices=("ignored", "blocks"), help="A23: at the end the dummy is left out (ignored) or competes for majorities and airspace without scoring (blocks)")
     # Data files
-    board: str = setting("", help="path to a board TOML replacing the built-in stand-in (see simkit/games/ovni/data/board.toml), or a built-in variant: complete (C6: every city adjacent to every other, data/board_complete.toml), renumbered (C3: cities 4-12 numbered westwards, data/board_renumbered.toml)")
-    decks: str = setting("", help="path to a decks TOML replacing the built-in cards and scoring (see simkit/games/ovni/data/decks.toml)")
+    board: str = setting("", help="path to a board TOML replacing the built-in stand-in (see simkit/games/ovni/data/board.toml), or a built-in variant: complete (C6: every city adjacent to every other), renumbered (C3: cities 4-12 numbered westwards), planets_reversed (C5: the stand-in planet distances in the opposite order); variant files are data/board_NAME.toml")
+    decks: str = setting("", help="path to a decks TOML replacing the built-in cards and scoring (see simkit/games/ovni/data/decks.toml), or a built-in variant: reassigned (C11: other stand-in mission parameters, data/decks_reassigned.toml)")

@@ -433,15 +433,17 @@ def build(result, target) -> None:
     # -- 8. what depends on what ----------------------------------------------------------------
     rep.heading("What the numbers depend on besides the readings")
     rep.bullets([
-        "**Mission payoffs** rest on the stand-in mission parameters (C11, reference 1.3 c; no variant file): the airspace "
+        "**Mission payoffs** rest on the stand-in mission parameters (C11, reference 1.3 c): the airspace "
         "missions need a strict majority in 4 cities of one parity, nearly impossible against 2 or 3 rivals on this "
-        "board. The +8 / -5 values are the rulebook's. How A15-A17 and A20 (what a mission counts) move them is in the "
-        "section above.",
+        "board. The +8 / -5 values are the rulebook's. The section above plays every figure also with other card "
+        "parameters (`decks=reassigned`), and shows how A15-A17 and A20 (what a mission counts) move them.",
         "**Airspace, Pilots and the swap-human card** depend on the stand-in routes (C4); the section above plays every "
         "reading also on a board where every city neighbours every other (`board=complete`), and the table above shows "
         "where the points move.",
         "**Seat advantage** depends on the set-up order (rulebook) and on the planet distances (C5, stand-in) only as the "
-        "last turn-order tie-break; A18 (`planets=fixed`) ties each seat to one distance.",
+        "last turn-order tie-break. With planets dealt at random only their order could matter, and by symmetry it "
+        "cannot: the section above plays them in the opposite order (`board=planets_reversed`) to show it. A18 "
+        "(`planets=fixed`) ties each seat to one distance.",
         "**Game length** depends on the alien-card composition (C9, inferred, reference 1.2) as well as on A5 "
         "(`reshuffle`): a 4-player game uses the 16 cards in 4 rounds.",
         "**The city numbers** (C3, stand-in) set the set-up pattern, the refill order and which cities are even or odd; "

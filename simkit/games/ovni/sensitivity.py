@@ -6,12 +6,13 @@ games): the seat advantage, the ability cards (holders against the other seats o
 games) and the mission payoffs (how often a kept mission of each kind is completed; keeping
 pays when it is completed more than 5 times in 13: +8 against -5) all come from them.
 
-Stand-ins: the routes (C4) and the city numbers (C3) are played on their built-in variants
-(``board=complete``, ``board=renumbered``). Not declared: A19's ``max_rounds`` (no game of
-these bots lasts even 15 rounds, so the cap of 30 never binds; ``cap_result=draw`` stands for
-A19); A24-A43 leave one reading. The planet distances and the mission parameters (C5, C11)
-have no variant file (nothing suggests other values): what depends on them is named in the
-report.
+Stand-ins: the routes (C4), the city numbers (C3), the planet distances (C5) and the mission
+parameters (C11) are played on their built-in variants (``board=complete``,
+``board=renumbered``, ``board=planets_reversed``, ``decks=reassigned``). The distances only
+break turn-order ties, so with planets dealt at random (A18's default) their variant cannot
+move a figure beyond chance: its row measures that. Not declared: A19's ``max_rounds`` (no
+game of these bots lasts even 15 rounds, so the cap of 30 never binds; ``cap_result=draw``
+stands for A19); A24-A43 leave one reading.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ READINGS = (
     Reading("dummy_in_scoring", ("blocks",), "A23", "the dummy competes for majorities and airspace at the end (scoring nothing)", only=TWO),
     Reading("board", ("complete",), "C4/C6 (stand-in)", "every city neighbours every other (the routes are a stand-in)"),
     Reading("board", ("renumbered",), "C3 (stand-in)", "cities 4-12 numbered westwards from Madrid, not eastwards (same cities and routes)"),
+    Reading("board", ("planets_reversed",), "C5 (stand-in)", "the planet distances in the opposite order (Luxor nearest, Éris farthest)"),
+    Reading("decks", ("reassigned",), "C11 (stand-in)", "other mission parameters: parities, human kinds, classes and counts (data/decks_reassigned.toml)"),
 )
 
 CELLS = tuple(Cell(f"{n}p", {"players": n}, (BOT,)) for n in PLAYERS)
