@@ -116,8 +116,20 @@ def test_reassigned_decks_variant(decks):
     assert set(kinds) == {h.kind for h in decks.humans} and sum(kinds.values()) == 20
 
 
+def test_mixed_aliens_decks_variant(decks):
+    """C9b: another alien-card mix keeping every known fact: 16 cards of 3, the review's PPA
+    and PBM, no three of one class, every class on 12 cards; nothing else changes."""
+    v = dm.load_decks("mixed_aliens")
+    assert v.path == dm.DATA_DIR / "decks_mixed_aliens.toml" and v.version != decks.version
+    assert (v.missions, v.humans, v.abilities, v.scoring) == (decks.missions, decks.humans, decks.abilities, decks.scoring)
+    assert len(v.alien_cards) == 16 and all(sum(c) == 3 and max(c) < 3 for c in v.alien_cards)
+    assert [sum(c[k] for c in v.alien_cards) for k in range(4)] == [12, 12, 12, 12]
+    assert {"PPA", "PBM"} <= set(v.alien_labels) and Counter(v.alien_cards) != Counter(decks.alien_cards)
+    assert sum(max(c) == 1 for c in v.alien_cards) == 8  # the inferred deck has 4 "three different" cards
+
+
 def test_unknown_variant_name_is_one_line():
-    with pytest.raises(UserError, match="no built-in decks variant 'nope' .*reassigned"):
+    with pytest.raises(UserError, match="no built-in decks variant 'nope' .*mixed_aliens, reassigned"):
         dm.load_decks("nope")
     with pytest.raises(UserError, match="complete, planets_reversed, renumbered"):
         dm.load_board("nope")

@@ -45,4 +45,4 @@ class OVNIParams:
     dummy_in_scoring: str = setting("ignored", choices=("ignored", "blocks"), help="A23: at the end the dummy is left out (ignored) or competes for majorities and airspace without scoring (blocks)")
     # Data files
     board: str = setting("", help="path to a board TOML replacing the built-in stand-in (see simkit/games/ovni/data/board.toml), or a built-in variant: complete (C6: every city adjacent to every other), renumbered (C3: cities 4-12 numbered westwards), planets_reversed (C5: the stand-in planet distances in the opposite order); variant files are data/board_NAME.toml")
-    decks: str = setting("", help="path to a decks TOML replacing the built-in cards and scoring (see simkit/games/ovni/data/decks.toml), or a built-in variant: reassigned (C11: other stand-in mission parameters, data/decks_reassigned.toml)")
+    decks: str = setting("", help="path to a decks TOML replacing the built-in cards and scoring (see simkit/games/ovni/data/decks.toml), or a built-in variant: mixed_aliens (C9: another alien-card composition), reassigned (C11: other stand-in mission parameters); variant files are data/decks_NAME.toml")

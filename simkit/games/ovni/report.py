@@ -444,7 +444,8 @@ def build(result, target) -> None:
         "last turn-order tie-break. With planets dealt at random only their order could matter, and by symmetry it "
         "cannot: the section above plays them in the opposite order (`board=planets_reversed`) to show it. A18 "
         "(`planets=fixed`) ties each seat to one distance.",
-        "**Game length** depends on the alien-card composition (C9, inferred, reference 1.2) as well as on A5 "
+        "**Game length** depends on the alien-card composition (C9, inferred, reference 1.2; the section above plays "
+        "another mix, `decks=mixed_aliens`) as well as on A5 "
         "(`reshuffle`): a 4-player game uses the 16 cards in 4 rounds.",
         "**The city numbers** (C3, stand-in) set the set-up pattern, the refill order and which cities are even or odd; "
         "the section above plays every headline figure also with cities 4-12 numbered the other way round "

@@ -6,9 +6,10 @@ games): the seat advantage, the ability cards (holders against the other seats o
 games) and the mission payoffs (how often a kept mission of each kind is completed; keeping
 pays when it is completed more than 5 times in 13: +8 against -5) all come from them.
 
-Stand-ins: the routes (C4), the city numbers (C3), the planet distances (C5) and the mission
-parameters (C11) are played on their built-in variants (``board=complete``,
-``board=renumbered``, ``board=planets_reversed``, ``decks=reassigned``). The distances only
+Stand-ins: the routes (C4), the city numbers (C3), the planet distances (C5), the inferred
+alien-card composition (C9) and the mission parameters (C11) are played on their built-in
+variants (``board=complete``, ``board=renumbered``, ``board=planets_reversed``,
+``decks=mixed_aliens``, ``decks=reassigned``). Names and colours (C2, C7, C10) change nothing. The distances only
 break turn-order ties, so with planets dealt at random (A18's default) their variant cannot
 move a figure beyond chance: its row measures that. Not declared: A19's ``max_rounds`` (no
 game of these bots lasts even 15 rounds, so the cap of 30 never binds; ``cap_result=draw``
@@ -53,6 +54,7 @@ READINGS = (
     Reading("board", ("complete",), "C4/C6 (stand-in)", "every city neighbours every other (the routes are a stand-in)"),
     Reading("board", ("renumbered",), "C3 (stand-in)", "cities 4-12 numbered westwards from Madrid, not eastwards (same cities and routes)"),
     Reading("board", ("planets_reversed",), "C5 (stand-in)", "the planet distances in the opposite order (Luxor nearest, Éris farthest)"),
+    Reading("decks", ("mixed_aliens",), "C9 (inferred)", "another alien-card mix: 8 cards 'two + one' and the 4 'three different' cards twice (data/decks_mixed_aliens.toml)"),
     Reading("decks", ("reassigned",), "C11 (stand-in)", "other mission parameters: parities, human kinds, classes and counts (data/decks_reassigned.toml)"),
 )
 
