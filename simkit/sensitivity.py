@@ -324,8 +324,9 @@ def sensitivity(game, *, games: int | None = None, seed: int | None = None, jobs
     seed = decl.seed if seed is None else seed
     root = None if out_root is None else Path(out_root) / game.name
     runs = plan(game, decl, games, seed, root)
+    # the cells' folders are simkit's own (like a sweep's): games of older code or settings are replaced
     results = run_many([(spec, out) for _, _, spec, out in runs], jobs=jobs, chunk_size=decl.chunk_size,
-                       progress=progress, label=f"{game.name} sensitivity")
+                       progress=progress, label=f"{game.name} sensitivity", replace_stale=True)
     frames: dict[str, dict[str, pl.DataFrame]] = {}
     for (v, cell, _, _), res in zip(runs, results):
         frames.setdefault(v.label, {})[cell.name] = res.frame

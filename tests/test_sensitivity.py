@@ -211,3 +211,16 @@ def test_sensitivity_command(tmp_path, simkit_cmd):
     assert "claims" in proc.stdout
     doc = json.loads(out.read_text())
     assert doc["games_per_cell"] == 200 and doc["claims"] and (tmp_path / "t.png").exists()
+
+
+def test_runs_of_older_code_in_its_own_folders_are_replaced(tmp_path):
+    """The cells' folders are simkit's: a run left there by older code or settings is played
+    again, not refused (a user's own --out is still protected, tests/test_runner.py)."""
+    game = get("ufs")
+    S.sensitivity(game, games=100, out_root=tmp_path, progress=False)
+    ident = next((tmp_path / "ufs").rglob("run.json"))
+    doc = json.loads(ident.read_text())
+    doc["code"] = "older-code"
+    ident.write_text(json.dumps(doc))
+    S.sensitivity(game, games=100, out_root=tmp_path, progress=False)
+    assert json.loads(ident.read_text()) != doc
