@@ -144,6 +144,42 @@ def test_digging_moves_the_excavator_for_one_energy_and_only_one_die_ahead():
     assert s[E.EXCAV] == 11 and s[E.ENERGY] == energy - 1
 
 
+
+def test_excavator_start_variant_moves_only_upper_a_to_position_5():
+    """G11: ``data=excavator_a5`` (data/components_excavator_a5.toml) differs from the
+    built-in components only in upper A's excavator start, 5 instead of 6: Roswell's board
+    differs in that one field, New York's and Washington's not at all. A path to the file
+    loads the same data as its name."""
+    from simkit.errors import UserError
+    from simkit.games.ufs import board as UB
+
+    variant = UB.DATA_DIR / "components_excavator_a5.toml"
+    assert UB.variants() == {"excavator_a5": variant}
+    assert UB.data_path(UFSParams(data="excavator_a5")) == variant
+    assert UB.data_version(UFSParams(data="excavator_a5")) != UB.data_version(UFSParams())
+    for city in ("roswell", "new_york", "washington"):
+        default, a5 = UB.build(UFSParams(city=city)), UB.build(UFSParams(city=city, data="excavator_a5"))
+        assert np.array_equal(a5, UB.build(UFSParams(city=city, data=str(variant))))
+        changed = np.flatnonzero(default != a5).tolist()
+        if city == "roswell":
+            assert changed == [UB.B_EXCAV_START] and (default[UB.B_EXCAV_START], a5[UB.B_EXCAV_START]) == (6, 5)
+        else:
+            assert changed == []
+    with pytest.raises(UserError, match=r"^no built-in components variant 'nope' \(built-in: excavator_a5\)"):
+        UB.data_path(UFSParams(data="nope"))
+
+
+@pytest.mark.parametrize("value, legal", [(6, True), (5, False)])
+def test_with_the_excavator_at_5_row_3_column_1_is_6_spaces_ahead(value, legal):
+    """G11 variant, R2.1: the excavator starts at path position 5 (row 1 is open, row 2 is
+    not), so path position 11 is 6 spaces ahead: a 6 may dig there, a 5 may not."""
+    rules, st = make(UFSParams(threat=0, data="excavator_a5"))
+    s = st.s
+    assert s[E.EXCAV] == 5
+    s[E.DIE_VAL + 0] = value
+    assert (E.A_PLACE + 0 * 30 + cell(3, 1) in rules.legal(st)) is legal
+
+
 # ---------------------------------------------------------------- R1 dice phase
 def test_a_one_on_the_aa_guns_moves_nothing():
     """Page 5: on an AA cell the ships move one less; a 1 moves them not at all and
