@@ -232,6 +232,23 @@ def test_a_ship_passing_below_the_sky_damages_and_returns_aboard():
     assert s[E.DAMAGE] == 1 and s[E.SHIP_ROW + 0] == E.ROW_WAITING
 
 
+
+@pytest.mark.parametrize("descents, value, row", [(0, 3, 3), (4, 3, 7), (0, 1, 1)])
+def test_a_ship_on_a_landing_site_moves_from_the_motherships_row(descents, value, row):
+    """G12/A31: the mothership starts above row 1 and its landing sites are in the row it
+    has descended to, so a die of d moves a ship on a site to row d at the start and to
+    row m + d after m descents (column 2, a room cell: full movement)."""
+    rules, st = make()
+    s = st.s
+    clear_sky(s)
+    s[E.MS] = descents
+    s[E.SHIP_ROW + 0] = E.ROW_SITE
+    s[E.SHIP_COL + 0] = 1
+    s[E.DIE_VAL + 0] = value
+    rules.step(st, E.A_PLACE + 0 * 30 + cell(1, 2))
+    assert s[E.SHIP_ROW + 0] == row and s[E.MS] == descents
+
+
 def _arrow_case(blocker):
     rules, st = make()
     s = st.s

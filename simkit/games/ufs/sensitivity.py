@@ -7,7 +7,8 @@ table for its default bot; the damaged sides are left out to fit the machine).
 Declared: every setting that selects another reading of a rule or a component (G2-G6, G9,
 G10, the SINGLE "1 damage" rows, A18, A1/G16), and the excavator's start (G11) through its
 built-in components variant ``data=excavator_a5``. Not declared: the questions the rules
-document settles with one reading (its rows without a setting).
+document settles with one reading (its rows without a setting), among them where the
+mothership and its landing sites start (G12, A31: the rulebook's text leaves one reading).
 """
 
 from __future__ import annotations
