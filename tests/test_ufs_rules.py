@@ -232,7 +232,6 @@ def test_a_ship_passing_below_the_sky_damages_and_returns_aboard():
     assert s[E.DAMAGE] == 1 and s[E.SHIP_ROW + 0] == E.ROW_WAITING
 
 
-
 @pytest.mark.parametrize("descents, value, row", [(0, 3, 3), (4, 3, 7), (0, 1, 1)])
 def test_a_ship_on_a_landing_site_moves_from_the_motherships_row(descents, value, row):
     """G12/A31: the mothership starts above row 1 and its landing sites are in the row it
