@@ -144,6 +144,42 @@ def test_digging_moves_the_excavator_for_one_energy_and_only_one_die_ahead():
     assert s[E.EXCAV] == 11 and s[E.ENERGY] == energy - 1
 
 
+
+def test_excavator_start_variant_moves_only_upper_a_to_position_5():
+    """G11: ``data=excavator_a5`` (data/components_excavator_a5.toml) differs from the
+    built-in components only in upper A's excavator start, 5 instead of 6: Roswell's board
+    differs in that one field, New York's and Washington's not at all. A path to the file
+    loads the same data as its name."""
+    from simkit.errors import UserError
+    from simkit.games.ufs import board as UB
+
+    variant = UB.DATA_DIR / "components_excavator_a5.toml"
+    assert UB.variants() == {"excavator_a5": variant}
+    assert UB.data_path(UFSParams(data="excavator_a5")) == variant
+    assert UB.data_version(UFSParams(data="excavator_a5")) != UB.data_version(UFSParams())
+    for city in ("roswell", "new_york", "washington"):
+        default, a5 = UB.build(UFSParams(city=city)), UB.build(UFSParams(city=city, data="excavator_a5"))
+        assert np.array_equal(a5, UB.build(UFSParams(city=city, data=str(variant))))
+        changed = np.flatnonzero(default != a5).tolist()
+        if city == "roswell":
+            assert changed == [UB.B_EXCAV_START] and (default[UB.B_EXCAV_START], a5[UB.B_EXCAV_START]) == (6, 5)
+        else:
+            assert changed == []
+    with pytest.raises(UserError, match=r"^no built-in components variant 'nope' \(built-in: excavator_a5\)"):
+        UB.data_path(UFSParams(data="nope"))
+
+
+@pytest.mark.parametrize("value, legal", [(6, True), (5, False)])
+def test_with_the_excavator_at_5_row_3_column_1_is_6_spaces_ahead(value, legal):
+    """G11 variant, R2.1: the excavator starts at path position 5 (row 1 is open, row 2 is
+    not), so path position 11 is 6 spaces ahead: a 6 may dig there, a 5 may not."""
+    rules, st = make(UFSParams(threat=0, data="excavator_a5"))
+    s = st.s
+    assert s[E.EXCAV] == 5
+    s[E.DIE_VAL + 0] = value
+    assert (E.A_PLACE + 0 * 30 + cell(3, 1) in rules.legal(st)) is legal
+
+
 # ---------------------------------------------------------------- R1 dice phase
 def test_a_one_on_the_aa_guns_moves_nothing():
     """Page 5: on an AA cell the ships move one less; a 1 moves them not at all and
@@ -194,6 +230,22 @@ def test_a_ship_passing_below_the_sky_damages_and_returns_aboard():
     s[E.DIE_VAL + 0] = 2
     rules.step(st, E.A_PLACE + 0 * 30 + cell(1, 2))
     assert s[E.DAMAGE] == 1 and s[E.SHIP_ROW + 0] == E.ROW_WAITING
+
+
+@pytest.mark.parametrize("descents, value, row", [(0, 3, 3), (4, 3, 7), (0, 1, 1)])
+def test_a_ship_on_a_landing_site_moves_from_the_motherships_row(descents, value, row):
+    """G12/A31: the mothership starts above row 1 and its landing sites are in the row it
+    has descended to, so a die of d moves a ship on a site to row d at the start and to
+    row m + d after m descents (column 2, a room cell: full movement)."""
+    rules, st = make()
+    s = st.s
+    clear_sky(s)
+    s[E.MS] = descents
+    s[E.SHIP_ROW + 0] = E.ROW_SITE
+    s[E.SHIP_COL + 0] = 1
+    s[E.DIE_VAL + 0] = value
+    rules.step(st, E.A_PLACE + 0 * 30 + cell(1, 2))
+    assert s[E.SHIP_ROW + 0] == row and s[E.MS] == descents
 
 
 def _arrow_case(blocker):

@@ -19,7 +19,8 @@ from ...errors import UserError
 from ...layout import Layout
 from .params import UFSParams
 
-BUILTIN = Path(__file__).with_name("data") / "components.toml"
+DATA_DIR = Path(__file__).with_name("data")
+BUILTIN = DATA_DIR / "components.toml"
 
 # Sky cell kinds.
 EMPTY, EXPLOSION, LEFT, RIGHT, MSHIP = 0, 1, 2, 3, 4
@@ -72,8 +73,23 @@ def _load_toml(path_str: str) -> tuple[dict, str]:
     return read(path_str, "components file", "check --set data=PATH")
 
 
+def variants() -> dict[str, Path]:
+    """Built-in components variants (``data/components_NAME.toml``), chosen by ``data=NAME``."""
+    return {p.stem.removeprefix("components_"): p for p in sorted(DATA_DIR.glob("components_*.toml"))}
+
+
 def data_path(params: UFSParams) -> Path:
-    return Path(params.data) if params.data else BUILTIN
+    """The components file: the built-in one, a built-in variant named by ``data=NAME``
+    (a name without a path separator or suffix, e.g. ``excavator_a5``), or a path."""
+    if not params.data:
+        return BUILTIN
+    text, named = params.data, variants()
+    if "/" in text or "." in text or (text not in named and Path(text).exists()):
+        return Path(text)
+    if text not in named:
+        raise UserError(f"no built-in components variant {text!r} (built-in: {', '.join(named)}); "
+                        "give one of those or a path to a TOML file with --set data=PATH")
+    return named[text]
 
 
 def data_version(params: UFSParams) -> str:

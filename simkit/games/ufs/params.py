@@ -25,4 +25,4 @@ class UFSParams:
     lower_c_energy_mod: int = setting(0, choices=(0, 1), help="G6 (disputed): modifier of the energy room in lower base C, row 4 column 1")
     arrow_retrigger: bool = setting(False, help="G16: a ship moved by an arrow also triggers the cell it lands on")
     shot_whites_return: bool = setting(False, help="a white ship shot down returns to the reserve (later mothership actions may bring it back) instead of leaving the game")
-    data: str = setting("", help="path to a components TOML replacing the built-in one (see simkit/games/ufs/data/components.toml)")
+    data: str = setting("", help="path to a components TOML replacing the built-in one (see simkit/games/ufs/data/components.toml), or a built-in variant: excavator_a5 (G11: upper base A's excavator starts at path position 5, the end of row 1, like B and C; data/components_excavator_a5.toml)")

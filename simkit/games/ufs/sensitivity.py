@@ -3,6 +3,12 @@ and the report's headline figures and claims, for ``simkit sensitivity ufs``.
 
 Cells: the default bot on the normal side of each city at threat 0-4 (the report's headline
 table for its default bot; the damaged sides are left out to fit the machine).
+
+Declared: every setting that selects another reading of a rule or a component (G2-G6, G9,
+G10, the SINGLE "1 damage" rows, A18, A1/G16), and the excavator's start (G11) through its
+built-in components variant ``data=excavator_a5``. Not declared: the questions the rules
+document settles with one reading (its rows without a setting), among them where the
+mothership and its landing sites start (G12, A31: the rulebook's text leaves one reading).
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ READINGS = (
     Reading("ny_tunnel_column", (1,), "G5", "New York's upper-C tunnel in column 1", only={"city": ("new_york",)}),
     Reading("shot_whites_return", (True,), "A18", "a white ship shot down returns to the reserve"),
     Reading("arrow_retrigger", (True,), "A1/G16", "a ship moved by an arrow triggers the cell it lands on (no effect with the built-in data)"),
+    Reading("data", ("excavator_a5",), "G11 (stand-in)", "upper base A's excavator starts at path position 5, the end of row 1, "
+            "like B and C (data/components_excavator_a5.toml)", only={"city": ("roswell",)}),
 )
 
 
