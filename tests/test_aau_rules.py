@@ -615,9 +615,10 @@ def test_protection_borders_no_card_label_reading():
 
 def test_board_variants_by_name_change_only_the_canada_icons():
     base_doc = json.loads(B.BUILTIN.read_text())
-    assert set(B.variants()) == {"canada-none", "canada-all"}
+    assert set(B.variants()) == {"canada-none", "canada-all", "corners-single", "cities-reversed"}
     icons = {}
-    for name, path in B.variants().items():
+    for name in ("canada-none", "canada-all"):
+        path = B.variants()[name]
         doc = json.loads(path.read_text())
         assert B.data_path(AAUParams(board=name)) == path
         for a, b in zip(base_doc["spaces"], doc["spaces"]):
@@ -635,3 +636,87 @@ def test_board_variants_by_name_change_only_the_canada_icons():
         markers(st, below, 50, 51, 52)
         cover(rules, st, below)
         assert (st.s[E.SP + IDX[sid]] == E.S_EMPTY) == destroyed
+
+
+def _same_but(name: str, spaces_key: str | None = None, cities_key: str | None = None):
+    """The variant's document, checked equal to board.json except for one key of the
+    spaces or of the cities; returns (default, variant)."""
+    base_doc, doc = json.loads(B.BUILTIN.read_text()), json.loads(B.variants()[name].read_text())
+    assert B.data_path(AAUParams(board=name)) == B.variants()[name]
+    assert B.data_version(AAUParams(board=name)) != B.data_version(AAUParams())
+    drop = lambda d, k: {x: v for x, v in d.items() if x != k}  # noqa: E731
+    assert [drop(a, spaces_key) for a in base_doc["spaces"]] == [drop(a, spaces_key) for a in doc["spaces"]]
+    assert [drop(a, cities_key) for a in base_doc["cities"]] == [drop(a, cities_key) for a in doc["cities"]]
+    assert drop(drop(drop(drop(base_doc, "spaces"), "cities"), "about"), "version") == \
+           drop(drop(drop(drop(doc, "spaces"), "cities"), "about"), "version")
+    return base_doc, doc
+
+
+def _label_counts(board: str) -> dict[str, int]:
+    """Spaces per border label, as the engine reads them."""
+    b = B.build(AAUParams(board=board))
+    masks = b[B.B_BORDER:B.B_BORDER + b[B.B_NSP]]
+    return {lab: int(np.count_nonzero(masks & (1 << k))) for k, lab in enumerate(B.BORDERS)}
+
+
+def test_corners_single_keeps_the_first_label_of_each_corner():
+    """A26: by default the corners count for both borders, which gives the rulebook's counts
+    (ATL 11, PAC 10, GULF 10, MEX 7); corners-single keeps each corner's first label only."""
+    base_doc, doc = _same_but("corners-single", spaces_key="borders")
+    corners = {sp["id"]: sp["borders"] for sp in base_doc["spaces"] if len(sp.get("borders", [])) > 1}
+    assert sorted(corners) == [1, 23, 38, 53, 100, 118, 119, 120]
+    for a, b in zip(base_doc["spaces"], doc["spaces"]):
+        assert b.get("borders") == (a["borders"][:1] if a["id"] in corners else a.get("borders"))
+    assert _label_counts("") == {"PAC": 10, "MEX": 7, "GULF": 10, "ATL": 11, "CAN": 20}
+    assert _label_counts("corners-single") == {"PAC": 8, "MEX": 6, "GULF": 8, "ATL": 11, "CAN": 17}
+    # R6.2 on a position: a PAC card holder's disc on 100 (MEX+PAC) counts only by default
+    for board, pac in (("", 1), ("corners-single", 0)):
+        rules, st = make(2, board=board)
+        empty_board(st)
+        st.s[E.PLAYER + E.P_BORDER_CARD] = B.BORDERS.index("PAC")
+        disc(st, 0, 100)
+        assert mission_counts(st.s, st.b, 0)[1] == pac
+
+
+def test_cities_reversed_moves_only_the_city_values():
+    """The stand-in's city values read backwards along the cities' reading order: same
+    cities and spaces, same value counts, 40 of 46 values moved."""
+    base_doc, doc = _same_but("cities-reversed", cities_key="value")
+    order = sorted(range(len(base_doc["cities"])), key=lambda c: sorted(base_doc["cities"][c]["spaces"]))
+    for k, c in enumerate(order):
+        assert doc["cities"][c]["value"] == base_doc["cities"][order[-1 - k]]["value"]
+    values = lambda d: sorted(c["value"] for c in d["cities"])  # noqa: E731
+    assert values(doc) == values(base_doc)
+    assert sum(a["value"] != b["value"] for a, b in zip(base_doc["cities"], doc["cities"])) == 40
+    b = B.build(AAUParams(board="cities-reversed"))
+    assert list(b[B.B_CITY_VAL:B.B_CITY_VAL + len(doc["cities"])]) == [c["value"] for c in doc["cities"]]
+
+
+def test_unknown_board_variant_is_one_line_listing_the_built_in_ones():
+    from simkit.errors import UserError
+
+    with pytest.raises(UserError) as err:
+        B.build(AAUParams(board="corners"))
+    text = str(err.value)
+    assert "\n" not in text and all(name in text for name in B.variants())
+
+
+def _digest(players: int, **sets) -> str:
+    from simkit.games import get
+    from simkit.golden import _canonical
+    from simkit.params import build
+    from simkit.runner import RunSpec, play_range
+
+    game = get("aau")
+    params = build(game.params, {"players": players, **sets}, game.name)
+    spec = RunSpec(game, params, tuple(game.resolve_bots([], params)), 40, 11)
+    return _canonical(play_range(spec, 0, 40).select(["game_index", "seed", "seat", *game.outputs.meanings]))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_extra_turn_cap_above_two_plays_the_same_games(players):
+    """A18: a round leaves players + 2 markers, so the marker guard (R5.4.2) stops a third
+    Extra Turn exactly where the rulebook's cap of 2 does; caps 3 and 4 change no game."""
+    default = _digest(players)
+    assert _digest(players, extra_turn_cap=3) == default
+    assert _digest(players, extra_turn_cap=4) == default

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...datafiles import data_error as _fail
 from ...datafiles import read, version
+from ...errors import UserError
 from ...layout import Layout
 from .params import AAUParams
 
@@ -70,13 +71,16 @@ def variants() -> dict[str, Path]:
 
 def data_path(params: AAUParams) -> Path:
     """The board file: the built-in stand-in, a built-in variant named by ``board=NAME``
-    (a name without a path separator or suffix), or a path."""
-    if not params.board:
+    (a name without a path separator or dot), or a path."""
+    text, named = params.board, variants()
+    if not text:
         return BUILTIN
-    named = variants().get(params.board)
-    if named is not None and "/" not in params.board and not params.board.endswith(".json"):
-        return named
-    return Path(params.board)
+    if "/" in text or "." in text or (text not in named and Path(text).exists()):
+        return Path(text)
+    if text not in named:
+        raise UserError(f"no built-in board variant {text!r} (built-in: {', '.join(named)}); "
+                        f"give one of those or a path to a JSON file with --set board=PATH")
+    return named[text]
 
 
 def data_version(params: AAUParams) -> str:

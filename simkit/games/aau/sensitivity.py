@@ -5,6 +5,15 @@
 Cells: the default bot at every seat in competitive games (seats, missions, the
 threshold the table reaches), the team bot in semi-cooperative games (Earth's chance),
 and the strategic bot against a copy without one power (what each power is worth).
+
+Stand-ins: the Canada icons (A13), the corner spaces' second border label (A26) and the
+places of the city values are played on their built-in board variants (``board=canada-none``,
+``canada-all``, ``corners-single``, ``cities-reversed``). Not declared: A18's
+``extra_turn_cap``, because the rulebook fixes the cap at 2 ("apenas 2 jogadores") and no
+reading of "turno" gives another number; 3 and 4 play the same games as 2 (a round leaves
+only 2 spare markers, R5.4.2), and 0 or 1 would be house rules. ``semi_coop_threshold`` is
+the rulebook's 24 (A30), a what-if setting rather than a reading. The other ambiguities
+(A1-A32) have no setting; the rules doc says why for each.
 """
 
 from __future__ import annotations
@@ -26,6 +35,10 @@ READINGS = (
     Reading("protection_herds", ("regions",), "A24", "global protection's 4 herds are 4 herd regions"),
     Reading("protection_borders", ("no_card_label",), "A25", "a corner space carrying the card's label never counts as another border"),
     Reading("board", ("canada-none", "canada-all"), "A13 / stand-in", "Canada icons on no space, or on all 20 Canada spaces (stand-in: 5)"),
+    Reading("board", ("corners-single",), "A26 / stand-in",
+            "each corner space counts for one border only, its first label (PAC 8, MEX 6, GULF 8, ATL 11, CAN 17 spaces, not 10/7/10/11/20)"),
+    Reading("board", ("cities-reversed",), "stand-in (city values)",
+            "the 46 city values reversed along the cities' reading order: same cities, spaces and value counts, values in other places"),
 )
 
 CELLS = (
