@@ -50,7 +50,83 @@ def test_no_outliers_variant_differs_only_in_the_outliers():
     assert (v.cols, v.rows, v.motherships) == (b.cols, b.rows, b.motherships)
 
 
-@pytest.mark.parametrize("path", [D.BUILTIN, D.NO_OUTLIERS])
+BELT = D.DATA / "board-belt-1-4-7.toml"
+LONG = D.DATA / "board-13-rows.toml"
+BOARDS = [D.BUILTIN, D.NO_OUTLIERS, BELT, LONG]
+
+
+@pytest.mark.parametrize("name,path", [("no-outliers", D.NO_OUTLIERS), ("belt-1-4-7", BELT), ("13-rows", LONG)])
+def test_variants_load_by_name(name, path):
+    from simkit.games.ufoo import board as board_mod
+
+    params = UfoOParams(board=name)
+    assert board_mod.board_path(params) == path
+    assert board_mod.load(params).version == D.load(path).version != D.load().version
+
+
+def test_unknown_variant_name_is_one_line_listing_the_builtin_ones():
+    from simkit.games.ufoo import board as board_mod
+
+    with pytest.raises(UserError, match=r"^no built-in Ufo.O board variant 'nope' \(built-in: 13-rows, belt-1-4-7, no-outliers\)") as info:
+        board_mod.board_path(UfoOParams(board="nope"))
+    assert "\n" not in str(info.value)
+
+
+def test_belt_variant_differs_only_in_the_belt_gaps():
+    """C7b: row 5's gaps at columns 1, 4, 7 instead of 2, 4, 6; nothing else changes."""
+    b, v = D.load(), D.load(BELT)
+    assert b.asteroids - v.asteroids == {(1, 5), (7, 5)}
+    assert v.asteroids - b.asteroids == {(2, 5), (6, 5)}
+    assert [c for c in range(v.cols) if (c, 5) not in v.asteroids] == [1, 4, 7]
+    assert (v.cols, v.rows, v.motherships) == (b.cols, b.rows, b.motherships)
+
+
+def test_13_rows_variant_keeps_both_halves_and_moves_the_belt_to_the_middle():
+    """C1b: 9 x 13; rows 0-4 are the stand-in's rows 0-4, rows 8-12 its rows 6-10 (moved by 2,
+    so row parities and every neighbourhood are kept), the belt's columns in row 6."""
+    b, v = D.load(), D.load(LONG)
+    assert (v.cols, v.rows, v.n_cells) == (9, 13, 117)
+    assert {a for a in v.asteroids if a[1] <= 4} == {a for a in b.asteroids if a[1] <= 4}
+    assert {(c, r - 2) for c, r in v.asteroids if r >= 8} == {a for a in b.asteroids if a[1] >= 6}
+    assert {c for c, r in v.asteroids if r == 6} == {c for c, r in b.asteroids if r == 5}
+    assert not {a for a in v.asteroids if a[1] in (5, 7)}
+    assert v.motherships[0] == b.motherships[0]
+    vb, bb = v.motherships[1], b.motherships[1]
+    assert vb.cells == tuple((c, r + 2) for c, r in bb.cells) and vb.launch == tuple((c, r + 2) for c, r in bb.launch)
+
+
+@pytest.mark.parametrize("name,steps,gap_steps,exposed", [("", 8, (4, 4, 4), 28), ("belt-1-4-7", 8, (5, 4, 5), 21),
+                                                         ("13-rows", 10, (5, 5, 5), 13)])
+def test_the_engine_computes_the_distances_the_doc_gives(name, steps, gap_steps, exposed):
+    """The figures the doc quotes for each board (C1b, C7b), from the engine's board vector:
+    the steps from A's launch hexes to B's and to each of the belt's three gaps; that a first
+    move reaches row 6 at most; and on how many of the cells it reaches the second player can
+    fire in its turn 1 (from a cell it reaches, on a line of fire as far as terrain goes)."""
+    from simkit.games.ufoo import board as board_mod
+
+    params = UfoOParams(board=name)
+    bd, vec = board_mod.load(params), board_mod.build(params)
+    n = bd.n_cells
+    assert int(vec[board_mod.B_NCELLS]) == n
+    home = lambda seat, i: int(vec[board_mod.B_HOME_DIST + seat * board_mod.MAX_CELLS + i])  # noqa: E731
+    a, b = bd.motherships
+    assert min(home(0, G.index(c, bd.cols)) for c in b.launch) == min(home(1, G.index(c, bd.cols)) for c in a.launch) == steps
+    belt = (bd.rows - 1) // 2
+    gaps = [(c, belt) for c in range(bd.cols) if (c, belt) not in bd.asteroids]
+    assert tuple(home(0, G.index(g, bd.cols)) for g in gaps) == gap_steps
+
+    def fire(i):
+        words = vec[board_mod.B_FIRE_MASK + i * board_mod.MASK_WORDS:][:board_mod.MASK_WORDS]
+        bits = sum((int(w) & 0xFFFF_FFFF) << (32 * k) for k, w in enumerate(words))
+        return {j for j in range(n) if bits >> j & 1}
+
+    first = {i for i in range(n) if home(0, i) <= 5}
+    answer = {i for i in range(n) if home(1, i) <= 5}
+    assert max(i // bd.cols for i in first) == 6
+    assert len(first & set().union(*(fire(u) for u in answer))) == exposed
+
+
+@pytest.mark.parametrize("path", BOARDS)
 def test_launch_hexes_are_the_four_neighbours_of_the_picture(path):
     """C4: a mothership on the middle of an edge row has exactly 4 neighbours."""
     b = D.load(path)
@@ -61,7 +137,7 @@ def test_launch_hexes_are_the_four_neighbours_of_the_picture(path):
         assert all(not b.blocked(c) for c in m.launch)
 
 
-@pytest.mark.parametrize("path", [D.BUILTIN, D.NO_OUTLIERS])
+@pytest.mark.parametrize("path", BOARDS)
 def test_board_is_its_own_mirror_image(path):
     """C10: row r <-> rows-1-r maps the grid, the asteroids and A <-> B (UFO k <-> UFO k)."""
     b = D.load(path)
@@ -207,10 +283,12 @@ def test_rulebook_scenario_1_line_of_fire_on_the_stand_in():
 
 
 def test_asteroids_touch_every_open_hex_of_the_centre_band():
-    """C7 consequence quoted in the doc: rows 4-6 are all next to an asteroid."""
-    for path in (D.BUILTIN, D.NO_OUTLIERS):
+    """C7 consequence quoted in the doc: the belt's row and the rows either side of it are all
+    next to an asteroid (rows 4-6; rows 5-7 on the 13-row board)."""
+    for path in BOARDS:
         b = D.load(path)
-        for r in (4, 5, 6):
+        belt = (b.rows - 1) // 2
+        for r in (belt - 1, belt, belt + 1):
             for c in range(b.cols):
                 if not b.blocked((c, r)):
                     assert b.next_to_asteroid((c, r)), (path.name, c, r)

@@ -147,3 +147,10 @@ def test_every_reading_agrees(sets):
         replay(sets, "tactical", int(seed))
     for seed in game_seeds(23, 0, 2):
         replay(dict(sets, turn_cap=40), "random", int(seed))
+
+
+@pytest.mark.parametrize("name", sorted(B.variants()))
+def test_every_builtin_board_variant_agrees(name):
+    """The built-in board variants (C1b, C7b, C9): the model reads the same board file."""
+    for seed in game_seeds(24, 0, 4):
+        replay({"board": name}, "tactical", int(seed))

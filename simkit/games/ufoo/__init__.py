@@ -1,7 +1,9 @@
 """Ufo.O (Fabio De Mori, 2009): two-player hex combat, lasers against ion cannon.
 
-Rules as implemented: docs/rules/ufo-o.md. Board (a stand-in): ``data/board.toml``;
-``data/board-no-outliers.toml`` is the same board without the four outlying asteroids.
+Rules as implemented: docs/rules/ufo-o.md. Board (a stand-in): ``data/board.toml``; the
+built-in variants ``data/board-NAME.toml`` (``--set board=NAME``) change one stand-in each:
+``no-outliers`` (without the four outlying asteroids), ``belt-1-4-7`` (the belt's gaps in
+other columns), ``13-rows`` (two rows longer, the motherships farther apart).
 """
 
 from __future__ import annotations

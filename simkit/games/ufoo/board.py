@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ...datafiles import version
+from ...errors import UserError
 from ...layout import Layout
 from . import data_model as D
 from . import geometry as G
@@ -81,13 +82,18 @@ def variants() -> dict[str, Path]:
 
 def board_path(params: UfoOParams) -> Path:
     """The board file: the built-in stand-in, a built-in variant named by ``board=NAME``
-    (a name without a path separator or suffix, e.g. ``no-outliers``), or a path."""
+    (a name without a path separator or suffix, e.g. ``no-outliers``), or a path. A bare
+    name that is neither a variant nor an existing file is refused in one line naming the
+    variants."""
     if not params.board:
         return D.BUILTIN
-    named = variants().get(params.board)
-    if named is not None and "/" not in params.board and "." not in params.board:
-        return named
-    return Path(params.board)
+    text, named = params.board, variants()
+    if "/" in text or "." in text or (text not in named and Path(text).exists()):
+        return Path(text)
+    if text not in named:
+        raise UserError(f"no built-in Ufo.O board variant {text!r} (built-in: {', '.join(named)}); "
+                        "give one of those or a path to a TOML or JSON file with --set board=PATH")
+    return named[text]
 
 
 def data_version(params: UfoOParams) -> str:

@@ -16,7 +16,7 @@ from ...params import setting
 @dataclass(frozen=True)
 class UfoOParams:
     # --- data and game length --------------------------------------------------------
-    board: str = setting("", help="C1-C9: path to a board TOML/JSON replacing the built-in stand-in (see simkit/games/ufoo/data/board.toml), or a built-in variant: no-outliers (the stand-in without its 4 outlying asteroids, data/board-no-outliers.toml)")
+    board: str = setting("", help="C1-C9: path to a board TOML/JSON replacing the built-in stand-in (see simkit/games/ufoo/data/board.toml), or a built-in variant (data/board-NAME.toml): no-outliers (C8/C9: without the 4 outlying asteroids), belt-1-4-7 (C7: the belt's gaps at columns 1, 4, 7 instead of 2, 4, 6), 13-rows (C1/C3: 9 x 13, the motherships two rows farther apart)")
     turn_cap: int = setting(200, lo=2, hi=100000, help="A33: the game ends as a draw after this many turns (one turn = one player's turn) without a destroyed mothership")
     first_player: str = setting("roll", choices=("roll", "seat1", "seat2"), help="A32: who takes the first turn: the rulebook's die roll (rerolling ties), or a fixed seat for experiments (seat1, seat2)")
 

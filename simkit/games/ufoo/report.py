@@ -310,8 +310,10 @@ def build(result, target) -> None:
     rep.heading("What these numbers depend on")
     rep.bullets([
         "**The board** (C1-C9, a stand-in): distances decide the race to the enemy mothership, so game length and the "
-        "first-player advantage are properties of this layout; the sensitivity section shows how much the four outlying "
-        "asteroids move them. Nothing public describes the real sheet, so no other layout was tried.",
+        "first-player advantage are properties of this layout. Nothing public describes the real sheet; the sensitivity "
+        "section plays three other layouts: without the four outlying asteroids (`board=no-outliers`), with the belt's "
+        "gaps at columns 1, 4, 7 (`board=belt-1-4-7`) and two rows longer, the motherships farther apart "
+        "(`board=13-rows`). The hex orientation (C2) is not varied (the rules document says why).",
         "**The readings** A1-A37 that have a setting are each switched in the sensitivity section; A32 (`first_player`) "
         "is an experiment control, not a reading, and A33 (the turn cap) matters only where games reach it (random play).",
         "**The bots**: every rate is a property of these bots; the tactical weights were tuned against the aggressive bot "
@@ -323,6 +325,7 @@ def build(result, target) -> None:
     ])
     rep.heading("Compare variants yourself", 3)
     rep.code("simkit compare ufoo --bot tactical --set board=no-outliers --vs board= -n 40000\n"
+             "simkit compare ufoo --bot tactical --set board=13-rows --vs board= -n 40000\n"
              "simkit compare ufoo --bot tactical --vs-bot tactical:no-repair -n 40000\n"
              "simkit sensitivity ufoo")
     rep.write(target)
@@ -374,6 +377,11 @@ def _sensitivity_notes(s) -> list[str]:
                  f"{_change(s, _adv_name('tactical'), 'board=no-outliers')} with tactical bots and from "
                  f"{_change(s, _adv_name('aggressive'), 'board=no-outliers')} with aggressive bots; which of the outliers' effects "
                  "(longer paths, asteroid rolls beside them, blocked lines of fire) causes it was not isolated.")
+    notes.append("With the belt's gaps at columns 1, 4 and 7 (side lanes one column farther out) the first player's "
+                 f"advantage with tactical bots moves from {_change(s, _adv_name('tactical'), 'board=belt-1-4-7')}; on the "
+                 "board two rows longer (launch hexes 10 steps apart instead of 8) from "
+                 f"{_change(s, _adv_name('tactical'), 'board=13-rows')}, and the tactical games' length from "
+                 f"{_change(s, 'tactical vs tactical: mean game length', 'board=13-rows')}.")
     return notes
 
 

@@ -1,11 +1,20 @@
 """Ufo.O: the readings of unclear rules and the stand-in board (docs/rules/ufo-o.md, A1-A37
-and C7-C9) and the report's headline figures and claims, for ``simkit sensitivity ufoo``.
+and C1-C9) and the report's headline figures and claims, for ``simkit sensitivity ufoo``.
 
 Cells: the aggressive and the tactical bot in self-play and against each other (the
 first player's advantage, the strength ladder), and the tactical bot against a copy that
 gives up repair or its ion cannon against UFOs (what the options are worth); seats
 rotated. The searching and the random bot are left out to fit the machine (the random
 bot's games run to the turn cap).
+
+Stand-ins measured, each on a built-in board variant: the outlying asteroids (C8,
+``board=no-outliers``), the belt's gaps (C7, ``board=belt-1-4-7``) and the board's length,
+i.e. how far apart the motherships are printed (C1/C3, ``board=13-rows``). Not measured:
+the orientation (C2; a flat-top sheet would also need a new mothership shape and would
+break the top-bottom symmetry, so no variant isolates it: docs/rules/ufo-o.md after the
+C-table), the board's width and where along its edge each mothership sits (no source
+suggests another value; the race runs along the length, which ``13-rows`` varies). C4 and
+C10 follow from these; C5, C6 and C11-C13 are the rulebook's.
 
 Not declared: A32 (``first_player``) is an experiment control, not a reading; A14, A17,
 A21, A24, A25 and A28-A31, A34-A36 leave one reading (no setting).
@@ -44,6 +53,8 @@ READINGS = (
     Reading("turn_cap", (100,), "A33", "the game is a draw after 100 turns, not 200"),
     Reading("no_target_ends_turn", (True,), "A37", "with no enemy UFO in any line of fire after movement the turn ends at once"),
     Reading("board", ("no-outliers",), "C8/C9 (stand-in)", "the stand-in board without its four outlying asteroids"),
+    Reading("board", ("belt-1-4-7",), "C7 (stand-in)", "the asteroid belt's gaps at columns 1, 4 and 7 instead of 2, 4 and 6 (side lanes one column farther out)"),
+    Reading("board", ("13-rows",), "C1/C3 (stand-in)", "the board two rows longer (9 x 13): the motherships 12 rows apart instead of 10, launch hexes 10 steps apart instead of 8"),
 )
 
 SELF = {"aggressive": "aggressive", "tactical": "tactical"}
