@@ -27,6 +27,28 @@ def locate(path_str: str) -> str:
     return path_str
 
 
+def variants(builtin: Path) -> dict[str, Path]:
+    """A game's built-in variants of a data file: the files ``STEM-NAME.SUFFIX`` or
+    ``STEM_NAME.SUFFIX`` beside the built-in ``STEM.SUFFIX``, by NAME."""
+    cut = len(builtin.stem) + 1
+    return {p.stem[cut:]: p for p in sorted(builtin.parent.glob(f"{builtin.stem}[-_]*{builtin.suffix}"))}
+
+
+def chosen(value: str, builtin: Path, setting: str, what: str) -> Path:
+    """The data file a setting names: the built-in one when empty, a built-in variant named
+    by a bare NAME (no path separator or dot), or a path. A bare name that is neither a
+    variant nor an existing file is refused in one line listing the variants."""
+    if not value:
+        return builtin
+    named = variants(builtin)
+    if "/" in value or "." in value or (value not in named and Path(value).exists()):
+        return Path(value)
+    if value not in named:
+        raise UserError(f"no built-in {what} variant {value!r} (built-in: {', '.join(named) or 'none'}); give one of "
+                        f"those or a path to a {builtin.suffix[1:].upper()} file with --set {setting}=PATH")
+    return named[value]
+
+
 def read(path_str: str, what: str, hint: str = "") -> tuple[dict, str]:
     """The document in a TOML or JSON file (by its ending) and a short hash of its bytes."""
     path_str = locate(path_str)

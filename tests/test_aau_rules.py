@@ -12,6 +12,7 @@ import json
 import numpy as np
 import pytest
 
+from simkit.datafiles import variants
 from simkit.games.aau import board as B
 from simkit.games.aau import engine as E
 from simkit.games.aau import Rules
@@ -615,10 +616,10 @@ def test_protection_borders_no_card_label_reading():
 
 def test_board_variants_by_name_change_only_the_canada_icons():
     base_doc = json.loads(B.BUILTIN.read_text())
-    assert set(B.variants()) == {"canada-none", "canada-all", "corners-single", "cities-reversed"}
+    assert set(variants(B.BUILTIN)) == {"canada-none", "canada-all", "corners-single", "cities-reversed"}
     icons = {}
     for name in ("canada-none", "canada-all"):
-        path = B.variants()[name]
+        path = variants(B.BUILTIN)[name]
         doc = json.loads(path.read_text())
         assert B.data_path(AAUParams(board=name)) == path
         for a, b in zip(base_doc["spaces"], doc["spaces"]):
@@ -641,8 +642,8 @@ def test_board_variants_by_name_change_only_the_canada_icons():
 def _same_but(name: str, spaces_key: str | None = None, cities_key: str | None = None):
     """The variant's document, checked equal to board.json except for one key of the
     spaces or of the cities; returns (default, variant)."""
-    base_doc, doc = json.loads(B.BUILTIN.read_text()), json.loads(B.variants()[name].read_text())
-    assert B.data_path(AAUParams(board=name)) == B.variants()[name]
+    base_doc, doc = json.loads(B.BUILTIN.read_text()), json.loads(variants(B.BUILTIN)[name].read_text())
+    assert B.data_path(AAUParams(board=name)) == variants(B.BUILTIN)[name]
     assert B.data_version(AAUParams(board=name)) != B.data_version(AAUParams())
     drop = lambda d, k: {x: v for x, v in d.items() if x != k}  # noqa: E731
     assert [drop(a, spaces_key) for a in base_doc["spaces"]] == [drop(a, spaces_key) for a in doc["spaces"]]
@@ -698,7 +699,7 @@ def test_unknown_board_variant_is_one_line_listing_the_built_in_ones():
     with pytest.raises(UserError) as err:
         B.build(AAUParams(board="corners"))
     text = str(err.value)
-    assert "\n" not in text and all(name in text for name in B.variants())
+    assert "\n" not in text and all(name in text for name in variants(B.BUILTIN))
 
 
 def _digest(players: int, **sets) -> str:

@@ -19,8 +19,10 @@ import pytest
 
 M = pytest.importorskip("tests.reference.ufoo_model")
 
+from simkit.datafiles import variants  # noqa: E402
 from simkit.games import get  # noqa: E402
 from simkit.games.ufoo import board as B  # noqa: E402
+from simkit.games.ufoo import data_model as D  # noqa: E402
 from simkit.games.ufoo import engine as E  # noqa: E402
 from simkit.params import as_dict, build, describe  # noqa: E402
 from simkit.play import Table  # noqa: E402
@@ -149,7 +151,7 @@ def test_every_reading_agrees(sets):
         replay(dict(sets, turn_cap=40), "random", int(seed))
 
 
-@pytest.mark.parametrize("name", sorted(B.variants()))
+@pytest.mark.parametrize("name", sorted(variants(D.BUILTIN)))
 def test_every_builtin_board_variant_agrees(name):
     """The built-in board variants (C1b, C7b, C9): the model reads the same board file."""
     for seed in game_seeds(24, 0, 4):

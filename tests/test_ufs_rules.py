@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simkit.datafiles import variants
 from simkit.games.ufs import engine as E
 from simkit.games.ufs import Rules
 from simkit.games.ufs.board import B_CELL_ROOM, B_DMAX
@@ -154,7 +155,7 @@ def test_excavator_start_variant_moves_only_upper_a_to_position_5():
     from simkit.games.ufs import board as UB
 
     variant = UB.DATA_DIR / "components_excavator_a5.toml"
-    assert UB.variants() == {"excavator_a5": variant}
+    assert variants(UB.BUILTIN) == {"excavator_a5": variant}
     assert UB.data_path(UFSParams(data="excavator_a5")) == variant
     assert UB.data_version(UFSParams(data="excavator_a5")) != UB.data_version(UFSParams())
     for city in ("roswell", "new_york", "washington"):

@@ -11,8 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from ...datafiles import data_error as _fail
-from ...datafiles import read, version
-from ...errors import UserError
+from ...datafiles import chosen, read, version
 from ...layout import Layout
 from .params import AAUParams
 
@@ -64,23 +63,9 @@ def _load(path_str: str) -> tuple[dict, str]:
     return read(path_str, "board file", "check --set board=PATH")
 
 
-def variants() -> dict[str, Path]:
-    """Built-in board variants (``data/board-NAME.json``), chosen by ``board=NAME``."""
-    return {p.stem.removeprefix("board-"): p for p in sorted(BUILTIN.parent.glob("board-*.json"))}
-
-
 def data_path(params: AAUParams) -> Path:
-    """The board file: the built-in stand-in, a built-in variant named by ``board=NAME``
-    (a name without a path separator or dot), or a path."""
-    text, named = params.board, variants()
-    if not text:
-        return BUILTIN
-    if "/" in text or "." in text or (text not in named and Path(text).exists()):
-        return Path(text)
-    if text not in named:
-        raise UserError(f"no built-in board variant {text!r} (built-in: {', '.join(named)}); "
-                        f"give one of those or a path to a JSON file with --set board=PATH")
-    return named[text]
+    """The board file: built-in, a built-in variant (``board=canada-none``) or a path."""
+    return chosen(params.board, BUILTIN, "board", "board")
 
 
 def data_version(params: AAUParams) -> str:

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ...datafiles import data_error, read
+from ...datafiles import chosen, data_error, read
 from ...errors import UserError
 
 DATA_DIR = Path(__file__).with_name("data")
@@ -372,24 +372,10 @@ def _validate(model: type[BaseModel], doc: dict, path: Path) -> Any:
         raise data_error(path, _where(doc, loc), msg) from None
 
 
-def variants(kind: str) -> dict[str, Path]:
-    """Built-in variants of the ``kind`` file ("board" or "decks"): ``data/KIND_NAME.toml``,
-    chosen by ``--set KIND=NAME``."""
-    return {p.stem.removeprefix(f"{kind}_"): p for p in sorted(DATA_DIR.glob(f"{kind}_*.toml"))}
-
-
 def _data_path(kind: str, path: str | Path | None) -> Path:
-    """The ``kind`` file: the built-in stand-in, a built-in variant named by ``KIND=NAME``
-    (a name without a path separator or suffix, e.g. ``complete``), or a path."""
-    if not path:
-        return DATA_DIR / f"{kind}.toml"
-    text, named = str(path), variants(kind)
-    if "/" in text or "." in text or (text not in named and Path(text).exists()):
-        return Path(path)
-    if text not in named:
-        raise UserError(f"no built-in {kind} variant {text!r} (built-in: {', '.join(named)}); "
-                        f"give one of those or a path to a TOML file with --set {kind}=PATH")
-    return named[text]
+    """The ``kind`` file ("board" or "decks"): built-in, a built-in variant
+    (``board=complete``, ``decks=reassigned``) or a path."""
+    return chosen(str(path or ""), DATA_DIR / f"{kind}.toml", kind, kind)
 
 
 def load_board(path: str | Path | None = None) -> Board:

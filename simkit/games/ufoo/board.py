@@ -17,8 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...datafiles import version
-from ...errors import UserError
+from ...datafiles import chosen, version
 from ...layout import Layout
 from . import data_model as D
 from . import geometry as G
@@ -75,25 +74,9 @@ FIRST_ROLL, FIRST_SEAT0, FIRST_SEAT1 = 0, 1, 2  # A32
 HINT = "check --set board=PATH"
 
 
-def variants() -> dict[str, Path]:
-    """Built-in board variants (``data/board-NAME.toml``), chosen by ``board=NAME``."""
-    return {p.stem.removeprefix("board-"): p for p in sorted(D.DATA.glob("board-*.toml"))}
-
-
 def board_path(params: UfoOParams) -> Path:
-    """The board file: the built-in stand-in, a built-in variant named by ``board=NAME``
-    (a name without a path separator or suffix, e.g. ``no-outliers``), or a path. A bare
-    name that is neither a variant nor an existing file is refused in one line naming the
-    variants."""
-    if not params.board:
-        return D.BUILTIN
-    text, named = params.board, variants()
-    if "/" in text or "." in text or (text not in named and Path(text).exists()):
-        return Path(text)
-    if text not in named:
-        raise UserError(f"no built-in Ufo.O board variant {text!r} (built-in: {', '.join(named)}); "
-                        "give one of those or a path to a TOML or JSON file with --set board=PATH")
-    return named[text]
+    """The board file: built-in, a built-in variant (``board=no-outliers``) or a path."""
+    return chosen(params.board, D.BUILTIN, "board", "Ufo.O board")
 
 
 def data_version(params: UfoOParams) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ...datafiles import data_error as _fail
-from ...datafiles import read, version
+from ...datafiles import chosen, read, version
 from ...errors import UserError
 from ...layout import Layout
 from .params import UFSParams
@@ -73,23 +73,9 @@ def _load_toml(path_str: str) -> tuple[dict, str]:
     return read(path_str, "components file", "check --set data=PATH")
 
 
-def variants() -> dict[str, Path]:
-    """Built-in components variants (``data/components_NAME.toml``), chosen by ``data=NAME``."""
-    return {p.stem.removeprefix("components_"): p for p in sorted(DATA_DIR.glob("components_*.toml"))}
-
-
 def data_path(params: UFSParams) -> Path:
-    """The components file: the built-in one, a built-in variant named by ``data=NAME``
-    (a name without a path separator or suffix, e.g. ``excavator_a5``), or a path."""
-    if not params.data:
-        return BUILTIN
-    text, named = params.data, variants()
-    if "/" in text or "." in text or (text not in named and Path(text).exists()):
-        return Path(text)
-    if text not in named:
-        raise UserError(f"no built-in components variant {text!r} (built-in: {', '.join(named)}); "
-                        "give one of those or a path to a TOML file with --set data=PATH")
-    return named[text]
+    """The components file: built-in, a built-in variant (``data=excavator_a5``) or a path."""
+    return chosen(params.data, BUILTIN, "data", "components")
 
 
 def data_version(params: UFSParams) -> str:
