@@ -645,7 +645,9 @@ def _points_against_wins(rows: list[dict], kind: str, strat: pl.DataFrame, colum
             "a city card asks for discs around cities of its value, and every second and third disc around a city scores "
             "that city's value during play, so a card can pay through points in play that the mission-points column does "
             "not show; and what wins is the total against the other players', not its mean. Here: " + "; ".join(parts) + ". "
-            "A card's mean mission points measure how easily its tiers are reached, not how much it helps its holder win.")
+            "A card's mean mission points measure how easily its tiers are reached, not how much it helps its holder win. "
+            "Both rankings rest on where the stand-in board puts the city values: the section on readings below plays the "
+            "same games with the values in other places (`board=cities-reversed`) and says which of these claims survive.")
 
 
 def sensitivity_section(rep: Report, result) -> None:
