@@ -9,6 +9,10 @@ G10, the SINGLE "1 damage" rows, A18, A1/G16), and the excavator's start (G11) t
 built-in components variant ``data=excavator_a5``. Not declared: the questions the rules
 document settles with one reading (its rows without a setting), among them where the
 mothership and its landing sites start (G12, A31: the rulebook's text leaves one reading).
+Component facts that one fan transcription gives (SINGLE: research prefixes, Washington's base
+halves, start energy) are read off printed components, not guessed; where two transcriptions
+disagree (DISPUTED, G2-G6) both readings are settings above. A user who has the components can
+correct any of them in a components file (``data=PATH``).
 """
 
 from __future__ import annotations
