@@ -616,7 +616,8 @@ def test_protection_borders_no_card_label_reading():
 
 def test_board_variants_by_name_change_only_the_canada_icons():
     base_doc = json.loads(B.BUILTIN.read_text())
-    assert set(variants(B.BUILTIN)) == {"canada-none", "canada-all", "corners-single", "cities-reversed"}
+    assert set(variants(B.BUILTIN)) == {"canada-none", "canada-all", "corners-single", "cities-reversed",
+                                         "parks-herds-moved"}
     icons = {}
     for name in ("canada-none", "canada-all"):
         path = variants(B.BUILTIN)[name]
@@ -691,6 +692,49 @@ def test_cities_reversed_moves_only_the_city_values():
     assert sum(a["value"] != b["value"] for a, b in zip(base_doc["cities"], doc["cities"])) == 40
     b = B.build(AAUParams(board="cities-reversed"))
     assert list(b[B.B_CITY_VAL:B.B_CITY_VAL + len(doc["cities"])]) == [c["value"] for c in doc["cities"]]
+
+
+def test_parks_herds_moved_moves_only_the_parks_and_herd_regions():
+    """The variant is the generator's output: 22 parks (names kept) and 6 herd regions of 3
+    mutually adjacent spaces, all on spaces that are plain on board.json; nothing else differs."""
+    from tests.aau_board_variants import moved, variant
+
+    base_doc, doc = json.loads(B.BUILTIN.read_text()), json.loads(variants(B.BUILTIN)["parks-herds-moved"].read_text())
+    assert B.data_version(AAUParams(board="parks-herds-moved")) != B.data_version(AAUParams())
+    assert {k: v for k, v in doc.items() if k not in ("about", "version")} == \
+           {k: v for k, v in variant(base_doc).items() if k not in ("about", "version")}
+    keep = lambda sp: {k: v for k, v in sp.items() if k not in ("type", "name")}  # noqa: E731
+    assert [keep(sp) for sp in doc["spaces"]] == [keep(sp) for sp in base_doc["spaces"]]
+    drop = lambda d: {k: v for k, v in d.items() if k not in ("spaces", "herds", "about", "version")}  # noqa: E731
+    assert drop(doc) == drop(base_doc)
+    kinds = lambda d, t: {sp["id"] for sp in d["spaces"] if sp["type"] == t}  # noqa: E731
+    plain = kinds(base_doc, "plain")
+    assert len(kinds(doc, "park")) == 22 and kinds(doc, "park") <= plain
+    assert len(doc["herds"]) == 6 and all(len(r) == 3 for r in doc["herds"])
+    assert {s for r in doc["herds"] for s in r} == kinds(doc, "herd") and len(kinds(doc, "herd")) == 18
+    assert kinds(doc, "herd") <= plain
+    names = lambda d: sorted(sp["name"] for sp in d["spaces"] if sp["type"] == "park")  # noqa: E731
+    assert names(doc) == names(base_doc)
+    herds, parks = moved(base_doc)
+    assert herds[0] == [19, 20, 33] and parks[4] == 3  # Montana's region and Glacier, one step each
+    b = B.build(AAUParams(board="parks-herds-moved"))
+    n = b[B.B_NSP]
+    assert b[B.B_NHERD] == 6
+    assert int(np.count_nonzero(b[B.B_TYPE:B.B_TYPE + n] == B.PARK)) == 22
+    for h, region in enumerate(doc["herds"]):
+        members = [IDX[s] for s in region]
+        assert sorted(b[B.B_HERD_SP + h * 3:B.B_HERD_SP + h * 3 + 3]) == sorted(members)
+        assert all(any(b[B.B_NB + x * 6 + d] == y for d in range(6)) for x in members for y in members if x != y)
+    # R4.2 and R4.3 in their new places: 2 for a lone herd disc, 6 for the third of a region, a
+    # park token on Glacier's new space 3; the old herd space 7 and the old park 4 are plain
+    for sid, others, points, parks in ((19, (), 2, 0), (19, (20, 33), 6, 0), (7, (), 0, 0), (3, (), 0, 1), (4, (), 0, 0)):
+        rules, st = make(2, board="parks-herds-moved")
+        empty_board(st)
+        for o in others:
+            disc(st, 0, o)
+        markers(st, sid, 50, 51, 52)
+        cover(rules, st, sid)
+        assert (score(rules, st, 0), player(st, 0, E.P_PARKS)) == (points, parks)
 
 
 def test_unknown_board_variant_is_one_line_listing_the_built_in_ones():

@@ -6,9 +6,13 @@ Cells: the default bot at every seat in competitive games (seats, missions, the
 threshold the table reaches), the team bot in semi-cooperative games (Earth's chance),
 and the strategic bot against a copy without one power (what each power is worth).
 
-Stand-ins: the Canada icons (A13), the corner spaces' second border label (A26) and the
-places of the city values are played on their built-in board variants (``board=canada-none``,
-``canada-all``, ``corners-single``, ``cities-reversed``). Not declared: A18's
+Stand-ins: the Canada icons (A13), the corner spaces' second border label (A26), the
+places of the city values and the places of the parks and herd regions are played on their
+built-in board variants (``board=canada-none``, ``canada-all``, ``corners-single``,
+``cities-reversed``, ``parks-herds-moved``). The board geometry (120 spaces on the hex grid),
+the Canada border's extent and the city list are not varied: they are the frame every other
+fact hangs on, a different frame is a different board, and the report states that its
+absolute numbers describe this board. Not declared: A18's
 ``extra_turn_cap``, because the rulebook fixes the cap at 2 ("apenas 2 jogadores") and no
 reading of "turno" gives another number; 3 and 4 play the same games as 2 (a round leaves
 only 2 spare markers, R5.4.2), and 0 or 1 would be house rules. ``semi_coop_threshold`` is
@@ -39,6 +43,9 @@ READINGS = (
             "each corner space counts for one border only, its first label (PAC 8, MEX 6, GULF 8, ATL 11, CAN 17 spaces, not 10/7/10/11/20)"),
     Reading("board", ("cities-reversed",), "stand-in (city values)",
             "the 46 city values reversed along the cities' reading order: same cities, spaces and value counts, values in other places"),
+    Reading("board", ("parks-herds-moved",), "stand-in (parks, herds)",
+            "the 22 parks and 6 herd regions moved onto spaces plain on the stand-in: each region to the nearest free "
+            "triangle of mutually adjacent spaces, each park to the nearest free space; all else unchanged"),
 )
 
 CELLS = (
