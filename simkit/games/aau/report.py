@@ -58,7 +58,9 @@ def build(result, target) -> None:
         f"Reproduce: `simkit sweep {exp.path}` (or `simkit report aau`); runs are cached in `runs/sweeps/{exp.name}/`.",
         "Rules as implemented, with the inferred round procedure and every choice: [docs/rules/alien-attack-usa.md](../../docs/rules/alien-attack-usa.md).",
         "**The board is a stand-in** (no public source describes the real one): absolute numbers describe this board; "
-        "the method carries over to the real board by replacing `simkit/games/aau/data/board.json`.",
+        "the method carries over to the real board by replacing `simkit/games/aau/data/board.json`. The section on "
+        "readings plays built-in variants that each move one stand-in fact (the Canada icons, the corner spaces' labels, "
+        "the places of the city values, the parks and herds) and marks the claims that depend on them.",
         "Bots: " + "; ".join(f"`{k}`: {v.help}" for k, v in game.bots.items()) + ".",
         "Intervals are 95%. Means and shares per seat are clustered by game (the seats of one game are not independent); "
         "Earth's rates are Wilson intervals over games; paired differences use Tango's score interval and the score test it inverts.",
