@@ -9,12 +9,13 @@ Editing one game starts a fresh cache for that game only; the others stay warm.
 
 The *outcome hash* of a game is the hash of the files that decide its outcomes (its
 rules and bots, the random streams and the seeding; not its report, its text
-descriptions or the command line). A run's identity includes it, so a finished run
-of older rules is never resumed.
+descriptions or the command line, nor comments, docstrings and help texts). A run's
+identity includes it, so a finished run of older rules is never resumed.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import os
@@ -68,10 +69,33 @@ def compiled_hash(component: str) -> str:
     return _digest(compiled_files(component))
 
 
+def _code_only(path: Path) -> bytes:
+    """A Python file's code without what cannot change a game: comments, docstrings and
+    ``help=`` texts (a setting's help), so that editing them keeps finished runs valid."""
+    source = path.read_bytes()
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return source
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            body[0] = ast.Pass()
+        if isinstance(node, ast.Call):
+            node.keywords = [k for k in node.keywords if k.arg != "help"]
+    return ast.dump(tree).encode()
+
+
 def outcome_hash(rules_folder: Path, bots_folder: Path) -> str:
     """Hash of the code that decides a game's outcomes (see the module docstring)."""
     files = CORE + [p for p in _py_files(rules_folder) if p.name not in NOT_OUTCOMES] + _py_files(bots_folder)
-    return _digest(files)
+    h = hashlib.sha256()
+    for path in files:
+        h.update(str(path.relative_to(ROOT)).encode())
+        h.update(_code_only(path))
+    return h.hexdigest()[:16]
 
 
 def component_of(path: str | os.PathLike) -> str | None:

@@ -122,3 +122,22 @@ def test_reports_and_declarations_are_outside_the_compile_and_outcome_hashes():
     for name in REGISTRY:
         files = {p.name for p in _cache.compiled_files(name)}
         assert not files & _cache.NOT_OUTCOMES
+
+
+def test_outcome_hash_ignores_comments_docstrings_and_help_texts(tmp_path, monkeypatch):
+    """Editing a comment, a docstring or a setting's help keeps finished runs valid; editing
+    code (a default, a rule) does not."""
+    rules, bots = tmp_path / "simkit" / "games" / "g", tmp_path / "strategies" / "g"
+    rules.mkdir(parents=True)
+    monkeypatch.setattr(_cache, "ROOT", tmp_path)
+    monkeypatch.setattr(_cache, "CORE", [])
+    params = rules / "params.py"
+
+    def digest(text: str) -> str:
+        params.write_text(text)
+        return _cache.outcome_hash(rules, bots)
+
+    base = digest('"""Doc."""\nx: int = setting(2, help="two")  # note\n')
+    assert digest('"""Other doc."""\n# a comment\nx: int = setting(2, help="the rulebook\'s two")\n') == base
+    assert digest('"""Doc."""\nx: int = setting(3, help="two")\n') != base
+    assert digest('"""Doc."""\nx: int = setting(2, lo=0, help="two")\n') != base
