@@ -216,11 +216,17 @@ def test_sensitivity_command(tmp_path, simkit_cmd):
 def test_runs_of_older_code_in_its_own_folders_are_replaced(tmp_path):
     """The cells' folders are simkit's: a run left there by older code or settings is played
     again, not refused (a user's own --out is still protected, tests/test_runner.py)."""
+    import dataclasses
+
     game = get("ufs")
-    S.sensitivity(game, games=100, out_root=tmp_path, progress=False)
+    full = S.declaration(game)
+    cell = full.cells[0]
+    decl = dataclasses.replace(full, readings=full.readings[:1], cells=(cell,), claims=(),
+                               figures=tuple(f for f in full.figures if set(f.cells) == {cell.name}))
+    S.sensitivity(game, decl=decl, games=100, out_root=tmp_path, progress=False, jobs=1)
     ident = next((tmp_path / "ufs").rglob("run.json"))
     doc = json.loads(ident.read_text())
     doc["code"] = "older-code"
     ident.write_text(json.dumps(doc))
-    S.sensitivity(game, games=100, out_root=tmp_path, progress=False)
+    S.sensitivity(game, decl=decl, games=100, out_root=tmp_path, progress=False, jobs=1)
     assert json.loads(ident.read_text()) != doc
