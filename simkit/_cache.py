@@ -36,12 +36,12 @@ NOT_OUTCOMES = {"report.py", "describe.py", "sensitivity.py"}
 NOT_COMPILED = NOT_OUTCOMES | {"__init__.py"}
 
 
-def _digest(files: list[Path]) -> str:
-    """Short hash of the files' names (relative to ROOT) and contents."""
+def _digest(files: list[Path], content=Path.read_bytes) -> str:
+    """Short hash of the files' names (relative to ROOT) and their ``content``."""
     h = hashlib.sha256()
     for path in files:
         h.update(str(path.relative_to(ROOT)).encode())
-        h.update(path.read_bytes())
+        h.update(content(path))
     return h.hexdigest()[:16]
 
 
@@ -91,11 +91,7 @@ def _code_only(path: Path) -> bytes:
 def outcome_hash(rules_folder: Path, bots_folder: Path) -> str:
     """Hash of the code that decides a game's outcomes (see the module docstring)."""
     files = CORE + [p for p in _py_files(rules_folder) if p.name not in NOT_OUTCOMES] + _py_files(bots_folder)
-    h = hashlib.sha256()
-    for path in files:
-        h.update(str(path.relative_to(ROOT)).encode())
-        h.update(_code_only(path))
-    return h.hexdigest()[:16]
+    return _digest(files, _code_only)
 
 
 def component_of(path: str | os.PathLike) -> str | None:
