@@ -372,15 +372,9 @@ def _validate(model: type[BaseModel], doc: dict, path: Path) -> Any:
         raise data_error(path, _where(doc, loc), msg) from None
 
 
-def _data_path(kind: str, path: str | Path | None) -> Path:
-    """The ``kind`` file ("board" or "decks"): built-in, a built-in variant
-    (``board=complete``, ``decks=reassigned``) or a path."""
-    return chosen(str(path or ""), DATA_DIR / f"{kind}.toml", kind, kind)
-
-
 def load_board(path: str | Path | None = None) -> Board:
     """The board file (built-in ``data/board.toml`` when ``path`` is empty), checked."""
-    p = _data_path("board", path)
+    p = chosen(str(path or ""), BUILTIN_BOARD, "board", "board")
     doc, _ = read(str(p), "board file", "check --set board=PATH")
     b = _validate(_BoardIn, doc, p)
 
@@ -422,7 +416,7 @@ def _parity_cities(parity: str) -> int:
 
 def load_decks(path: str | Path | None = None) -> Decks:
     """The decks file (built-in ``data/decks.toml`` when ``path`` is empty), checked."""
-    p = _data_path("decks", path)
+    p = chosen(str(path or ""), BUILTIN_DECKS, "decks", "decks")
     doc, _ = read(str(p), "decks file", "check --set decks=PATH")
     d = _validate(_DecksIn, doc, p)
     comp = d.components

@@ -10,10 +10,11 @@ pays when it is completed more than 5 times in 13: +8 against -5) all come from 
 Stand-ins: the routes (C4), the city numbers (C3), the planet distances (C5), the inferred
 alien-card composition (C9) and the mission parameters (C11) are played on their built-in
 variants (``board=complete``, ``board=renumbered``, ``board=planets_reversed``,
-``decks=mixed_aliens``, ``decks=reassigned``). Names and colours (C2, C7, C10) change nothing; the even split of the missions, four per kind
-(C11), has no variant (nothing hints at another split, and the mission figures are per kind). The distances only
-break turn-order ties, so with planets dealt at random (A18's default) their variant cannot
-move a figure beyond chance: its row measures that. Not declared: A19's ``max_rounds`` (no
+``decks=mixed_aliens``, ``decks=reassigned``). Names and colours (C2, C7, C10) change
+nothing; the even split of the missions, four per kind (C11), has no variant (nothing hints at
+another split, and the mission figures are per kind). The distances only break turn-order
+ties, so with planets dealt at random (A18's default) their variant cannot move a figure
+beyond chance: its row measures that. Not declared: A19's ``max_rounds`` (no
 game of these bots lasts even 15 rounds, so the cap of 30 never binds; ``cap_result=draw``
 stands for A19); A24-A43 leave one reading.
 """
