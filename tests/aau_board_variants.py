@@ -22,6 +22,8 @@ import math
 from itertools import combinations
 from pathlib import Path
 
+from simkit.games.aau.board import _STEPS
+
 DATA = Path(__file__).resolve().parent.parent / "simkit" / "games" / "aau" / "data"
 NAME = "parks-herds-moved"
 
@@ -43,7 +45,12 @@ def moved(doc: dict) -> tuple[list[list[int]], dict[int, int]]:
     """The new herd regions and the park moves {old id: new id} for board document ``doc``."""
     at = {sp["id"]: centre(sp) for sp in doc["spaces"]}
     free = sorted(sp["id"] for sp in doc["spaces"] if sp["type"] == "plain")
-    adjacent = lambda a, b: abs(_dist(at[a], at[b]) - 1.0) < 1e-9  # noqa: E731
+    pos = {sp["id"]: (sp["col"], sp["row"]) for sp in doc["spaces"]}
+
+    def adjacent(a: int, b: int) -> bool:  # the board's own hex steps (simkit/games/aau/board.py)
+        (ca, ra), (cb, rb) = pos[a], pos[b]
+        return (cb - ca, rb - ra) in _STEPS[ra % 2]
+
     triangles = [t for t in combinations(free, 3) if all(adjacent(a, b) for a, b in combinations(t, 2))]
     herds, taken = [], set()
     for region in doc["herds"]:
