@@ -81,10 +81,10 @@ def games_cmd(game_name: Optional[str] = typer.Argument(None, metavar="GAME", he
     games = all_games() if game_name is None else [get(game_name)]
     if game_name is None:
         for g in games:
-            if not g.template:
+            if not g.checks.template:
                 out.print(f"{g.name:8} {g.title}")
         out.print("'simkit games GAME' shows one game only.\n")
-    for game in [g for g in games if not g.template or game_name is not None]:
+    for game in [g for g in games if not g.checks.template or game_name is not None]:
         lo, hi = game.seat_range
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
         out.rule(Text(f"{game.name}  {game.title}  ({players} player{'s' if hi > 1 else ''})", style="bold"))
@@ -103,7 +103,7 @@ def games_cmd(game_name: Optional[str] = typer.Argument(None, metavar="GAME", he
             opts = f"   options: {', '.join(info.options)}" if info.options else ""
             out.print(Text(f"  {name}{mark}", style="bold") + Text(opts), overflow="fold")
             out.print(wrap(info.help), markup=False, highlight=False)
-    for game in [g for g in games if g.template and game_name is None]:
+    for game in [g for g in games if g.checks.template and game_name is None]:
         out.print(f"\n{game.name}: {game.title}, for contributors (docs/adding-a-game.md).")
 
 
@@ -226,7 +226,7 @@ def run_cmd(
     path = out_dir or default_out(spec)
     res = run(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, progress=progress)
     m = res.manifest
-    extra = list(g.summarize(res.frame)) if g.summarize else []
+    extra = list(g.text.summarize(res.frame)) if g.text.summarize else []
     extra += seat_fairness(res.frame, spec)
     speed = m["simulated_games_per_s"]
     resumed = f", {m['resumed_games']:,} resumed from disk" if m["resumed_games"] else ""
@@ -525,10 +525,10 @@ def report_cmd(
 def experiment_path(game) -> Path:
     from ._cache import ROOT as root
 
-    if not game.experiment:
+    if not game.analysis.experiment:
         raise UserError(f"{game.name} has no default experiment")
-    path = Path(game.experiment)
-    return path if path.exists() else root / game.experiment
+    path = Path(game.analysis.experiment)
+    return path if path.exists() else root / game.analysis.experiment
 
 
 def _fail(text: str, code: int) -> None:

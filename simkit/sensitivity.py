@@ -2,7 +2,7 @@
 
 Every ambiguity and stand-in of a game's rules document that can be read more than one
 way is a setting. A game declares, in ``simkit/games/<game>/sensitivity.py`` (named by
-``GameSpec.sensitivity``), a :class:`Declaration`:
+``GameSpec.analysis.sensitivity``), a :class:`Declaration`:
 
 * ``readings``: setting name -> the alternative values, each with the document's id
   (``G9``, ``A6`` ...) and what it means; the default reading is the setting's default;
@@ -153,14 +153,14 @@ class Declaration:
 
 
 def declaration(game) -> Declaration:
-    """The game's declaration (``GameSpec.sensitivity``: "module:attribute")."""
-    if not game.sensitivity:
+    """The game's declaration (``GameSpec.analysis.sensitivity``: "module:attribute")."""
+    if not game.analysis.sensitivity:
         from .games import all_games
 
-        have = ", ".join(g.name for g in all_games() if g.sensitivity)
+        have = ", ".join(g.name for g in all_games() if g.analysis.sensitivity)
         raise UserError(f"{game.name} has no sensitivity analysis yet (its readings are not declared; docs/adding-a-game.md "
                         f"says how); games that have one: {have}")
-    module, _, attr = game.sensitivity.partition(":")
+    module, _, attr = game.analysis.sensitivity.partition(":")
     return getattr(importlib.import_module(module), attr or "DECLARATION")
 
 

@@ -21,7 +21,7 @@ def summary_data(frame: pl.DataFrame, game: GameSpec) -> list[dict]:
         won = part["won"].to_numpy()
         ci = wilson(int(won.sum()), len(won))
         row.update(games=len(won), wins=int(won.sum()), win_rate=ci.estimate, win_rate_lo=ci.lo, win_rate_hi=ci.hi)
-        for col in game.summary_means:
+        for col in game.analysis.summary_means:
             m = mean_interval(part[col].to_numpy().astype(np.float64))
             row.update({f"mean_{col}": m.estimate, f"mean_{col}_lo": m.lo, f"mean_{col}_hi": m.hi})
         rows.append(row)
@@ -36,7 +36,7 @@ def summarize(frame: pl.DataFrame, game: GameSpec) -> list[dict[str, str]]:
         row = {k: str(d[k]) for k in ("seat", "bot") if k in d}
         row["games"] = f"{d['games']:,}"
         row["win rate [95% CI]"] = f"{d['win_rate']:.3f} [{d['win_rate_lo']:.3f}, {d['win_rate_hi']:.3f}]"
-        for col in game.summary_means:
+        for col in game.analysis.summary_means:
             row[f"mean {col}"] = f"{d[f'mean_{col}']:.2f} ± {(d[f'mean_{col}_hi'] - d[f'mean_{col}_lo']) / 2:.2f}"
         rows.append(row)
     return rows

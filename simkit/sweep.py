@@ -173,8 +173,8 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
         report = base / report
     sens = exp.sensitivity
     if sens is not None:
-        if not game.sensitivity:
-            raise _fail(path, "sensitivity", f"{game.name} declares no readings (GameSpec.sensitivity)")
+        if not game.analysis.sensitivity:
+            raise _fail(path, "sensitivity", f"{game.name} declares no readings (GameSpec.analysis.sensitivity)")
         sens = min(sens, games_override) if games_override else sens
     return Experiment(path, exp.name, game, exp.seed, report, exp.chunk_size, cells, exp.description, sens)
 
@@ -274,9 +274,9 @@ def write_report(result: SweepResult) -> Path:
     import importlib
 
     game = result.experiment.game
-    if not game.report:
+    if not game.analysis.report:
         raise UserError(f"{game.name} has no report builder")
-    module, _, func = game.report.partition(":")
+    module, _, func = game.analysis.report.partition(":")
     builder = getattr(importlib.import_module(module), func)
     target = result.experiment.report
     builder(result, target)

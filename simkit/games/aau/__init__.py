@@ -11,7 +11,7 @@ import numpy as np
 
 import strategies.aau as bots
 
-from ...game import GameSpec, OutputTable, derived_column, game_column, seat_column
+from ...game import Analysis, Checks, GameSpec, OutputTable, Text, derived_column, game_column, seat_column
 from . import board as board_mod
 from . import describe
 from . import engine as E
@@ -76,24 +76,31 @@ SPEC = GameSpec(
     default_bot="strategic",
     seats=lambda p: p.players,
     seat_range=(2, 4),
-    describe_action=describe.describe_action,
-    describe_step=describe.describe_step,
-    describe_state=describe.describe_state,
-    describe_setup=describe.describe_setup,
-    describe_result=describe.describe_result,
-    invariants=describe.invariants,
-    trace_mark=lambda s: int(s[E.ROUND]),
-    trace_legend=("numbers are space ids of the board file (data/board.json); attack markers: drawn each\n"
-                  "round, one per seat + 2; a covered marker gets the seat's disc, the others become alien\n"
-                  "bases at the round's end; points: what the placement scored at once (R4)"),
-    summary_means=("score", "mission_points", "bases_taken", "parks"),
-    summarize=summary_lines,
-    compare_metrics=("earth_won", "bases_destroyed"),
     max_steps=2_000,
-    test_variants=tuple({"players": n, "semi_coop": semi} for n in (2, 3, 4) for semi in (False, True)),
-    report="simkit.games.aau.report:build",
-    sensitivity="simkit.games.aau.sensitivity:DECLARATION",
-    experiment="experiments/aau-balance.toml",
+    text=Text(
+        describe_action=describe.describe_action,
+        describe_state=describe.describe_state,
+        describe_step=describe.describe_step,
+        describe_setup=describe.describe_setup,
+        describe_result=describe.describe_result,
+        trace_mark=lambda s: int(s[E.ROUND]),
+        trace_legend="numbers are space ids of the board file (data/board.json); attack markers: drawn each\n"
+                      "round, one per seat + 2; a covered marker gets the seat's disc, the others become alien\n"
+                      "bases at the round's end; points: what the placement scored at once (R4)",
+        summarize=summary_lines,
+    ),
+    analysis=Analysis(
+        questions="simkit.games.aau.questions:QUESTIONS",
+        summary_means=("score", "mission_points", "bases_taken", "parks"),
+        compare_metrics=("earth_won", "bases_destroyed"),
+        report="simkit.games.aau.report:build",
+        experiment="experiments/aau-balance.toml",
+        sensitivity="simkit.games.aau.sensitivity:DECLARATION",
+    ),
+    checks=Checks(
+        invariants=describe.invariants,
+        variants=tuple({"players": n, "semi_coop": semi} for n in (2, 3, 4) for semi in (False, True)),
+    ),
 )
 
 
