@@ -13,7 +13,7 @@ import pytest
 from simkit import sensitivity as S
 from simkit.games import REGISTRY, get
 
-DECLARED = [get(n) for n in REGISTRY if get(n).sensitivity]
+DECLARED = [get(n) for n in REGISTRY if get(n).analysis.sensitivity]
 
 
 def test_every_finished_game_declares_its_readings():
@@ -28,7 +28,7 @@ def test_every_setting_that_reads_the_rules_doc_is_declared(game):
 
     from simkit.params import describe
 
-    module = __import__(game.sensitivity.partition(":")[0], fromlist=["x"])
+    module = __import__(game.analysis.sensitivity.partition(":")[0], fromlist=["x"])
     declared = {r.setting for r in S.declaration(game).readings}
     for info in describe(game.params):
         if info.name in declared or not re.match(r"A\d+", info.help or ""):
@@ -41,7 +41,7 @@ def test_declarations_are_consistent(game):
     decl = S.declaration(game)
     assert S.check(game, decl) == []
     assert decl.readings and decl.figures and decl.claims
-    for name in getattr(__import__(game.sensitivity.partition(":")[0], fromlist=["x"]), "TORNADO", ()):
+    for name in getattr(__import__(game.analysis.sensitivity.partition(":")[0], fromlist=["x"]), "TORNADO", ()):
         assert name in {f.name for f in decl.figures}
 
 
@@ -157,7 +157,7 @@ def test_a_small_sensitivity_run_and_its_report_section(name, games, tmp_path):
     first = decl.figures[0]
     assert s.defaults[first.name].n == games
     rep = Report("t", "t")
-    S.report_section(rep, s, list(getattr(__import__(game.sensitivity.partition(":")[0], fromlist=["x"]), "TORNADO")))
+    S.report_section(rep, s, list(getattr(__import__(game.analysis.sensitivity.partition(":")[0], fromlist=["x"]), "TORNADO")))
     rep.write(tmp_path)
     text = (tmp_path / "README.md").read_text()
     assert "How sure are these numbers" in text and (tmp_path / "sensitivity.png").exists()
