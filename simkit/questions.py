@@ -148,14 +148,24 @@ def adjusted_effects(y: np.ndarray, holds: np.ndarray, strata: np.ndarray, clust
     """Effects of holding each item on ``y`` relative to an average item, adjusted for the
     strata and, when a row holds several items, for the others it holds: least squares of
     ``y ~ stratum + sum_c b_c holds_c`` with the ``b`` centred on their holder-weighted mean,
-    and cluster-robust (CR1, by game) standard errors. ``holds``: rows x items, 0/1."""
+    and cluster-robust (CR1, by game) standard errors. ``holds``: rows x items, 0/1.
+
+    Every item has its own column. When every row of a stratum holds the same number of
+    items the design is rank-deficient (the items sum to a constant of the stratum), but
+    the centred effects are estimable and a generalised inverse gives them; when some rows
+    hold fewer items (or none) the columns are identified and rows holding none are not
+    mistaken for holders of some item. An effect that the design cannot identify (e.g.
+    items dealt one from each of two suits, compared across suits) is ``nan``."""
     n, k = holds.shape
     _, s_idx = np.unique(strata, return_inverse=True)
     S = np.zeros((n, s_idx.max() + 1))
     S[np.arange(n), s_idx] = 1.0
-    X = np.hstack([S, holds[:, 1:].astype(float)])  # item 0 is the reference; recentred below
+    X = np.hstack([S, holds.astype(float)])
     XtX = X.T @ X
-    XtX_inv = np.linalg.pinv(XtX)
+    vals, vecs = np.linalg.eigh(XtX)
+    keep = vals > vals.max() * 1e-10
+    rank = int(keep.sum())
+    XtX_inv = (vecs[:, keep] / vals[keep]) @ vecs[:, keep].T  # Moore-Penrose inverse
     beta = XtX_inv @ (X.T @ y)
     resid = y - X @ beta
     _, c_idx = np.unique(clusters, return_inverse=True)
@@ -163,20 +173,21 @@ def adjusted_effects(y: np.ndarray, holds: np.ndarray, strata: np.ndarray, clust
     scores = np.zeros((G, X.shape[1]))
     np.add.at(scores, c_idx, X * resid[:, None])
     meat = scores.T @ scores
-    p = X.shape[1]
-    corr = G / max(G - 1, 1) * (n - 1) / max(n - p, 1)
+    corr = G / max(G - 1, 1) * (n - 1) / max(n - rank, 1)
     cov = corr * XtX_inv @ meat @ XtX_inv
-    # b = [0, b_1..b_{k-1}], centred on the holder-weighted mean: L maps beta to it
+    # b_c minus the holder-weighted mean of the b: L maps beta to it
     w = holds.sum(axis=0).astype(float)
     w = w / w.sum()
     ns = S.shape[1]
     L = np.zeros((k, X.shape[1]))
-    for c in range(k):
-        if c > 0:
-            L[c, ns + c - 1] += 1.0
-        L[c, ns:] -= w[1:]
+    L[:, ns:] = np.eye(k) - w[None, :]
     eff = L @ beta
     se = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", L, cov, L), 0, None))
+    null = vecs[:, ~keep]  # directions the data cannot tell apart
+    if null.size:
+        lost = np.abs(L @ null).max(axis=1) > 1e-6
+        eff[lost] = np.nan
+        se[lost] = np.nan
     return eff, se
 
 
