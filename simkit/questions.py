@@ -22,15 +22,17 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import math
+from statistics import NormalDist
 from typing import Any, Sequence
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from .stats import holm_adjusted, paired_binary, paired_numeric, wilson
 
 ALPHA = 0.05
+_NORMAL = NormalDist()
+Z95 = _NORMAL.inv_cdf(0.975)
 
 SHOWN, EQUIVALENT, NOT_SHOWN = "shown", "equivalent", "not shown"
 
@@ -104,6 +106,11 @@ def _pts(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
+def _pct(x: float) -> str:
+    """A level as a percentage: 0.05 -> '5%', 0.9 -> '90%'."""
+    return f"{100 * x:.3g}%"
+
+
 # ---- the core estimators (pure functions of arrays) ----------------------------------------
 def contrast_verdict(est: float, se: float, margin: float | None, p_adj: float, alpha: float = ALPHA) -> str:
     """SHOWN when the (adjusted) test rejects no difference; EQUIVALENT when the
@@ -111,14 +118,15 @@ def contrast_verdict(est: float, se: float, margin: float | None, p_adj: float, 
     if p_adj < alpha:
         return SHOWN
     if margin is not None and se >= 0 and math.isfinite(se):
-        z = sps.norm.ppf(1 - alpha)
+        z = _NORMAL.inv_cdf(1 - alpha)
         if est - z * se > -margin and est + z * se < margin:
             return EQUIVALENT
     return NOT_SHOWN
 
 
 def mean_se(x: np.ndarray) -> tuple[float, float]:
-    """Mean of independent values and its standard error (0 with fewer than 2)."""
+    """Mean of independent values and its standard error (``inf`` with one value, ``nan``
+    with none)."""
     n = x.size
     if n == 0:
         return float("nan"), float("nan")
@@ -127,9 +135,13 @@ def mean_se(x: np.ndarray) -> tuple[float, float]:
 
 
 def two_sided_p(est: float, se: float) -> float:
+    """Normal two-sided p-value of ``est`` against 0 (``nan`` for an estimate that is not
+    a number, e.g. an effect the design cannot identify: left out of Holm's family)."""
+    if not math.isfinite(est):
+        return float("nan")
     if not math.isfinite(se) or se <= 0:
         return 0.0 if (se == 0 and est != 0) else 1.0
-    return float(2 * sps.norm.sf(abs(est) / se))
+    return math.erfc(abs(est) / se / math.sqrt(2))  # 2 * (1 - Phi(|z|))
 
 
 def deviations_from_mean(matrix: np.ndarray, alpha: float = ALPHA) -> list[tuple[float, float, float]]:
@@ -189,6 +201,92 @@ def adjusted_effects(y: np.ndarray, holds: np.ndarray, strata: np.ndarray, clust
         eff[lost] = np.nan
         se[lost] = np.nan
     return eff, se
+
+
+# ---- the verdict rules (pure functions of arrays; tests/test_questions.py simulates them) ----
+@dataclasses.dataclass(frozen=True)
+class Tested:
+    """One contrast as a verdict reads it: the estimate, its standard error, the two-sided
+    p-value (adjusted over the family it was tested in) and the verdict."""
+
+    estimate: float
+    se: float
+    p: float
+    verdict: str
+
+
+def overall(verdicts: Sequence[str]) -> str:
+    """A family's verdict: SHOWN when some contrast is shown, EQUIVALENT when every one is
+    (intersection-union), otherwise NOT_SHOWN."""
+    if any(v == SHOWN for v in verdicts):
+        return SHOWN
+    if verdicts and all(v == EQUIVALENT for v in verdicts):
+        return EQUIVALENT
+    return NOT_SHOWN
+
+
+def judge_deviations(matrix: np.ndarray, margin: float | None, alpha: float = ALPHA) -> tuple[list[Tested], int]:
+    """Each position's deviation from the average position (:func:`deviations_from_mean`)
+    judged with Holm over the positions, and the size of that family: the number of
+    positions, or 1 with two positions (their deviations are one hypothesis, ``d_2 = -d_1``)."""
+    devs = deviations_from_mean(matrix)
+    raw = np.array([d[2] for d in devs], dtype=float)
+    family = len(devs) if len(devs) > 2 else 1
+    p_adj = holm_adjusted(raw) if family > 1 else raw
+    return [Tested(m, se, float(p), contrast_verdict(m, se, margin, p, alpha)) for (m, se, _), p in zip(devs, p_adj)], family
+
+
+def judge_sides(pa: np.ndarray, pb: np.ndarray, ga: np.ndarray, gb: np.ndarray, margin: float | None,
+                alpha: float = ALPHA) -> list[Tested]:
+    """Per player (``pa - pb``: per game, the mean ``won`` of side A's seats minus side B's)
+    and per side (``ga - gb``: whether some seat of A won minus some seat of B), Holm over
+    the two."""
+    m1, se1 = mean_se(pa - pb)
+    m2, se2 = mean_se(ga - gb)
+    p_adj = holm_adjusted([two_sided_p(m1, se1), two_sided_p(m2, se2)])
+    return [Tested(m, se, float(p), contrast_verdict(m, se, margin, p, alpha)) for (m, se), p in zip(((m1, se1), (m2, se2)), p_adj)]
+
+
+def judge_effects(y: np.ndarray, holds: np.ndarray, strata: np.ndarray, clusters: np.ndarray, margin: float | None,
+                  alpha: float = ALPHA) -> list[Tested]:
+    """Each item's adjusted effect (:func:`adjusted_effects`) judged with Holm over the items."""
+    eff, se = adjusted_effects(y, holds, strata, clusters)
+    p_adj = holm_adjusted([two_sided_p(e, s) for e, s in zip(eff, se)])
+    return [Tested(float(e), float(s), float(p), contrast_verdict(e, s, margin, p, alpha)) for e, s, p in zip(eff, se, p_adj)]
+
+
+def judge_step(later: np.ndarray, earlier: np.ndarray, alpha: float = ALPHA):
+    """Whether the later level is harder than the earlier one, on the same games (0/1 wins):
+    the paired difference ``later - earlier`` (Tango's interval) and McNemar's score test,
+    one-sided (SHOWN when the later level's win rate is significantly lower)."""
+    d = paired_binary(later, earlier)
+    if not math.isfinite(d.p_value):
+        one_sided = float("nan")
+    else:
+        one_sided = d.p_value / 2 if d.estimate < 0 else 1 - d.p_value / 2
+    se = (d.hi - d.lo) / (2 * Z95)
+    return d, Tested(d.estimate, se, float(one_sided), SHOWN if one_sided < alpha else NOT_SHOWN)
+
+
+def judge_variant(b: np.ndarray, a: np.ndarray, margin: float | None, alpha: float = ALPHA):
+    """``b - a`` on the same games: Tango's interval and McNemar's score test for a 0/1 metric,
+    the paired t interval and test otherwise. SHOWN when the test rejects no change at
+    ``alpha``; EQUIVALENT (0/1 metric with a margin) when the same interval at level
+    ``1 - 2 alpha`` lies inside ``(-margin, margin)`` (two one-sided tests); else NOT_SHOWN.
+    Returns the 95% difference, the verdict and whether the metric is 0/1."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    binary = set(np.unique(np.concatenate([a, b]))) <= {0.0, 1.0}
+    pair = (lambda level: paired_binary(b.astype(int), a.astype(int), level)) if binary else \
+        (lambda level: paired_numeric(b, a, level))
+    d = pair(0.95)
+    se = (d.hi - d.lo) / (2 * Z95)
+    if d.p_value < alpha:
+        verdict = SHOWN
+    elif binary and margin is not None and (eq := pair(1 - 2 * alpha)).lo > -margin and eq.hi < margin:
+        verdict = EQUIVALENT
+    else:
+        verdict = NOT_SHOWN
+    return d, Tested(d.estimate, se, float(d.p_value), verdict), binary
 
 
 # ---- the questions --------------------------------------------------------------------------
@@ -299,17 +397,15 @@ class SeatFairness(Question):
         n = matrix.shape[0]
         if n < 2 or matrix.shape[1] < 2:
             return None
-        devs = deviations_from_mean(matrix)
-        p_adj = holm_adjusted([d[2] for d in devs])
+        judged, family = judge_deviations(matrix, self.margin, self.alpha)
         rates = matrix.mean(axis=0)
         fair = float(matrix.mean())
-        z = sps.norm.ppf(0.975)
+        z = Z95
         est = []
         for k, pos in enumerate(positions):
-            m, se, _ = devs[k]
-            verdict = contrast_verdict(m, se, self.margin, p_adj[k], self.alpha)
-            est.append(Estimate(f"{self._name(pos)}: {_pts(rates[k])}% (fair share {_pts(fair)}%)", m, m - z * se, m + z * se,
-                                "pts", float(p_adj[k]), n, verdict))
+            t = judged[k]
+            est.append(Estimate(f"{self._name(pos)}: {_pts(rates[k])}% (fair share {_pts(fair)}%)", t.estimate,
+                                t.estimate - z * t.se, t.estimate + z * t.se, "pts", t.p, n, t.verdict))
         shown = [e for e in est if e.verdict == SHOWN]
         what = "win share" if self.value == "win_share" else "win rate"
         lead = _group_text(group)
@@ -318,7 +414,7 @@ class SeatFairness(Question):
             k = est.index(top)
             word = "favoured" if top.estimate > 0 else "disfavoured"
             sentence = (f"{lead}{self._name(positions[k])} has a {what} of {_pts(rates[k])}% against a fair share of "
-                        f"{_pts(fair)}%: {word} by {top.text()} (Holm over {len(positions)} {self.position_name}s, 5%).")
+                        f"{_pts(fair)}%: {word} by {top.text()} ({self._family(family)}, {_pct(self.alpha)}).")
             verdict = SHOWN
         elif all(e.verdict == EQUIVALENT for e in est):
             worst = max(max(abs(e.lo), abs(e.hi)) for e in est)
@@ -334,9 +430,14 @@ class SeatFairness(Question):
             verdict = NOT_SHOWN
         return Answer(self.id, self.title, group, _cap(sentence), verdict,
                       f"per {self.position_name}: its {what} minus the average {self.position_name}'s (the fair share)",
-                      f"normal interval over games (each game one vector of {self.position_name}s); Holm over "
-                      f"{len(positions)} {self.position_name}s; fair = every 90% interval within ±{_pts(self.margin)} points",
+                      f"normal interval over games (each game one vector of {self.position_name}s); {self._family(family)}; "
+                      f"fair = every {_pct(1 - 2 * self.alpha)} interval within ±{_pts(self.margin)} points",
                       tuple(est), n)
+
+    def _family(self, family: int) -> str:
+        if family > 1:
+            return f"Holm over {family} {self.position_name}s"
+        return f"one test: two {self.position_name}s' deviations are one hypothesis"
 
     def _name(self, pos) -> str:
         if self.names and pos in self.names:
@@ -380,16 +481,13 @@ class SideBalance(Question):
         if n < 2:
             return None
         pa, pb, ga, gb = (per[c].to_numpy() for c in ("pa", "pb", "ga", "gb"))
-        z = sps.norm.ppf(0.975)
-        m1, se1 = mean_se(pa - pb)
-        m2, se2 = mean_se(ga - gb)
-        p_adj = holm_adjusted([two_sided_p(m1, se1), two_sided_p(m2, se2)])
-        v1 = contrast_verdict(m1, se1, self.margin, p_adj[0], self.alpha)
-        v2 = contrast_verdict(m2, se2, self.margin, p_adj[1], self.alpha)
+        z = Z95
+        t1, t2 = judge_sides(pa, pb, ga, gb, self.margin, self.alpha)
+        v1, v2 = t1.verdict, t2.verdict
         e1 = Estimate(f"per player: {self.seat_name[0]} wins {_pts(pa.mean())}%, {self.seat_name[1]} {_pts(pb.mean())}%",
-                      m1, m1 - z * se1, m1 + z * se1, "pts", float(p_adj[0]), n, v1)
+                      t1.estimate, t1.estimate - z * t1.se, t1.estimate + z * t1.se, "pts", t1.p, n, v1)
         e2 = Estimate(f"per side: {self.names[0]} win {_pts(ga.mean())}% of games, {self.names[1]} {_pts(gb.mean())}%",
-                      m2, m2 - z * se2, m2 + z * se2, "pts", float(p_adj[1]), n, v2)
+                      t2.estimate, t2.estimate - z * t2.se, t2.estimate + z * t2.se, "pts", t2.p, n, v2)
         lead = _group_text(group)
 
         def says(e, v, who_a, who_b):
@@ -449,16 +547,13 @@ class Payoff(Question):
         clusters = frame.select(pl.concat_str([pl.col(c).cast(pl.Utf8) for c in (["run"] if "run" in frame.columns else []) + ["game_index"]],
                                               separator="|")).to_series().to_numpy()
         y = frame[self.value].cast(pl.Float64).to_numpy()
-        eff, se = adjusted_effects(y, holds, strata, clusters)
-        p = [two_sided_p(e, s) for e, s in zip(eff, se)]
-        p_adj = holm_adjusted(p)
-        z = sps.norm.ppf(0.975)
+        judged = judge_effects(y, holds, strata, clusters, self.margin, self.alpha)
+        z = Z95
         raw = holds.T @ y / np.maximum(holds.sum(axis=0), 1)
         est = []
-        for i, v in enumerate(values):
-            est.append(Estimate(f"{self.item_name} {v} (held {int(holds[:, i].sum()):,} times, raw {_pts(raw[i])}%)", float(eff[i]),
-                                float(eff[i] - z * se[i]), float(eff[i] + z * se[i]), "pts", float(p_adj[i]),
-                                int(holds[:, i].sum()), contrast_verdict(eff[i], se[i], self.margin, p_adj[i], self.alpha)))
+        for i, (v, t) in enumerate(zip(values, judged)):
+            est.append(Estimate(f"{self.item_name} {v} (held {int(holds[:, i].sum()):,} times, raw {_pts(raw[i])}%)", t.estimate,
+                                t.estimate - z * t.se, t.estimate + z * t.se, "pts", t.p, int(holds[:, i].sum()), t.verdict))
         n = int(np.unique(clusters).size)
         shown = sorted([e for e in est if e.verdict == SHOWN], key=lambda e: -e.estimate)
         lead = _group_text(group)
@@ -544,10 +639,8 @@ class Difficulty:
             common = np.intersect1d(ia, ib)
             xa = fa.filter(pl.col("game_index").is_in(common))["won"].cast(pl.Int64).to_numpy()
             xb = fb.filter(pl.col("game_index").is_in(common))["won"].cast(pl.Int64).to_numpy()
-            d = paired_binary(xb, xa)  # later level minus earlier
-            one_sided = d.p_value / 2 if d.estimate < 0 else 1 - d.p_value / 2
-            steps.append(Estimate(f"{self.setting} {a} -> {b}", d.estimate, d.lo, d.hi, "pts", float(one_sided), len(common),
-                                  SHOWN if one_sided < self.alpha else NOT_SHOWN))
+            d, t = judge_step(xb, xa, self.alpha)  # later level minus earlier
+            steps.append(Estimate(f"{self.setting} {a} -> {b}", d.estimate, d.lo, d.hi, "pts", t.p, len(common), t.verdict))
         not_shown = [s.label for s in steps if s.verdict != SHOWN]
         lo, hi = est[0], est[-1]
         if not not_shown:
@@ -582,10 +675,8 @@ class VariantEffect:
         j = base.select(*keys, pl.col(self.metric).cast(pl.Float64).alias("a")).join(
             variant.select(*keys, pl.col(self.metric).cast(pl.Float64).alias("b")), on=keys)
         a, b = j["a"].to_numpy(), j["b"].to_numpy()
-        binary = set(np.unique(np.concatenate([a, b]))) <= {0.0, 1.0}
-        d = paired_binary(b.astype(int), a.astype(int)) if binary else paired_numeric(b, a)
-        se = (d.hi - d.lo) / (2 * 1.959964)
-        verdict = contrast_verdict(d.estimate, se, self.margin if binary else None, d.p_value, self.alpha)
+        d, t, binary = judge_variant(b, a, self.margin, self.alpha)
+        verdict = t.verdict
         unit = "pts" if binary else "num"
         e = Estimate(f"{self.label}: {self.metric}", d.estimate, d.lo, d.hi, unit, float(d.p_value), a.size, verdict)
         if verdict == SHOWN:
