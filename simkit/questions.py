@@ -515,7 +515,15 @@ class Payoff(Question):
     the player count and, when a seat holds several items, for the other items it holds
     (a linear model with those terms; errors clustered by game). Each item is *shown* to
     pay more or less (Holm over the items), *within ±margin of average* (equivalence), or
-    not shown."""
+    not shown.
+
+    The reference is the average item, so when one item is dominant (worth ``delta``) an
+    item with no effect of its own sits ``w delta`` below average (``w``: the dominant
+    item's share of the holdings), and is rightly reported so; when every seat holds the
+    same number of items no data can tell an item's absolute effect (against holding
+    nothing), only items against each other. Holders against non-holders is biased where
+    the adjusted effect is not (a card's non-holders hold the dominant card more often;
+    a card dealt only at some player counts): tests/test_questions.py."""
 
     id: str = "payoff"
     title: str = "Which cards pay more than others?"
