@@ -85,6 +85,22 @@ def family(contrasts: dict[str, Contrast], reference: str, claims: int = 1) -> i
     return max(1, int(claims)) * (above + 1 if above else 1)
 
 
+def rules(reference: str, top: str = "the strongest bot") -> str:
+    """The classes in a report's words (``reference``: the default bot, ``top``: the
+    strongest), matching :func:`classify`."""
+    t = top if top == "the strongest bot" else f"`{top}`"
+    return (f"Every bot's margin is read at a corrected level: Bonferroni over the tests of a claim (one per bot above "
+            f"`{reference}`, one for {t}'s margin minus `{reference}`'s), and over the claims where a table classes many "
+            f"together (its caption says so), so that a false class has a chance of at most 5% per claim (per table); "
+            f"each line's reason states the family and the level. "
+            f"A claim *survives* when {t}'s corrected interval lies above 0 (it finds the claim too, with evidence) and no "
+            f"bot above `{reference}` finds the opposite; it *flips* when `{reference}` separates it and a bot above "
+            f"`{reference}` finds the opposite (its corrected interval below 0) or separates another answer (a weaker bot's "
+            f"dissent is noted, not counted); it *fades* when `{reference}` separates it, {t} does not confirm it, and {t}'s "
+            f"margin minus `{reference}`'s is significantly below 0 (both uncertainties counted); it is *undecided* "
+            f"otherwise (the games neither confirm the claim nor show it smaller, or `{reference}` does not separate it).")
+
+
 def classify(contrasts: dict[str, Contrast], reference: str, other_answers: dict[str, str] | None = None,
              claims: int = 1, alpha: float = ALPHA) -> tuple[str, str]:
     """The class of a claim and the reason, from the contrasts of every bot (weakest

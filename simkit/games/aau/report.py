@@ -9,7 +9,7 @@ import re
 import numpy as np
 import polars as pl
 
-from ...ladder import CLASSES, Contrast, Means, boot_taus, classify, difference
+from ...ladder import CLASSES, Contrast, Means, boot_taus, classify, difference, rules
 from ...report import PALETTE, Report, fmt_p, pct, style
 from ...stats import chi2_uniform, clustered_mean, equivalence_bound, holm, paired_binary, wilson
 from . import board as board_mod
@@ -393,14 +393,10 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
              "and `strategic` at every seat, and keeps the action that wins most (`search:budget=N`: simulations per "
              f"decision). Each headline is a claim that the default bot `{reference}`'s games establish; it is measured again "
              "for every bot of the ladder as a *margin* that is positive when the claim holds for that bot, with its 95% "
-             f"interval. A claim *survives* when the strongest bot finds it too (its interval above 0) and no bot above `{reference}` "
-             f"finds the opposite; it *flips* when a bot above `{reference}` finds the opposite (its interval below 0) or "
-             f"separates another answer (a weaker bot's dissent is noted, not counted); it "
-             f"*fades* when the strongest bot's interval contains 0 but lies below `{reference}`'s margin (the effect is ruled "
-             f"out at `{reference}`'s size, not ruled out smaller); it is *undecided* when the strongest bot's interval "
-             f"contains both 0 and `{reference}`'s margin (too few games to tell), or when `{reference}` does not separate it. "
+             f"interval. " + rules(reference) + " "
              "The searching bot's cells play fewer games (it is slow), so their intervals are wider. Rank correlations are "
-             "Kendall's tau-b (+1 the same order, -1 the reverse) with 95% bootstrap intervals over games.")
+             "Kendall's tau-b (+1 the same order, -1 the reverse), as point estimates: a bootstrap interval for them did not "
+             "keep its level.")
     said = {k: [] for k in CLASSES}
 
     if heads.height:
@@ -481,7 +477,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
             part = seat_frames[b].filter(pl.col("players") == n)
             means[b] = _means(part.with_columns((pl.col("seat") - seats0).alias("seat")), "win_share", "seat", list(range(n)))
         taus = boot_taus(means, list(itertools.combinations(have, 2)))
-        rep.text(f"{n} players, Kendall's tau between the bots' orders of the seats [95% bootstrap interval over games]: "
+        rep.text(f"{n} players, Kendall's tau between the bots' orders of the seats: "
                  + "; ".join(f"{a} vs {b} {t}" for (a, b), t in taus.items()) + ".")
 
     # -- missions -------------------------------------------------------------------------------------
@@ -504,7 +500,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
                         f"(all player counts; 95% intervals clustered by game)")
         tau_p = boot_taus({b: _means(seat_frames[b], points, column, cards) for b in bots}, list(itertools.combinations(bots, 2)))
         tau_s = boot_taus({b: _means(seat_frames[b], "win_share", column, cards) for b in bots}, list(itertools.combinations(bots, 2)))
-        rep.text(f"Kendall's tau between the bots' orders of the {label}s [95% bootstrap interval over games]: "
+        rep.text(f"Kendall's tau between the bots' orders of the {label}s: "
                  + "; ".join(f"{a} vs {b}: points {tau_p[(a, b)]}, win share {tau_s[(a, b)]}" for a, b in itertools.combinations(bots, 2)) + ".")
         for what, values, unit, scale in (("mean mission points", pts, "x", 1.0), ("win share", share, "pts", 1.0)):
             for highest in (True, False):
@@ -547,7 +543,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
                                     "win_share", "power", [p for p in POWERS if p in values[b]]) for b in pb},
                          list(itertools.combinations(pb, 2)))
         rep.text("Games: " + ", ".join(f"`{b}` {values[b][next(iter(values[b]))][0].n:,} per power" for b in pb)
-                 + ". Kendall's tau between the bots' orders of the powers [95% bootstrap interval over games]: "
+                 + ". Kendall's tau between the bots' orders of the powers: "
                  + "; ".join(f"{a} vs {b}: {t}" for (a, b), t in taus.items()) + ".")
         shares = {b: {p: values[b][p][0] for p in values[b]} for b in pb}
         claim = max(shares[ref_p], key=lambda k: shares[ref_p][k].estimate)

@@ -9,7 +9,7 @@ import re
 import numpy as np
 import polars as pl
 
-from ...ladder import CLASSES, Contrast, Means, boot_taus, classify, difference, from_difference
+from ...ladder import CLASSES, Contrast, Means, boot_taus, classify, difference, from_difference, rules
 from ...report import PALETTE, Report, fmt_p, pct, style
 from ...stats import clustered_mean, clustered_rate, design_effect, diff_independent, holm, paired_binary, wilson
 
@@ -331,8 +331,8 @@ def _paired(a: pl.DataFrame, b: pl.DataFrame):
 
 
 def _taus(cells: dict, bots: list[str], labels: list, threats: list[int]) -> dict:
-    """Kendall's tau between every two bots' rankings of the cells, at each threat level,
-    with bootstrap intervals over seeds (cells share their seeds, so they stay paired)."""
+    """Kendall's tau between every two bots' rankings of the cells, at each threat level
+    (point estimates: simkit.ladder.boot_taus)."""
     out = {}
     for t in threats:
         means = {}
@@ -482,13 +482,9 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
              + " (pooled win rate; `random` never wins, so it ranks nothing). Each headline of this report is a claim that "
              f"the default bot `{default}`'s games establish; it is measured again for every bot that wins games, as a "
              "*margin* that is positive when the claim holds for that bot, with its 95% interval (cells play the same seeds, "
-             "so comparisons between cells are paired). A claim *survives* when the strongest bot "
-             f"(`{top}`) finds it too (its interval above 0) and no stronger bot finds the opposite; it *flips* when a bot above "
-             f"`{default}` finds the opposite (its interval below 0) or separates another answer; it *fades* when `{top}`'s interval contains 0 "
-             f"but lies below `{default}`'s margin (the effect is ruled out at `{default}`'s size, not ruled out smaller); it "
-             f"is *undecided* when `{top}`'s interval contains both 0 and `{default}`'s margin (too few games to tell) or when "
-             f"`{default}` does not separate it. `{top}` plays fewer games per cell, so its intervals are wider. Rank "
-             "correlations are Kendall's tau-b (+1 the same order, -1 the reverse), with 95% bootstrap intervals over seeds.")
+             "so comparisons between cells are paired). " + rules(default, top) + f" `{top}` plays fewer games per cell, so "
+             "its intervals are wider. Rank correlations are Kendall's tau-b (+1 the same order, -1 the reverse), as point "
+             "estimates: a bootstrap interval for them did not keep its level.")
     said = {k: [] for k in CLASSES}
     ladder_lines = _budget_ladder(rep, main)
     if len(skill) < 2:
@@ -527,37 +523,42 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
     rep.table([{"bots": f"{a} vs {b}", **{f"threat {t}": str(taus[(a, b, t)]) for t in threats}}
                for a, b in itertools.combinations(skill, 2)],
               f"Kendall's tau between the bots' rankings of the {len(labels)} cities and sides, at each threat level "
-              f"[95% bootstrap interval over seeds; n/a: a bot wins every cell alike]")
+              f"[n/a: a bot wins every cell alike]")
 
     # pairs of cells: does the order the default bot finds hold?
     kinds = ("survives", "flips", "fades", "undecided")
     counts = {b: dict.fromkeys(kinds, 0) for b in others}
     reversed_rows = []
+    ordered = []  # pairs of cells the default bot orders significantly: the claims classed together
     for t in threats:
         for x, y in itertools.combinations(labels, 2):
             ref = _paired(cells[(default, *x, t)], cells[(default, *y, t)])
-            if not ref.significant:
-                continue
-            sign = 1 if ref.estimate > 0 else -1
-            for b in others:
-                d = _paired(cells[(b, *x, t)], cells[(b, *y, t)])
-                cls, _ = classify({default: from_difference(ref, sign=sign), b: from_difference(d, sign=sign)}, default)
-                counts[b][cls] += 1
-                if cls == "flips":
-                    reversed_rows.append({"threat": t, "cells (first minus second)": f"{name[x]} - {name[y]}",
-                                          f"{default} (points)": _pts(ref), f"{b} (points)": _pts(d)})
+            if ref.significant:
+                ordered.append((t, x, y, ref))
+    for t, x, y, ref in ordered:
+        sign = 1 if ref.estimate > 0 else -1
+        for b in others:
+            d = _paired(cells[(b, *x, t)], cells[(b, *y, t)])
+            cls, _ = classify({default: from_difference(ref, sign=sign), b: from_difference(d, sign=sign)}, default,
+                              claims=len(ordered))
+            counts[b][cls] += 1
+            if cls == "flips":
+                reversed_rows.append({"threat": t, "cells (first minus second)": f"{name[x]} - {name[y]}",
+                                      f"{default} (points)": _pts(ref), f"{b} (points)": _pts(d)})
     rep.table([{"bot": b, f"pairs {default} orders significantly": sum(v.values()), "same order (survives)": v["survives"],
-                "reversed (flips)": v["flips"], f"{default}'s gap ruled out (fades)": v["fades"], "cannot tell (undecided)": v["undecided"]}
+                "reversed (flips)": v["flips"], f"{default}'s gap smaller (fades)": v["fades"], "cannot tell (undecided)": v["undecided"]}
                for b, v in counts.items()],
               f"Pairs of cells (same threat level) whose win rates differ significantly for `{default}` (paired 95% interval "
-              f"excluding 0): how each other bot orders them, by the classes above")
+              f"excluding 0): how each other bot orders them, by the classes above (Bonferroni over the {len(ordered)} pairs "
+              f"and the 2 tests of each)")
     if reversed_rows:
-        rep.table(reversed_rows, "Reversed orders: both differences significant, in opposite directions")
+        rep.table(reversed_rows, "Reversed orders: both differences significant after the correction, in opposite directions")
     for b in others:
         c = counts[b]
         n = sum(c.values())
-        for cls, what in (("survives", "keeps the order of"), ("flips", "reverses"), ("fades", f"rules out `{default}`'s gap (but not a smaller one) for"),
-                          ("undecided", "can neither confirm nor rule out the order of")):
+        for cls, what in (("survives", "keeps the order of"), ("flips", "reverses"),
+                          ("fades", f"finds `{default}`'s gap significantly smaller (without confirming it) for"),
+                          ("undecided", "can neither confirm nor show smaller the order of")):
             if c[cls]:
                 said[cls].append(f"the order of two cells (same threat level) that `{default}` finds: `{b}` {what} {c[cls]} of {n} pairs")
 
@@ -633,7 +634,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
             group = one["flipped"].replace_strict({bits[k]: i for i, k in enumerate(tiles)}, return_dtype=pl.Int64)
             means[b] = Means(one["game_index"].to_numpy(), group.to_numpy(), one["won"].to_numpy(), len(tiles))
         tile_taus = boot_taus(means, list(itertools.combinations(skill, 2)))
-        rep.text("Kendall's tau between the bots' orders of the tiles [95% bootstrap interval over seeds]: " + "; ".join(
+        rep.text("Kendall's tau between the bots' orders of the tiles: " + "; ".join(
             f"{a} vs {b} {tile_taus[(a, b)]}" for a, b in itertools.combinations(skill, 2)) + ".")
         claim = min(by_bot[default], key=lambda k: by_bot[default][k].estimate)
         contrasts, picks, other = {}, {}, {}
