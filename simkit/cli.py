@@ -375,7 +375,7 @@ def sensitivity_cmd(
     plot: Optional[Path] = typer.Option(None, "--plot", help="Also write the tornado plot to this PNG file."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
-    """How the headline figures move when each reading of an unclear rule is switched: paired changes on the same seeds, Holm over the family, each claim robust or depending on a reading.
+    """How the headline figures move when each reading of an unclear rule is switched: paired changes on the same seeds, Holm over the family, each claim holding under every reading, depending on a reading, or not shown.
 
     Example: simkit sensitivity ufs -n 2000
     """
