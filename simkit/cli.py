@@ -512,10 +512,11 @@ def report_cmd(
     Example: simkit report ufs
     """
     from .games import get
-    from .sweep import sweep
+    from .sweep import default_experiment, sweep
 
     g = get(game)
-    path = experiment_path(g)
+    # a game that ships no experiment file gets a default one: its declared questions still answer
+    path = experiment_path(g) if g.analysis.experiment else default_experiment(g, games)
     res = sweep(path, jobs=jobs, games=games, progress=progress)
     out.print(f"report: {res.experiment.report / 'README.md'} and {res.experiment.report / 'index.html'}")
     if games is not None:
