@@ -151,9 +151,14 @@ def _check_output(fmt: str, output: Optional[Path]) -> None:
         check_target(output, "--output")
 
 
-def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra: list[str] = (), data: list[dict] | None = None) -> None:
+def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra: list[str] = (), data: list[dict] | None = None,
+          run: dict | None = None, answers: list | None = None) -> None:
     """Prints (or writes) rows as a table, JSON, CSV or Parquet: nothing is cut. The table
-    shows ``rows`` (formatted text); the machine-readable formats ``data`` (numbers) when given."""
+    shows ``rows`` (formatted text); the machine-readable formats ``data`` (numbers) when
+    given, ``run`` (the settings, bots, seed and size it came from) and ``answers`` (the
+    questions' answers, :class:`simkit.questions.Answer`) as numbers: in JSON under their
+    own keys, in CSV and Parquet as rows of their own (``row`` says which)."""
+    answers = list(answers or [])
     if fmt == "table" and output is None:
         _print_rows(rows, title)
         for line in extra:
@@ -166,6 +171,16 @@ def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra:
     if data is None:
         data = [{k: str(v) for k, v in r.items()} for r in rows]
     frame = pl.DataFrame(data)
+    if run is not None or answers:
+        # flat rows: every summary row carries the run's settings; each answer estimate is a row
+        settings = {f"set_{k}": str(v) for k, v in (run or {}).get("settings", {}).items()}
+        flat = [{"row": "summary", **{k: v for k, v in r.items()}, **settings} for r in data]
+        for a in answers:
+            for e in a.estimates:
+                flat.append({"row": "answer", "question": a.question, "group": json.dumps(a.group, default=str), "label": e.label,
+                             "estimate": e.estimate, "lo": e.lo, "hi": e.hi, "unit": e.unit, "p": e.p, "verdict": e.verdict,
+                             "answer_verdict": a.verdict, **settings})
+        frame = pl.DataFrame(flat, infer_schema_length=None) if fmt != "json" else frame
     if fmt == "parquet":
         write(output, lambda tmp: frame.write_parquet(tmp), "--output")
     elif fmt == "csv":
@@ -183,7 +198,12 @@ def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra:
 
         write(output, put, "--output")
     else:
-        text = json.dumps({"written_by": "simkit", "title": title, "rows": data, "notes": list(extra)}, indent=2)
+        doc = {"written_by": "simkit", "title": title, "rows": data, "notes": list(extra)}
+        if run is not None:
+            doc["run"] = run
+        if answers:
+            doc["answers"] = [a.as_dict() for a in answers]
+        text = json.dumps(doc, indent=2, default=str)
         write(output, lambda tmp: tmp.write_text(text + "\n"), "--output") if output else out.print(text, markup=False, highlight=False, soft_wrap=True)
     if output is not None:
         err.print(f"written: {output}")
@@ -206,34 +226,66 @@ def run_cmd(
     fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
     as_json: bool = typer.Option(False, "--json", help="The same as --format json."),
     output: Optional[Path] = typer.Option(None, "--output", help="Write the summary to this file instead of printing it."),
+    by: Optional[str] = typer.Option(None, "--by", help="A column (e.g. city_mission): the win rate per value with intervals, and whether any value pays more than an average one (adjusted for seat and player count)."),
 ) -> None:
-    """Simulate N seeded games and print a summary; results go to Parquet with a JSON manifest.
-
-    With several seats, the summary tests whether the seats win equally often.
+    """Simulate N seeded games and print a summary and the game's balance answers (each
+    with its 95% interval and verdict); results go to Parquet with a JSON manifest.
 
     Example: simkit run ufs -n 1000000 --jobs 2 --set threat=2 --bot greedy
+
+    Example: simkit run aau --set players=4 --bot strategic --rotate-seats --by city_mission
     """
+    from .params import as_dict
+    from .questions import answer_by, answer_frame
     from .runner import RunSpec, default_out, run
-    from .summary import seat_fairness, summarize, summary_data
+    from .summary import summarize, summary_data
 
     if as_json and fmt not in ("table", "json"):
         raise UserError(f"--json and --format {fmt} contradict each other; give one of them")
     fmt = "json" if as_json else fmt
     _check_output(fmt, output)
     g, params = _game_params(game, set_)
+    if by is not None and by not in g.columns:
+        raise UserError(f"--by {by!r}: {g.name} has no column {by!r}; its columns: {', '.join(g.columns)}")
     bots = tuple(g.resolve_bots(bot, params))
     spec = RunSpec(g, params, bots, n, seed, rotate_seats)
     path = out_dir or default_out(spec)
     res = run(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, progress=progress)
     m = res.manifest
-    extra = list(g.text.summarize(res.frame)) if g.text.summarize else []
-    extra += seat_fairness(res.frame, spec)
+    answers = answer_frame(g, res.frame)
+    if by is not None:
+        by_answer = answer_by(res.frame, by, value="win_share" if "win_share" in res.frame.columns else "won")
+        answers += [by_answer] if by_answer is not None else []
+    extra = [f"answer: {a.sentence}" for a in answers]
+    if by is not None:
+        extra += _by_lines(res.frame, by)
+    names = [b.name for b in spec.bots]
+    if len(set(names)) > 1 and not spec.rotate_seats:
+        extra.append("note: the seats have different bots and are not rotated, so seat and bot effects are mixed (use --rotate-seats)")
     speed = m["simulated_games_per_s"]
     resumed = f", {m['resumed_games']:,} resumed from disk" if m["resumed_games"] else ""
     extra.append(f"wall {m['wall_time_s']:.1f} s{f', {speed:,.0f} games/s' if speed else ''}{resumed}")
     extra.append(f"results: {path / 'games.parquet'}  manifest: {path / 'manifest.json'}")
+    settings = {k: (str(v) if isinstance(v, Path) else v) for k, v in as_dict(params).items()}
+    run_info = {"game": g.name, "settings": settings, "bots": [b.name for b in bots], "seed": seed, "games": n,
+                "rotate_seats": rotate_seats, "folder": str(path)}
     _emit(summarize(res.frame, g), f"{g.title}: {n:,} games, seed {seed}, {', '.join(sorted(set(m['bots'])))}", fmt, output, extra,
-          data=summary_data(res.frame, g))
+          data=summary_data(res.frame, g), run=run_info, answers=answers)
+
+
+def _by_lines(frame, column: str) -> list[str]:
+    """``--by``: the rate per value of a column, each with its Wilson interval."""
+    import polars as pl
+
+    from .questions import fmt_interval
+    from .stats import wilson
+
+    lines = [f"win rate by {column}:"]
+    for value, part in sorted(frame.group_by(column), key=lambda kv: str(kv[0][0])):
+        won = part["won"].cast(pl.Int64)
+        ci = wilson(int(won.sum()), won.len())
+        lines.append(f"  {column} = {value[0]}: {fmt_interval(ci.estimate, ci.lo, ci.hi)} of {won.len():,} seats")
+    return lines
 
 
 @app.command("trace")
