@@ -26,7 +26,7 @@ test: $(STAMP)
 	$(BIN)/simkit check experiments/bands.toml --jobs 0
 
 bench: $(STAMP)
-	for g in ufs aau ufoo eftaios ovni; do $(BIN)/simkit bench $$g --json benchmarks/$$g.json || exit 1; done
+	for g in ufs aau ufoo eftaios ovni; do $(BIN)/simkit bench $$g --format json --output benchmarks/$$g.json || exit 1; done
 
 # Rewrites tests/golden/*.json after an intended change of outcomes (review the diff).
 goldens: $(STAMP)

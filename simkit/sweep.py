@@ -193,7 +193,7 @@ def _claim(out: Path, exp: Experiment) -> None:
             raise UserError(f"{out} holds the cells of experiment file {claimed or 'unknown'}; give {exp.path} another name, or delete {out}")
     elif out.exists() and any(out.iterdir()):
         if not (out / "manifest.json").exists():
-            raise UserError(f"{out} exists and is not a simkit sweep folder; choose another --runs folder")
+            raise UserError(f"{out} exists and is not a simkit sweep folder; choose another --out folder")
     out.mkdir(parents=True, exist_ok=True)
     (out / "experiment.json").write_text(json.dumps({"file": me, "name": exp.name}, indent=1))
 
@@ -222,7 +222,7 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
         exp.report = Path(out_root).parent / "reports" / f"{exp.report.name}-{games}-games"
     out = Path(out_root) / exp.name
     if out.exists() and not out.is_dir():
-        raise UserError(f"{out} is not a folder; choose another --runs folder")
+        raise UserError(f"{out} is not a folder; choose another --out folder")
     t0 = time.perf_counter()
     total = sum(c.spec.n_games for c in exp.cells)
     # A cell that two grids share is played once, with the larger number of games.

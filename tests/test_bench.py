@@ -35,7 +35,7 @@ def test_bench_gives_a_row_for_every_bot(name, monkeypatch, tmp_path):
     monkeypatch.setattr(B, "PYTHON_SECONDS", 0.1)
     monkeypatch.setattr(B, "FIRST_DECISION_SECONDS", 0.5)
     out = tmp_path / "bench.json"
-    res = CliRunner().invoke(app, ["bench", name, "-n", "1", "--repeat", "1", "--python-games", "1", "--json", str(out)])
+    res = CliRunner().invoke(app, ["bench", name, "-n", "1", "--repeat", "1", "--python-games", "1", "--format", "json", "--output", str(out)])
     assert res.exit_code == 0, res.output
     rows = json.loads(out.read_text())["rows"]
     assert [r["bot"] for r in rows] == list(get(name).bots)

@@ -183,7 +183,7 @@ def test_bands_seat_true_and_band_lists_are_refused(tmp_path):
 
 
 def test_check_json_to_an_unwritable_path_is_refused_before_playing(tmp_path, simkit_cmd):
-    proc = subprocess.run(simkit_cmd + ["check", str(ROOT / "experiments/bands.toml"), "--json", "/proc/nope/x.json"],
+    proc = subprocess.run(simkit_cmd + ["check", str(ROOT / "experiments/bands.toml"), "--format", "json", "--output", "/proc/nope/x.json"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
@@ -220,7 +220,8 @@ def test_output_files_simkit_did_not_write_are_never_overwritten(tmp_path, simki
         assert _cli(simkit_cmd, run_args + ["--output", str(ours)], tmp_path).returncode == 0
     ours.write_text(ours.read_text() + " ")  # once the user edits it, it is theirs
     _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(ours)], tmp_path), "was not written by simkit")
-    _one_line_exit_2(_cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--json", str(mine)], tmp_path),
+    _one_line_exit_2(_cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--format", "json",
+                                        "--output", str(mine)], tmp_path),
                      "was not written by simkit")
     assert mine.read_text() == "precious"
 
@@ -277,6 +278,7 @@ def test_benchmark_figures_kept_in_git_may_be_rewritten(tmp_path, simkit_cmd):
     """A JSON document simkit wrote on another machine (marked as simkit's) may be rewritten; `make bench` needs it."""
     figures = tmp_path / "bench.json"
     figures.write_text(json.dumps({"written_by": "simkit", "game": "template", "rows": []}))
-    proc = _cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--json", str(figures)], tmp_path)
+    proc = _cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--format", "json",
+                             "--output", str(figures)], tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(figures.read_text())["rows"]

@@ -28,9 +28,9 @@ ITEMS = ("attack", "teleport", "adrenaline", "sedatives", "spotlight", "defence"
 SHORT = {"random": "rand / rand", "heuristic:no-avoid": "heur (no avoid) / heur", "heuristic": "heur / heur",
          "heuristic:no-track": "heur / heur (no track)", "search:humans": "search / heur",
          "search:aliens": "heur / search", "search": "search / search"}
-LADDER = ("random", "heuristic:no-track+no-avoid+no-bluff", "heuristic", "search", "search:b16")
+LADDER = ("random", "heuristic:no-track+no-avoid+no-bluff", "heuristic", "search", "search:budget=16")
 LADDER_NAMES = {"random": "random", "heuristic:no-track+no-avoid+no-bluff": "heuristic, no skills",
-                "heuristic": "heuristic", "search": "search (4 worlds)", "search:b16": "search (16 worlds)"}
+                "heuristic": "heuristic", "search": "search (4 worlds)", "search:budget=16": "search (16 worlds)"}
 
 
 def _games(f: pl.DataFrame) -> pl.DataFrame:
