@@ -254,15 +254,16 @@ def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path
 def _check_report_target(target: Path) -> None:
     """Before any game: the report folder must be simkit's or new (its files are
     checked again, one by one, when the report is written)."""
-    from .report import owned_files
+    from .report import _present, owned_files
 
     target = Path(target)
     if target.exists() and not target.is_dir():
         raise UserError(f"report = {target} is not a folder")
     ours = owned_files(target)
     for name in ("README.md", "index.html", "report.json"):
-        if (target / name).exists() and name not in ours:
-            raise UserError(f"{target / name} exists and was not written by simkit; choose another report folder")
+        if _present(target / name) and name not in ours:
+            raise UserError(f"{target / name} exists and was not written by simkit, or was edited since; "
+                            "choose another report folder or move the file")
     probe = target
     while not probe.exists():
         probe = probe.parent

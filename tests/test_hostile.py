@@ -280,3 +280,47 @@ def test_benchmark_figures_kept_in_git_may_be_rewritten(tmp_path, simkit_cmd):
     proc = _cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--json", str(figures)], tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(figures.read_text())["rows"]
+
+
+# ---- the third review (issue 23): one test per defect fixed -------------------------------
+def _report(*figures: str):
+    import matplotlib.pyplot as plt
+
+    from simkit.report import Report
+
+    rep = Report("t", "t")
+    rep.text("hello")
+    for name in figures:
+        rep.figure(plt.figure(), name, name)
+    return rep
+
+
+def test_a_report_folder_without_a_file_list_keeps_the_users_files(tmp_path):
+    target = tmp_path / "rep"
+    target.mkdir()
+    (target / "report.json").write_text(json.dumps({"title": "mine", "written_by": "simkit"}))
+    (target / "my-diagram.png").write_bytes(b"mine")
+    with pytest.raises(UserError, match="not written by simkit"):
+        _report("plot").write(target)
+    assert (target / "my-diagram.png").read_bytes() == b"mine"
+
+
+def test_a_report_never_removes_a_file_outside_its_folder(tmp_path):
+    target = tmp_path / "rep"
+    target.mkdir()
+    (tmp_path / "victim.png").write_bytes(b"mine")
+    (target / "report.json").write_text(json.dumps({"title": "t", "files": ["../victim.png", "/etc/x.png", "report.json"]}))
+    _report("plot").write(target)
+    assert (tmp_path / "victim.png").read_bytes() == b"mine" and (target / "plot.png").exists()
+
+
+def test_a_report_replaces_its_own_files_only_while_unchanged(tmp_path):
+    target = tmp_path / "rep"
+    _report("old", "kept").write(target)
+    _report("kept").write(target)  # simkit's own stale figure goes
+    assert not (target / "old.png").exists() and (target / "kept.png").exists()
+    (target / "kept.png").write_bytes(b"my own edit")
+    _report().write(target)  # an edited figure is the user's: not removed
+    with pytest.raises(UserError, match="edited since"):
+        _report("kept").write(target)  # nor overwritten
+    assert (target / "kept.png").read_bytes() == b"my own edit"
