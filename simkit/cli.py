@@ -183,7 +183,7 @@ def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra:
 
         write(output, put, "--output")
     else:
-        text = json.dumps({"written_by": "simkit", "title": title, "rows": data, "notes": list(extra)}, indent=2)
+        text = json.dumps({"title": title, "rows": data, "notes": list(extra)}, indent=2)
         write(output, lambda tmp: tmp.write_text(text + "\n"), "--output") if output else out.print(text, markup=False, highlight=False, soft_wrap=True)
     if output is not None:
         err.print(f"written: {output}")
@@ -269,7 +269,7 @@ def bench_cmd(
     Example: simkit bench ufs --bot greedy -n 100000
     """
     from .bench import bench, fmt_rate, rows_as_dicts
-    from .owned import MARK, check_target, write
+    from .owned import check_target, write
 
     if (n is not None and not 1 <= n <= 10**9) or not 1 <= repeat <= 100 or (python_games is not None and not 0 <= python_games <= 10**6):
         raise UserError("bench needs 1 <= -n <= 1e9, 1 <= --repeat <= 100 and 0 <= --python-games <= 1e6")
@@ -285,7 +285,7 @@ def bench_cmd(
     each = f"{sizes[0]:,} games" if len(sizes) == 1 else "about 2 s of games each"
     out.print(_table(table, f"{g.title}: one core, best of {repeat} x {each}"))
     if json_out:
-        doc = json.dumps({**MARK, "game": g.name, "params": params.__dict__, "rows": rows_as_dicts(rows)}, indent=2)
+        doc = json.dumps({"game": g.name, "params": params.__dict__, "rows": rows_as_dicts(rows)}, indent=2)
         write(json_out, lambda tmp: tmp.write_text(doc), "--json")
 
 

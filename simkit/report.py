@@ -141,7 +141,7 @@ class Report:
                 (target / name).unlink(missing_ok=True)
         for name, data in files.items():
             _atomic(target / name, data)
-        meta = {"title": self.title, "slug": self.slug, "summary": self.summary, "written_by": "simkit",
+        meta = {"title": self.title, "slug": self.slug, "summary": self.summary,
                 "files": {name: _sha256(data) for name, data in files.items()}}
         _atomic(target / "report.json", json.dumps(meta, indent=1).encode())
 

@@ -273,15 +273,6 @@ def test_a_data_path_relative_to_simkit_works_from_any_folder(tmp_path, simkit_c
     assert proc.returncode == 0, proc.stderr
 
 
-def test_benchmark_figures_kept_in_git_may_be_rewritten(tmp_path, simkit_cmd):
-    """A JSON document simkit wrote on another machine (marked as simkit's) may be rewritten; `make bench` needs it."""
-    figures = tmp_path / "bench.json"
-    figures.write_text(json.dumps({"written_by": "simkit", "game": "template", "rows": []}))
-    proc = _cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--json", str(figures)], tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(figures.read_text())["rows"]
-
-
 # ---- the third review (issue 23): one test per defect fixed -------------------------------
 def _report(*figures: str):
     import matplotlib.pyplot as plt
@@ -324,3 +315,21 @@ def test_a_report_replaces_its_own_files_only_while_unchanged(tmp_path):
     with pytest.raises(UserError, match="edited since"):
         _report("kept").write(target)  # nor overwritten
     assert (target / "kept.png").read_bytes() == b"my own edit"
+
+
+def test_a_file_that_says_it_is_simkits_is_still_the_users(tmp_path, simkit_cmd):
+    """Ownership is this machine's record of the bytes simkit wrote, not a string in the file."""
+    run_args = ["run", "template", "-n", "10", "--no-progress", "--out", str(tmp_path / "r"), "--format", "json"]
+    ours = tmp_path / "summary.json"
+    assert _cli(simkit_cmd, run_args + ["--output", str(ours)], tmp_path).returncode == 0
+    copy = tmp_path / "my-copy.json"
+    copy.write_text(ours.read_text())
+    forged = tmp_path / "figures.json"
+    forged.write_text(json.dumps({"written_by": "simkit", "rows": []}))
+    for mine in (copy, forged):
+        before = mine.read_text()
+        _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(mine)], tmp_path), "was not written by simkit")
+        assert mine.read_text() == before
+    link = tmp_path / "link.json"
+    link.symlink_to(ours)
+    _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(link)], tmp_path), "symbolic link")
