@@ -600,6 +600,9 @@ def run_many(
     kept and how to resume."""
     jobs = _jobs(jobs)
     check_backend(backend)
+    folders = [Path(out).resolve() for _, out in runs if out is not None]
+    if len(set(folders)) != len(folders):
+        raise ValueError("two runs were given one output folder: a bug (their games would mix)")
     from .progress import bar, status, warn
 
     pending = [prepare(spec, out, chunk_size, replace_stale, warn=warn if progress else None) for spec, out in runs]

@@ -333,3 +333,32 @@ def test_a_file_that_says_it_is_simkits_is_still_the_users(tmp_path, simkit_cmd)
     link = tmp_path / "link.json"
     link.symlink_to(ours)
     _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(link)], tmp_path), "symbolic link")
+
+
+def test_distinct_sweep_cells_never_share_a_folder(tmp_path, monkeypatch):
+    import polars as pl
+
+    die = (ROOT / "simkit/games/template/data/die.toml").read_text()
+    (tmp_path / "W").mkdir()
+    (tmp_path / "W" / "die 1.toml").write_text(die)
+    (tmp_path / "W" / "die_1.toml").write_text(die.replace("bust = 1", "bust = 6"))
+    path = tmp_path / "e.toml"
+    path.write_text(TINY.format(name="t", extra="").replace("players = [2]", 'players = [2]\ndata = ["W/die 1.toml", "W/die_1.toml"]'))
+    monkeypatch.chdir(tmp_path)
+    res = sweep(path, out_root=tmp_path / "runs", progress=False)
+    assert len(list((tmp_path / "runs" / "t").glob("*/games.parquet"))) == 2
+    g = get("template")
+    for data in ("W/die 1.toml", "W/die_1.toml"):
+        params = build(g.params, {"players": 2, "data": data}, g.name)
+        alone = run(RunSpec(g, params, tuple(g.resolve_bots([], params)), 20, 1), None, progress=False).frame
+        cell = res.frame.filter(pl.col("data") == data).sort(["game_index", "seat"])
+        assert cell["won"].to_list() == alone["won"].to_list() and cell["seed"].to_list() == alone["seed"].to_list()
+
+
+@pytest.mark.parametrize("values", ['[20, 20]', '[20, "20", 30]', '[20, 20, "30", 30]'])
+def test_a_value_given_twice_in_a_grid_is_refused(tmp_path, values):
+    path = tmp_path / "e.toml"
+    path.write_text(TINY.format(name="t", extra="").replace("players = [2]", f"players = [2]\ntarget = {values}"))
+    with pytest.raises(UserError, match="target.*(listed twice|the same setting)") as exc:
+        load_experiment(path)
+    assert "\n" not in str(exc.value)
