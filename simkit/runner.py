@@ -326,11 +326,10 @@ def _write_atomic(path: Path, write: Callable[[Path], None], hint: str = RUN_HIN
     try:
         write(tmp)
         tmp.replace(path)
-    except (OSError, pl.exceptions.PolarsError) as exc:
+    except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
+        # a full disk inside polars may surface as any of its errors ("Invalid thrift: transport error")
         tmp.unlink(missing_ok=True)
-        if isinstance(exc, pl.exceptions.PolarsError) and "os error" not in str(exc).lower() and "no space" not in str(exc).lower():
-            raise  # not a failure of the disk: a bug to see in full
-        reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
+        reason = getattr(exc, "strerror", None) or (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
         raise UserError(f"cannot write {path}: {reason}; {hint}") from None
     except BaseException:
         tmp.unlink(missing_ok=True)

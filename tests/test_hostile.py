@@ -362,3 +362,17 @@ def test_a_value_given_twice_in_a_grid_is_refused(tmp_path, values):
     with pytest.raises(UserError, match="target.*(listed twice|the same setting)") as exc:
         load_experiment(path)
     assert "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("error", ["ComputeError", "PanicException"])
+def test_any_error_writing_parquet_is_one_line(tmp_path, monkeypatch, error):
+    import polars as pl
+
+    def full(self, *args, **kwargs):
+        raise getattr(pl.exceptions, error)("parquet: Invalid thrift: transport error\nmore lines")
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    g = get("template")
+    with pytest.raises(UserError, match="Invalid thrift") as exc:
+        run(RunSpec(g, g.params(), tuple(g.resolve_bots([], g.params())), 5, 1), tmp_path / "r", progress=False)
+    assert "\n" not in str(exc.value) and not list((tmp_path / "r").rglob(".*.tmp"))
