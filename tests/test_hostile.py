@@ -239,7 +239,7 @@ def test_a_bot_that_ends_its_process_is_one_line_and_leaves_no_half_made_run(tmp
 
 
 def test_a_data_file_that_never_ends_is_refused(tmp_path, simkit_cmd):
-    _one_line_exit_2(_cli(simkit_cmd, ["run", "template", "-n", "5", "--set", "data=/dev/zero", "--no-progress"], tmp_path), "larger than")
+    _one_line_exit_2(_cli(simkit_cmd, ["run", "template", "-n", "5", "--set", "data=/dev/zero", "--no-progress"], tmp_path), "not a regular file")
 
 
 def test_sensitivity_refuses_zero_games(tmp_path, simkit_cmd):
@@ -376,3 +376,22 @@ def test_any_error_writing_parquet_is_one_line(tmp_path, monkeypatch, error):
     with pytest.raises(UserError, match="Invalid thrift") as exc:
         run(RunSpec(g, g.params(), tuple(g.resolve_bots([], g.params())), 5, 1), tmp_path / "r", progress=False)
     assert "\n" not in str(exc.value) and not list((tmp_path / "r").rglob(".*.tmp"))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "stdin"])
+def test_a_data_file_that_is_not_a_regular_file_is_refused_at_once(tmp_path, simkit_cmd, kind):
+    target = tmp_path / "board.toml"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target = "/dev/stdin"
+    err = tmp_path / "stderr"
+    with err.open("w") as fh:
+        proc = subprocess.Popen(simkit_cmd + ["run", "template", "-n", "5", "--set", f"data={target}", "--no-progress"],
+                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=fh, cwd=tmp_path)
+        try:
+            proc.wait(timeout=60)  # stdin stays open: reading it, or the FIFO, would wait forever
+        finally:
+            proc.kill()
+    stderr = err.read_text()
+    assert proc.returncode == 2 and "not a regular file" in stderr and len(stderr.strip().splitlines()) == 1, stderr
