@@ -3,6 +3,7 @@ nothing wrong, one clear line."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -395,3 +396,32 @@ def test_a_data_file_that_is_not_a_regular_file_is_refused_at_once(tmp_path, sim
             proc.kill()
     stderr = err.read_text()
     assert proc.returncode == 2 and "not a regular file" in stderr and len(stderr.strip().splitlines()) == 1, stderr
+
+
+def test_a_look_of_a_band_costs_its_own_games_only(tmp_path, monkeypatch):
+    """batch = 1 once re-read every stored game at every look (hours); now each look
+    handles its new games only, and a verdict is the same whatever the batch."""
+    import simkit.check as check_mod
+
+    seen = []
+    values = check_mod._values
+    monkeypatch.setattr(check_mod, "_values", lambda band, frame: seen.append(frame.height) or values(band, frame))
+    def band(batch):
+        path = tmp_path / f"bands-{batch}.toml"
+        path.write_text(f'[[band]]\nname = "b"\ngame = "ufs"\nmetric = "won"\ncentre = 0.3\nlo = 0.25\nhi = 0.35\ndetect = 0.1\nbatch = {batch}\n')
+        b = check_mod.load(path)[0]
+        return dataclasses.replace(b, spec=dataclasses.replace(b.spec, n_games=60))  # a short cap: undecided at 60
+
+    one = check_mod.decide(band(1))
+    assert one.games == 60 and sum(seen) == 60  # one seat: a row per game
+    assert check_mod.decide(band(60)).successes == one.successes
+
+
+def test_a_huge_batch_is_not_refused_with_an_option_the_user_never_gave(tmp_path):
+    import simkit.check as check_mod
+
+    path = tmp_path / "bands.toml"
+    path.write_text('[[band]]\nname = "b"\ngame = "ufs"\nmetric = "won"\ncentre = 0.3\nlo = 0.25\nhi = 0.35\ndetect = 0.1\nbatch = 1000000000\n')
+    band = check_mod.load(path)[0]
+    band = dataclasses.replace(band, spec=dataclasses.replace(band.spec, n_games=50))
+    assert check_mod.decide(band).games == 50
