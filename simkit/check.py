@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -250,6 +251,7 @@ class _Look:
     start: int
     stop: int
     chunk: int
+    secret: bytes | None
     successes: int = 0
 
     @property
@@ -263,9 +265,10 @@ class _Look:
         self.successes += int(_values(self.band, frame).sum())
 
 
-def _successes(band: Band, start: int, stop: int, jobs: int, chunk: int) -> int:
-    """Successes among games ``start .. stop - 1`` of the band's run."""
-    look = _Look(band, start, stop, chunk)
+def _successes(band: Band, start: int, stop: int, jobs: int, chunk: int, secret: bytes) -> int:
+    """Successes among games ``start .. stop - 1`` of the band's run (``secret``: the
+    run's key for user bots' generators)."""
+    look = _Look(band, start, stop, chunk, secret)
     execute([look], jobs, "loky", None, lambda n: None)
     return look.successes
 
@@ -282,8 +285,9 @@ def decide(band: Band, jobs: int = 1) -> Verdict:
     chunk = min(MAX_CHUNK, -(-band.batch // max(jobs, 1)))
     ensure_compiled([band.spec.game])
     successes = played = 0
+    secret = os.urandom(32)
     for j, n in enumerate(looks):
-        successes += _successes(band, played, n, jobs, chunk)
+        successes += _successes(band, played, n, jobs, chunk, secret)
         played = n
         verdict = verdict_at(successes, *(int(b[j]) for b in bounds))
         if verdict != CONTINUE:

@@ -425,3 +425,49 @@ def test_a_huge_batch_is_not_refused_with_an_option_the_user_never_gave(tmp_path
     band = check_mod.load(path)[0]
     band = dataclasses.replace(band, spec=dataclasses.replace(band.spec, n_games=50))
     assert check_mod.decide(band).games == 50
+
+
+def _user_bot(tmp_path, monkeypatch, name: str, body: str):
+    import sys
+
+    (tmp_path / f"{name}.py").write_text(body)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop(name, None)
+    g = get("template")
+    return g, tuple(g.resolve_bots([f"{name}:choose", "hold20"], g.params()))
+
+
+SPY = """
+def choose(observation, legal, rng):  # (it plays in a worker process: what it sees goes to a file)
+    with open(__file__ + ".seen", "a") as fh:
+        fh.write(f"{rng.bit_generator.seed_seq.entropy}\\n")
+    return int(legal[rng.integers(len(legal))])
+"""
+
+
+def test_a_user_bots_generator_tells_nothing_of_the_game_seed(tmp_path, monkeypatch):
+    import numpy as np
+
+    from simkit.rng import BOT, new_streams
+    from simkit.seeding import game_seeds
+
+    g, bots = _user_bot(tmp_path, monkeypatch, "spy", SPY)
+    seen = tmp_path / "spy.py.seen"
+    run(RunSpec(g, g.params(), bots, 5, 1), None, progress=False)
+    first = {int(x) for x in seen.read_text().split()}
+    seeds = [int(s) for s in game_seeds(1, 0, 5)]
+    assert first and not first & ({int(new_streams(np.uint64(s))[BOT]) for s in seeds} | set(seeds))  # no invertible mix of the seed
+    seen.unlink()
+    run(RunSpec(g, g.params(), bots, 5, 1), None, progress=False)
+    assert not first & {int(x) for x in seen.read_text().split()}  # another run, another secret
+
+
+def test_a_resumed_run_gives_a_user_bot_the_same_draws(tmp_path, monkeypatch):
+    g, bots = _user_bot(tmp_path, monkeypatch, "spy2", SPY)
+    spec = RunSpec(g, g.params(), bots, 40, 3)
+    whole = run(spec, tmp_path / "r", chunk_size=10, progress=False).frame
+    for name in ("games.parquet", "manifest.json", "parts/games-000000000020-000000000030.parquet"):
+        (tmp_path / "r" / name).unlink()
+    resumed = run(RunSpec(g, g.params(), bots, 40, 3), tmp_path / "r", chunk_size=10, progress=False)
+    assert resumed.manifest["resumed_games"] == 30 and resumed.frame.equals(whole)
+    assert "secret" in json.loads((tmp_path / "r" / "run.json").read_text())
