@@ -425,6 +425,7 @@ def check_cmd(
     Example: simkit check experiments/bands.toml --jobs 2
     """
     from .check import check, describe, message
+    from .errors import printable
     from .owned import check_target, write
 
     if json_out is not None:
@@ -450,7 +451,7 @@ def check_cmd(
         write(json_out, lambda tmp: tmp.write_text(doc), "--json")
     failed = [v for v in verdicts if v.failed]
     for v in failed:
-        err.print(message(v), soft_wrap=True, highlight=False)
+        err.print(Text(printable(message(v))), soft_wrap=True, highlight=False)
     if failed:
         raise typer.Exit(1)
 
@@ -532,6 +533,9 @@ def experiment_path(game) -> Path:
 
 
 def _fail(text: str, code: int) -> None:
+    from .errors import printable
+
+    text = printable(text)
     err.print(Text("error: ", style="bold red") + Text(text) if code != 130 else Text(text))
     sys.exit(code)
 

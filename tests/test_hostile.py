@@ -471,3 +471,11 @@ def test_a_resumed_run_gives_a_user_bot_the_same_draws(tmp_path, monkeypatch):
     resumed = run(RunSpec(g, g.params(), bots, 40, 3), tmp_path / "r", chunk_size=10, progress=False)
     assert resumed.manifest["resumed_games"] == 30 and resumed.frame.equals(whole)
     assert "secret" in json.loads((tmp_path / "r" / "run.json").read_text())
+
+
+def test_a_bots_escape_codes_never_reach_the_terminal(tmp_path, simkit_cmd):
+    (tmp_path / "evil.py").write_text('def choose(observation, legal, rng):\n    raise ValueError("\\x1b[2J\\x1b[31mgotcha\\x07")\n')
+    proc = _cli(simkit_cmd, ["run", "template", "--bot", "evil:choose", "--bot", "hold20", "-n", "3", "--no-progress",
+                             "--out", str(tmp_path / "r")], tmp_path)
+    _one_line_exit_2(proc, "gotcha")
+    assert "\x1b" not in proc.stderr and "\x07" not in proc.stderr and "\\x1b[31m" in proc.stderr
