@@ -38,7 +38,11 @@ def _digest(path: Path) -> str:
 
 def check_target(path: Path, option: str) -> None:
     """Before any work: ``path`` can be written, and writing it destroys nothing of the user's."""
+    from .runner import inside_code
+
     path = Path(path)
+    if inside_code(path):
+        raise UserError(f"{option} {path} is inside simkit's own code; choose a path outside simkit/ and strategies/")
     if path.is_dir():
         raise UserError(f"{option} {path} is a folder; give a file name")
     folder = path.parent if str(path.parent) else Path(".")

@@ -348,15 +348,30 @@ def _write_atomic(path: Path, write: Callable[[Path], None], hint: str = RUN_HIN
 SIMKIT_FILES = ("run.json", "games.parquet", "manifest.json")
 
 
-def _check_writable(folder: Path) -> None:
-    """Refuses, before any game is played, a folder simkit could not write into."""
+def inside_code(path: Path) -> bool:
+    """Whether ``path`` lies in simkit's own code (simkit/, strategies/), where output would
+    mix with the rules and bots."""
+    from ._cache import ROOT, STRATEGIES
+
+    where = Path(path).resolve()
+    return where.is_relative_to(ROOT / "simkit") or where.is_relative_to(STRATEGIES)
+
+
+def _check_writable(folder: Path, option: str = "--out") -> None:
+    """Refuses, before any game is played, a folder simkit could not write into or that
+    lies in its own code."""
+    if inside_code(folder):
+        raise UserError(f"{folder} is inside simkit's own code; choose a folder outside simkit/ and strategies/ ({option})")
     probe = folder
     while not probe.exists():
+        if probe.is_symlink():
+            raise UserError(f"{probe} is a symbolic link to {os.readlink(probe)}, which does not exist; "
+                            f"create that folder or choose another output folder ({option})")
         probe = probe.parent
     if not probe.is_dir():
-        raise UserError(f"{probe} is not a folder; choose another output folder (--out)")
+        raise UserError(f"{probe} is not a folder; choose another output folder ({option})")
     if not os.access(probe, os.W_OK | os.X_OK):
-        raise UserError(f"cannot write into {probe} (permission denied); choose another output folder (--out)")
+        raise UserError(f"cannot write into {probe} (permission denied); choose another output folder ({option})")
 
 
 def _clear_run(out: Path) -> None:

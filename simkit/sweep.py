@@ -28,7 +28,6 @@ import dataclasses
 import hashlib
 import itertools
 import json
-import os
 import re
 import time
 from pathlib import Path
@@ -43,7 +42,7 @@ from .datafiles import read, validated
 from .errors import UserError
 from .games import get
 from .params import as_dict, build, describe
-from .runner import MAX_CHUNK, MAX_GAMES, RunSpec, _write_atomic, library_versions, run_many
+from .runner import MAX_CHUNK, MAX_GAMES, RunSpec, _check_writable, _write_atomic, library_versions, run_many
 
 
 
@@ -248,6 +247,7 @@ def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path
     out = Path(out_root) / exp.name
     if out.exists() and not out.is_dir():
         raise UserError(f"{out} is not a folder; choose another --runs folder")
+    _check_writable(out, "--runs")
     t0 = time.perf_counter()
     total = sum(c.spec.n_games for c in exp.cells)
     # A cell that two grids share is played once, with the larger number of games.
@@ -303,11 +303,7 @@ def _check_report_target(target: Path) -> None:
         if _present(target / name) and name not in ours:
             raise UserError(f"{target / name} exists and was not written by simkit, or was edited since; "
                             "choose another report folder or move the file")
-    probe = target
-    while not probe.exists():
-        probe = probe.parent
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise UserError(f"cannot write the report into {probe} (permission denied)")
+    _check_writable(target, "report =")
 
 
 def write_report(result: SweepResult) -> Path:

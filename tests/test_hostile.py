@@ -479,3 +479,15 @@ def test_a_bots_escape_codes_never_reach_the_terminal(tmp_path, simkit_cmd):
                              "--out", str(tmp_path / "r")], tmp_path)
     _one_line_exit_2(proc, "gotcha")
     assert "\x1b" not in proc.stderr and "\x07" not in proc.stderr and "\\x1b[31m" in proc.stderr
+
+
+def test_a_dangling_link_or_simkits_own_code_as_output_is_one_clear_line(tmp_path, simkit_cmd):
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "nowhere")
+    args = ["run", "template", "-n", "3", "--no-progress"]
+    _one_line_exit_2(_cli(simkit_cmd, args + ["--out", str(link)], tmp_path), "symbolic link")
+    for where in ("simkit/games/x", "strategies/x"):
+        _one_line_exit_2(_cli(simkit_cmd, args + ["--out", str(ROOT / where)], tmp_path), "simkit's own code")
+        assert not (ROOT / where).exists()
+    _one_line_exit_2(_cli(simkit_cmd, args + ["--out", str(tmp_path / "r"), "--format", "json", "--output", str(ROOT / "simkit" / "x.json")],
+                          tmp_path), "simkit's own code")
