@@ -79,6 +79,8 @@ def read(path_str: str, what: str, hint: str = "") -> tuple[dict, str]:
         doc = _parse(kind, raw)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UserError(f"{path}: not valid {kind} ({exc})") from None
+    except RecursionError:
+        raise UserError(f"{path}: lists or tables nested too deeply to read; no board or card file needs that") from None
     if not isinstance(doc, dict):
         raise UserError(f"{path}: the top level must be a table of keys")
     return doc, hashlib.sha256(raw).hexdigest()[:12]

@@ -491,3 +491,13 @@ def test_a_dangling_link_or_simkits_own_code_as_output_is_one_clear_line(tmp_pat
         assert not (ROOT / where).exists()
     _one_line_exit_2(_cli(simkit_cmd, args + ["--out", str(tmp_path / "r"), "--format", "json", "--output", str(ROOT / "simkit" / "x.json")],
                           tmp_path), "simkit's own code")
+
+
+@pytest.mark.parametrize("name, text", [("deep.json", "[" * 100_000 + "]" * 100_000),
+                                        ("deep.toml", "a = " + "[" * 100_000 + "]" * 100_000)])
+def test_a_file_nested_too_deeply_is_one_line(tmp_path, name, text):
+    from simkit.datafiles import read
+
+    (tmp_path / name).write_text(text)
+    with pytest.raises(UserError, match="nested too deeply"):
+        read(str(tmp_path / name), "board file")
