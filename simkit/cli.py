@@ -199,7 +199,7 @@ def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra:
 
         write(output, put, "--output")
     else:
-        doc = {"written_by": "simkit", "title": title, **(meta or {}), "rows": data, "notes": list(extra)}
+        doc = {"title": title, **(meta or {}), "rows": data, "notes": list(extra)}
         if run is not None:
             doc["run"] = run
         if answers:
@@ -484,6 +484,7 @@ def check_cmd(
     Example: simkit check experiments/bands.toml --format json --output verdicts.json
     """
     from .check import check, describe, message, numbers
+    from .errors import printable
 
     _check_output(fmt, output)
     verdicts = check(bands, jobs=jobs, only=band or None)  # validates the whole file before playing
@@ -508,7 +509,7 @@ def check_cmd(
               meta={"alpha": first.family * first.test.alpha, "beta": first.test.beta})
     failed = [v for v in verdicts if v.failed]
     for v in failed:
-        err.print(message(v), soft_wrap=True, highlight=False)
+        err.print(Text(printable(message(v))), soft_wrap=True, highlight=False)
     if failed:
         raise typer.Exit(1)
 
@@ -592,6 +593,9 @@ def experiment_path(game) -> Path:
 
 
 def _fail(text: str, code: int) -> None:
+    from .errors import printable
+
+    text = printable(text)
     err.print(Text("error: ", style="bold red") + Text(text) if code != 130 else Text(text))
     sys.exit(code)
 

@@ -120,39 +120,74 @@ class Report:
                 f"<hr><p style='color:#777'>simkit {__version__}, generated {dt.date.today().isoformat()}</p></body></html>")
 
     def write(self, target: Path) -> None:
-        """Writes the report into ``target``, overwriting only files simkit wrote there
-        (listed in its ``report.json``); a user's own file of the same name is an error."""
+        """Writes the report into ``target``, overwriting or removing only files simkit
+        wrote there, unchanged since (its ``report.json`` keeps each one's hash); any
+        other file of the same name is an error."""
         target = Path(target)
-        names = [f"{n}.png" for n in self.figures] + ["README.md", "index.html", "report.json"]
+        pages = {"README.md": self.markdown().encode(), "index.html": self.html().encode()}
+        files = {**{f"{n}.png": png for n, png in self.figures.items()}, **pages}
         ours = owned_files(target)
-        clash = [n for n in names if (target / n).exists() and n not in ours]
+        clash = [n for n in [*files, "report.json"] if _present(target / n) and n not in ours]
         if clash:
-            raise UserError(f"{target / clash[0]} exists and was not written by simkit; choose another report folder")
+            raise UserError(f"{target / clash[0]} exists and was not written by simkit, or was edited since; "
+                            "choose another report folder or move the file")
         target.mkdir(parents=True, exist_ok=True)
-        for name in ours - set(names):  # figures of an earlier version of the report
+        for name in ours - set(files) - {"report.json"}:  # figures of an earlier version of the report
             if name.endswith(".png"):
                 (target / name).unlink(missing_ok=True)
-        for name, png in self.figures.items():
-            _atomic(target / f"{name}.png", png)
-        _atomic(target / "README.md", self.markdown().encode())
-        _atomic(target / "index.html", self.html().encode())
-        meta = {"title": self.title, "slug": self.slug, "summary": self.summary, "written_by": "simkit", "files": names,
+        for name, data in files.items():
+            _atomic(target / name, data)
+        meta = {"title": self.title, "slug": self.slug, "summary": self.summary,
+                "files": {name: _sha256(data) for name, data in files.items()},
                 "answers": [a.as_dict() for a in self.answers], "headline_figure": self.headline_figure}
         _atomic(target / "report.json", json.dumps(meta, indent=1).encode())
 
 
 def owned_files(target: Path) -> set[str]:
-    """The files of ``target`` that simkit wrote (from its report.json)."""
+    """The files of ``target`` that simkit may replace or remove: those its report.json
+    lists with the hash they still have (plain names inside the folder only: a name like
+    ``../x.png`` is never one), and report.json itself. Reports written before hashes
+    were kept list names only; a folder without such a list holds nothing of simkit's."""
+    target = Path(target)
+    if (target / "report.json").is_symlink():
+        return set()
     try:
-        meta = json.loads((Path(target) / "report.json").read_text())
+        meta = json.loads((target / "report.json").read_text())
     except (OSError, ValueError):
         return set()
-    if not isinstance(meta, dict) or "title" not in meta:
+    files = meta.get("files") if isinstance(meta, dict) else None
+    if isinstance(files, dict):
+        named = {str(n) for n, h in files.items() if _plain(n) and _unchanged(target / n, h)}
+    elif isinstance(files, list):
+        named = {str(n) for n in files if _plain(n)}
+    else:
         return set()
-    if isinstance(meta.get("files"), list):
-        return {str(f) for f in meta["files"]} | {"report.json"}
-    # reports written before the list was kept: the report's own names
-    return {"README.md", "index.html", "report.json"} | {p.name for p in Path(target).glob("*.png")}
+    return {n for n in named if not (target / n).is_symlink()} | {"report.json"}
+
+
+def _plain(name) -> bool:
+    """A file name inside the folder: no path, no "..", nothing hidden."""
+    return isinstance(name, str) and name == Path(name).name and not name.startswith(".") and "\\" not in name and "\0" not in name
+
+
+def _present(path: Path) -> bool:
+    return path.exists() or path.is_symlink()
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _unchanged(path: Path, digest) -> bool:
+    """The file is absent, or a regular file whose content still has ``digest``."""
+    if not _present(path):
+        return True
+    try:
+        return path.is_file() and not path.is_symlink() and path.stat().st_size < 2**30 and _sha256(path.read_bytes()) == digest
+    except OSError:
+        return False
 
 
 def _atomic(path: Path, data: bytes) -> None:

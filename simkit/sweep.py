@@ -28,7 +28,6 @@ import dataclasses
 import hashlib
 import itertools
 import json
-import os
 import re
 import time
 from pathlib import Path
@@ -43,7 +42,7 @@ from .datafiles import read, validated
 from .errors import UserError
 from .games import get
 from .params import as_dict, build, describe
-from .runner import MAX_CHUNK, MAX_GAMES, RunSpec, _write_atomic, library_versions, run_many
+from .runner import MAX_CHUNK, MAX_GAMES, RunSpec, _check_writable, _write_atomic, library_versions, run_many
 
 
 
@@ -55,6 +54,8 @@ class Cell:
 
     @property
     def key(self) -> str:
+        """A readable folder name; cells of one sweep whose names coincide get a hash of
+        their settings as well (see :func:`folders`)."""
         parts = [f"{k}={'+'.join(v) if isinstance(v, list) else v}" for k, v in self.settings.items()]
         if self.spec.rotate_seats:
             parts.append("rotated")
@@ -62,6 +63,26 @@ class Cell:
         if len(key) > 120:  # file names stop at 255 bytes: keep the start readable, a hash tells the rest apart
             key = f"{key[:100]}-{hashlib.sha1(key.encode()).hexdigest()[:12]}"
         return key
+
+    @property
+    def game(self) -> str:
+        """What decides the cell's games: two cells with the same are the same games."""
+        return json.dumps([as_dict(self.spec.params), [b.name for b in self.spec.bots], self.spec.rotate_seats],
+                          sort_keys=True, default=str)
+
+
+def folders(cells: list[Cell]) -> dict[str, str]:
+    """Each distinct cell's folder name (by :attr:`Cell.game`): its key, or, when distinct
+    cells' keys coincide (``W/die 1.toml`` and ``W/die_1.toml`` both clean to
+    ``W_die_1.toml``), the key and a hash of the cell, so that no two share a folder."""
+    first: dict[str, Cell] = {}
+    for c in cells:
+        first.setdefault(c.game, c)
+    taken: dict[str, int] = {}
+    for c in first.values():
+        taken[c.key] = taken.get(c.key, 0) + 1
+    return {g: c.key if taken[c.key] == 1 else f"{c.key[:100]}-{hashlib.sha1(g.encode()).hexdigest()[:12]}"
+            for g, c in first.items()}
 
 
 @dataclasses.dataclass
@@ -157,6 +178,7 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
             count *= len(values)
         if len(cells) + count > MAX_CELLS:
             raise _fail(path, where, f"the grid has more than {MAX_CELLS:,} cells in all")
+        seen: dict[str, tuple] = {}
         for combo in itertools.product(*axes.values(), bots_axis):
             values = dict(zip(axes, combo[:-1]))
             try:
@@ -167,7 +189,12 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
             except UserError as exc:
                 raise _fail(path, where, str(exc)) from None
             settings = {**values, "bots": [b.name for b in bots] if len(set(b.name for b in bots)) > 1 else bots[0].name}
-            cells.append(Cell(RunSpec(game, params, bots, games, exp.seed, grid.rotate_seats), settings, gi))
+            cell = Cell(RunSpec(game, params, bots, games, exp.seed, grid.rotate_seats), settings, gi)
+            if cell.game in seen:  # e.g. target = [20, "20"]: its games would be counted twice
+                raise _fail(path, where, _twice(dict(zip([*axes, "bots"], seen[cell.game])), dict(zip([*axes, "bots"], combo)),
+                                                {**axes, "bots": bots_axis}))
+            seen[cell.game] = combo
+            cells.append(cell)
     report = Path(exp.report) if exp.report else None
     if report is not None and base is not None and not report.is_absolute():
         report = base / report
@@ -177,6 +204,16 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
             raise _fail(path, "sensitivity", f"{game.name} declares no readings (GameSpec.analysis.sensitivity)")
         sens = min(sens, games_override) if games_override else sens
     return Experiment(path, exp.name, game, exp.seed, report, exp.chunk_size, cells, exp.description, sens)
+
+
+def _twice(prev: dict, combo: dict, lists: dict) -> str:
+    """What makes two cells of one grid the same games: two values of an axis that mean
+    the same (20 and "20"), or a value listed twice."""
+    for k in combo:
+        if prev[k] != combo[k]:
+            return f"{k}: {json.dumps(prev[k])} and {json.dumps(combo[k])} are the same setting; give each value once"
+    k = next(k for k in combo if [json.dumps(v) for v in lists[k]].count(json.dumps(combo[k])) > 1)
+    return f"{k}: {json.dumps(combo[k])} is listed twice; give each value once"
 
 
 def _claim(out: Path, exp: Experiment) -> None:
@@ -223,22 +260,24 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
     out = Path(out_root) / exp.name
     if out.exists() and not out.is_dir():
         raise UserError(f"{out} is not a folder; choose another --out folder")
+    _check_writable(out, "--out")
     t0 = time.perf_counter()
     total = sum(c.spec.n_games for c in exp.cells)
     # A cell that two grids share is played once, with the larger number of games.
     unique: dict[str, Cell] = {}
     for c in exp.cells:
-        if c.key not in unique or c.spec.n_games > unique[c.key].spec.n_games:
-            unique[c.key] = c
+        if c.game not in unique or c.spec.n_games > unique[c.game].spec.n_games:
+            unique[c.game] = c
+    folder = folders(exp.cells)
     if exp.report is not None and report:
         _check_report_target(exp.report)
     _claim(out, exp)
-    results = run_many([(c.spec, out / key) for key, c in unique.items()], jobs=jobs, backend=backend, scheduler=scheduler,
+    results = run_many([(c.spec, out / folder[g]) for g, c in unique.items()], jobs=jobs, backend=backend, scheduler=scheduler,
                        chunk_size=exp.chunk_size, progress=progress, replace_stale=True, label=exp.name)
     by_key = dict(zip(unique, results))
     frames = []
     for cell in exp.cells:
-        frame = by_key[cell.key].frame.filter(pl.col("game_index") < cell.spec.n_games)
+        frame = by_key[cell.game].frame.filter(pl.col("game_index") < cell.spec.n_games)
         bots = cell.settings["bots"]
         frames.append(frame.with_columns(  # every row carries its cell: grid, all parameters, bots
             pl.lit(cell.grid).alias("grid"),
@@ -251,7 +290,7 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
         "name": exp.name,
         "game": exp.game.name,
         "seed": exp.seed,
-        "cells": [{"key": c.key, "grid": c.grid, "settings": c.settings, "games": c.spec.n_games} for c in exp.cells],
+        "cells": [{"key": folder[c.game], "grid": c.grid, "settings": c.settings, "games": c.spec.n_games} for c in exp.cells],
         "games": total,
         "wall_time_s": round(time.perf_counter() - t0, 2),
         "libraries": library_versions(),
@@ -267,20 +306,17 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
 def _check_report_target(target: Path) -> None:
     """Before any game: the report folder must be simkit's or new (its files are
     checked again, one by one, when the report is written)."""
-    from .report import owned_files
+    from .report import _present, owned_files
 
     target = Path(target)
     if target.exists() and not target.is_dir():
         raise UserError(f"report = {target} is not a folder")
     ours = owned_files(target)
     for name in ("README.md", "index.html", "report.json"):
-        if (target / name).exists() and name not in ours:
-            raise UserError(f"{target / name} exists and was not written by simkit; choose another report folder")
-    probe = target
-    while not probe.exists():
-        probe = probe.parent
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise UserError(f"cannot write the report into {probe} (permission denied)")
+        if _present(target / name) and name not in ours:
+            raise UserError(f"{target / name} exists and was not written by simkit, or was edited since; "
+                            "choose another report folder or move the file")
+    _check_writable(target, "report =")
 
 
 def write_report(result: SweepResult) -> Path:
