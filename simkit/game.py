@@ -267,7 +267,6 @@ class Text:
     describe_result: Callable[..., str] | None = None  # (params, s, b) -> the end of a traced game
     trace_mark: Callable[[np.ndarray], int] | None = None  # traces print the state when this changes (e.g. the round)
     trace_legend: str = ""  # what the symbols and terms of the trace mean (newlines allowed)
-    summarize: Callable[[Any], list[str]] | None = None  # extra lines for `simkit run` from a frame
 
 
 @dataclasses.dataclass(frozen=True)

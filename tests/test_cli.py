@@ -87,7 +87,7 @@ def test_run_prints_a_summary_and_writes_results(tmp_path, simkit_cmd):
     out = tmp_path / "r"
     proc = run_cli(simkit_cmd, ["run", "ufs", "-n", "300", "--seed", "4", "--out", str(out), "--no-progress", "--set", "threat=0"], tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "win rate" in proc.stdout and "outcomes:" in proc.stdout
+    assert "win rate" in proc.stdout and "answer: The player wins" in proc.stdout
     m = json.loads((out / "manifest.json").read_text())
     assert m["n_games"] == 300 and m["params"]["threat"] == 0
 
