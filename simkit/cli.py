@@ -576,7 +576,7 @@ def report_cmd(
 
     g = get(game)
     # a game that ships no experiment file gets a default one: its declared questions still answer
-    path = experiment_path(g) if g.analysis.experiment else default_experiment(g, games)
+    path = experiment_path(g) if g.analysis.experiment else default_experiment(g, games, out_root.parent)
     res = sweep(path, jobs=jobs, games=games, out_root=out_root, progress=progress)
     out.print(f"report: {res.experiment.report / 'README.md'} and {res.experiment.report / 'index.html'}")
     if games is not None:

@@ -110,7 +110,7 @@ def contrast_verdict(est: float, se: float, margin: float | None, p_adj: float, 
     ``1 - 2 alpha`` interval lies inside ``(-margin, margin)``; else NOT_SHOWN."""
     if p_adj < alpha:
         return SHOWN
-    if margin is not None and se >= 0 and math.isfinite(se):
+    if margin is not None and se > 0 and math.isfinite(se):
         z = sps.norm.ppf(1 - alpha)
         if est - z * se > -margin and est + z * se < margin:
             return EQUIVALENT
@@ -127,8 +127,10 @@ def mean_se(x: np.ndarray) -> tuple[float, float]:
 
 
 def two_sided_p(est: float, se: float) -> float:
+    """Normal two-sided p-value; 1 when the standard error is 0 or unknown: games that all
+    ended alike (a handful of them) are no evidence of anything."""
     if not math.isfinite(se) or se <= 0:
-        return 0.0 if (se == 0 and est != 0) else 1.0
+        return 1.0
     return float(2 * sps.norm.sf(abs(est) / se))
 
 

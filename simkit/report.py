@@ -292,14 +292,14 @@ def compose(result, builder=None) -> Report:
              f"once in `simkit/questions.py` and declared for this game in `simkit/games/{game.name}/questions.py`; the "
              "sections below give its evidence.")
     if builder is not None:
-        builder(result, rep)
+        builder(result, rep)  # its own sections, the sensitivity section where it belongs among them
     else:
         for q, answers in answered:
             if answers:
                 rep.heading(q.title)
                 for a in answers:
                     rep.evidence(a)
-    section_for_report(rep, result)
+        section_for_report(rep, result)
     if not rep.summary:
         rep.summary = " ".join(a.sentence for a in rep.answers[:2])
     return rep

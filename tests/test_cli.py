@@ -160,5 +160,8 @@ def test_every_folder_of_runs_is_out(tmp_path, simkit_cmd):
     proc = run_cli(simkit_cmd, ["sweep", str(exp), "--out", str(tmp_path / "runs"), "--no-progress", "--jobs", "1"], tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "runs" / "tiny" / "all.parquet").exists()
-    proc = run_cli(simkit_cmd, ["report", "template", "--out", str(tmp_path / "runs")], tmp_path)
-    assert proc.returncode == 2 and "no default experiment" in proc.stderr  # the option is known; the game has no report
+    proc = run_cli(simkit_cmd, ["report", "template", "--games", "40", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "r" / "sweeps")],
+                   tmp_path)
+    assert proc.returncode == 0, proc.stderr  # the template ships no experiment: its default one, under --out
+    assert (tmp_path / "r" / "sweeps" / "template-default" / "all.parquet").exists()
+    assert (tmp_path / "r" / "reports" / "template" / "README.md").exists()
