@@ -110,8 +110,8 @@ def build(result, rep: Report) -> None:
     pairings = _pairings(f)
     first_q, seat_q = _question("first_player"), _question("seat")
     rep.heading("Who wins: the first player and the seats")
-    rep.text("The rulebook's die roll decides who moves first (A32), so with seats rotated each bot and each seat moves first "
-             "in about half of the games. A position's figure is its win rate minus the fair share (the average position's "
+    rep.text("The rulebook's die roll decides who moves first (A32); with seats rotated each bot and each seat should move "
+             "first in half of the games (the table of seats below checks the roll). A position's figure is its win rate minus the fair share (the average position's "
              "win rate); the headline games are the tactical bot against itself.")
     for q in (first_q, seat_q):
         for a in q.answers(f):
@@ -133,11 +133,13 @@ def build(result, rep: Report) -> None:
     # every pairing but random against another bot: random never wins those, so who moves
     # first there is only who won the die roll
     rows, first_est, seat_est, labels, raw_p = [], [], [], [], []
-    skipped = []
+    skipped, random_wins, random_games = [], 0, 0
     for label, part in pairings:
         a, _, b = label.partition(" vs ")
         if "random" in (a, b) and a != b:
             skipped.append(label)
+            mine = part.filter(pl.col("bot") == "random")
+            random_wins, random_games = random_wins + int(mine["won"].sum()), random_games + mine.height
             continue
         fa = Seats(position=first_q.position, position_name="turn position", names=first_q.names, by=()).answers(part, False)
         sa = Seats(position="seat", by=()).answers(part, False)
@@ -148,22 +150,23 @@ def build(result, rep: Report) -> None:
         labels.append(label)
         first_est.append(e)
         seat_est.append(sa[0].estimates[1])  # seat 2
-        raw_p.append(two_sided_p(e.estimate, se))
+        raw_p.append(two_sided_p(e.estimate, se) if se > 0 else float("nan"))  # nan: every game alike, no test
         g = _games(part)
         rows.append({"pairing": label, "games": f"{g.height:,}", "first player wins": _share(int((g["winner"] == g["first_seat"]).sum()), g.height),
                      "draws": _share(int(g["draw"].sum()), g.height), "first player minus fair share": e.text(),
                      "seat 2 minus fair share": seat_est[-1].text(), "_se": se})
     for row, e, p in zip(rows, first_est, holm_adjusted(raw_p)):
         se = row.pop("_se")
-        row["p (first player, Holm)"] = fmt_p(p)
-        verdict = contrast_verdict(e.estimate, se, first_q.margin, p)
+        row["p (first player, Holm)"] = fmt_p(p) if se > 0 else ""
+        verdict = contrast_verdict(e.estimate, se, first_q.margin, p) if se > 0 else "too few games"
         row["first player"] = {"shown": "favoured" if e.estimate > 0 else "disfavoured",
-                               "equivalent": f"fair within ±{100 * first_q.margin:.0f} points"}.get(verdict, "not shown either way")
+                               "equivalent": f"fair within ±{100 * first_q.margin:.0f} points",
+                               "too few games": "too few games (every game alike)"}.get(verdict, "not shown either way")
     rep.table(rows, f"Every pairing of the bots, seats rotated, default readings: the first player's win rate and seat 2's "
                     f"win rate, each minus the fair share, with 95% intervals; the first player's p-value is Holm-adjusted over "
                     f"the {len(rows)} pairings (in a game of two the first and the second player's deviations are one test)"
-                    + (f". Not shown: {', '.join(skipped)}: random never beats another bot, so there who moves first measures "
-                       "only the die roll" if skipped else ""))
+                    + (f". Left out: {', '.join(skipped)}: random won {random_wins:,} of these {random_games:,} games, so there "
+                       "who moves first measures the die roll, not the game" if skipped else ""))
     if labels:
         fig, axes = plt.subplots(1, 2, figsize=(9, 0.45 * len(labels) + 1.4), sharey=True)
         _forest(axes[0], labels, first_est, [e.lo > 0 or e.hi < 0 for e in first_est])
@@ -370,8 +373,8 @@ def _together_section(rep: Report, f: pl.DataFrame) -> None:
                          "asteroid damage / game": _mean_ci(totals["asteroid_damage"].to_numpy()),
                          "volley hits / game": _mean_ci(totals["volley_hits"].to_numpy())})
         old, new = per_game.values()
-        first_won.append((VariantEffect(f"{bot} self-play, A15 and A18 read 'moved',", metric="first player won"), old, new))
-        turns.append((VariantEffect(f"{bot} self-play, A15 and A18 read 'moved',", metric="turns"), old, new))
+        first_won.append((VariantEffect(f"{bot} self-play", metric="first player won"), old, new))
+        turns.append((VariantEffect(f"{bot} self-play", metric="turns"), old, new))
     if not rows:
         return
     rep.heading("A15 and A18 read together")
