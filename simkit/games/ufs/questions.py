@@ -117,11 +117,13 @@ class DamagedSide:
             raw.append((city, m, se, two_sided_p(m, se), per_seed.height, threats))
         if not raw:
             return []
-        p_adj = holm_adjusted([r[3] for r in raw])
+        # every seed alike (a handful of games): the interval has width 0 and tests nothing
+        p_adj = holm_adjusted([r[3] if r[2] > 0 else float("nan") for r in raw])
         est = []
         for (city, m, se, _, n, threats), p in zip(raw, p_adj):
+            verdict = contrast_verdict(m, se, self.margin, p, self.alpha) if se > 0 else NOT_SHOWN
             est.append(Estimate(f"{CITY_NAMES[city]}: damaged minus normal side", m, m - z * se, m + z * se, "pts", float(p), n,
-                                contrast_verdict(m, se, self.margin, p, self.alpha)))
+                                verdict))
         threats = raw[0][5]
         span = f"threat levels {threats[0]}-{threats[-1]}" if len(threats) > 1 else f"threat level {threats[0]}"
         name = {e.label: e.label.split(":")[0] for e in est}
