@@ -86,6 +86,21 @@ def _forest(ax, labels, estimates, shown) -> None:
     ax.set_ylim(len(labels) - 0.5, -0.5)
 
 
+def _over_pairings(estimates, margin: float) -> list[tuple[str, str]]:
+    """(Holm-adjusted p, verdict) of one position's deviation in each pairing, Holm over the
+    pairings; a zero-width interval (every game alike) is no test."""
+    z = sps.norm.ppf(0.975)
+    se = [(e.hi - e.lo) / (2 * z) for e in estimates]
+    p_adj = holm_adjusted([two_sided_p(e.estimate, s) if s > 0 else float("nan") for e, s in zip(estimates, se)])
+    return [(fmt_p(p), contrast_verdict(e.estimate, s, margin, p)) if s > 0 else ("", "too few games")
+            for e, s, p in zip(estimates, se, p_adj)]
+
+
+def _says(verdict: str, e, margin: float) -> str:
+    return {"shown": "favoured" if e.estimate > 0 else "disfavoured", "equivalent": f"fair within ±{100 * margin:.0f} points",
+            "too few games": "too few games (every game alike)"}.get(verdict, "not shown either way")
+
+
 def build(result, rep: Report) -> None:
     import matplotlib.pyplot as plt
 
@@ -132,7 +147,7 @@ def build(result, rep: Report) -> None:
                         "equal turn order comes from the seat, not from the roll")
     # every pairing but random against another bot: random never wins those, so who moves
     # first there is only who won the die roll
-    rows, first_est, seat_est, labels, raw_p = [], [], [], [], []
+    rows, first_est, seat_est, labels = [], [], [], []
     skipped, random_wins, random_games = [], 0, 0
     for label, part in pairings:
         a, _, b = label.partition(" vs ")
@@ -145,37 +160,31 @@ def build(result, rep: Report) -> None:
         sa = Seats(position="seat", by=()).answers(part, False)
         if not fa or not sa:
             continue
-        e = fa[0].estimates[0]  # the first player (turn position 1)
-        se = (e.hi - e.lo) / (2 * sps.norm.ppf(0.975))
         labels.append(label)
-        first_est.append(e)
+        first_est.append(fa[0].estimates[0])  # the first player (turn position 1)
         seat_est.append(sa[0].estimates[1])  # seat 2
-        raw_p.append(two_sided_p(e.estimate, se) if se > 0 else float("nan"))  # nan: every game alike, no test
         g = _games(part)
         rows.append({"pairing": label, "games": f"{g.height:,}", "first player wins": _share(int((g["winner"] == g["first_seat"]).sum()), g.height),
-                     "draws": _share(int(g["draw"].sum()), g.height), "first player minus fair share": e.text(),
-                     "seat 2 minus fair share": seat_est[-1].text(), "_se": se})
-    for row, e, p in zip(rows, first_est, holm_adjusted(raw_p)):
-        se = row.pop("_se")
-        row["p (first player, Holm)"] = fmt_p(p) if se > 0 else ""
-        verdict = contrast_verdict(e.estimate, se, first_q.margin, p) if se > 0 else "too few games"
-        row["first player"] = {"shown": "favoured" if e.estimate > 0 else "disfavoured",
-                               "equivalent": f"fair within ±{100 * first_q.margin:.0f} points",
-                               "too few games": "too few games (every game alike)"}.get(verdict, "not shown either way")
-    rep.table(rows, f"Every pairing of the bots, seats rotated, default readings: the first player's win rate and seat 2's "
-                    f"win rate, each minus the fair share, with 95% intervals; the first player's p-value is Holm-adjusted over "
-                    f"the {len(rows)} pairings (in a game of two the first and the second player's deviations are one test)"
+                     "draws": _share(int(g["draw"].sum()), g.height)})
+    first_v, seat_v = _over_pairings(first_est, first_q.margin), _over_pairings(seat_est, first_q.margin)
+    for row, e, (p, v), s2, (p2, v2) in zip(rows, first_est, first_v, seat_est, seat_v):
+        row.update({"first player minus fair share": e.text(), "p (first player, Holm)": p, "first player": _says(v, e, first_q.margin),
+                    "seat 2 minus fair share": s2.text(), "p (seat 2, Holm)": p2, "seat 2": _says(v2, s2, first_q.margin)})
+    rep.table(rows, f"Every pairing of the bots, seats rotated, default readings: the first player's and seat 2's win rates, "
+                    f"each minus the fair share, with 95% intervals; p-values Holm-adjusted over the {len(rows)} pairings, "
+                    "for the first player and for seat 2 separately (in a game of two, the two positions' deviations are one "
+                    "test)"
                     + (f". Left out: {', '.join(skipped)}: random won {random_wins:,} of these {random_games:,} games, so there "
                        "who moves first measures the die roll, not the game" if skipped else ""))
     if labels:
         fig, axes = plt.subplots(1, 2, figsize=(9, 0.45 * len(labels) + 1.4), sharey=True)
-        _forest(axes[0], labels, first_est, [e.lo > 0 or e.hi < 0 for e in first_est])
+        _forest(axes[0], labels, first_est, [v == "shown" for _, v in first_v])
         axes[0].set_xlabel("first player: win rate minus fair share (points)")
-        _forest(axes[1], labels, seat_est, [e.lo > 0 or e.hi < 0 for e in seat_est])
+        _forest(axes[1], labels, seat_est, [v == "shown" for _, v in seat_v])
         axes[1].set_xlabel("seat 2: win rate minus fair share (points)")
         fig.suptitle("Who wins more than the fair share, by pairing (95% intervals)")
         rep.figure(fig, "first-player", "The first player's and seat 2's win rates minus the fair share, per pairing of the bots, "
-                                         "with 95% intervals (filled: the interval excludes 0; dotted: no advantage)")
+                                         "with 95% intervals (filled: shown after Holm over the pairings; dotted: no advantage)")
 
     # -- 2. which bot is stronger ------------------------------------------------------------------
     rep.heading("Which bot is stronger, head to head")
