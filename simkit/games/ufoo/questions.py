@@ -146,7 +146,7 @@ class HeadToHead(Question):
             else:
                 parts.append(f"{a} and {b} are not separated ({a} minus {b}: {e.text()})")
         return ("Head to head (a bot's win rate minus its opponent's, seats rotated): " + "; ".join(parts)
-                + f" (Holm over {len(est)} pairs, 5%).")
+                + (f" (Holm over {len(est)} pairs, 5%)." if len(est) > 1 else " (5%)."))
 
 
 def _difference(wa: np.ndarray, wb: np.ndarray) -> tuple[float, float, float, float, float]:
@@ -234,8 +234,8 @@ class OptionWorth:
             else:
                 parts.append(f"{what}, a change in {whose} win rate is not shown either way ({e.text()})")
         sentence = (f"Playing the full {self.bot} bot: " + "; ".join(parts)
-                    + f" (each paired with the full bot's own games on the same seeds and seats; Holm over {len(est)} "
-                    "options, 5%).")
+                    + " (each paired with the full bot's own games on the same seeds and seats; "
+                    + (f"Holm over {len(est)} options, 5%)." if len(est) > 1 else "5%)."))
         verdict = SHOWN if any(e.verdict == SHOWN for e in est) else (
             EQUIVALENT if all(e.verdict == EQUIVALENT for e in est) else NOT_SHOWN)
         return [Answer(self.id, self.title, {}, sentence, verdict,

@@ -126,8 +126,8 @@ def build(result, rep: Report) -> None:
     first_q, seat_q = _question("first_player"), _question("seat")
     rep.heading("Who wins: the first player and the seats")
     rep.text("The rulebook's die roll decides who moves first (A32); with seats rotated each bot and each seat should move "
-             "first in half of the games (the table of seats below checks the roll). A position's figure is its win rate minus the fair share (the average position's "
-             "win rate); the headline games are the tactical bot against itself.")
+             "first in half of the games (the table of seats below checks the roll). A position's figure is its win rate "
+             "minus the fair share (the average position's win rate); the headline games are the tactical bot against itself.")
     for q in (first_q, seat_q):
         for a in q.answers(f):
             rep.evidence(a)
