@@ -88,8 +88,8 @@ def built(tmp_path_factory):
 
 def test_answers_name_the_per_player_and_the_per_side_question(built):
     rep, md, _, _ = built
-    sides = [a for a in rep.answers if a.question.startswith("sides_")]
-    assert [a.question for a in sides] == ["sides_basic", "sides_advanced"]
+    sides = [a for a in rep.answers if a.question == "sides"]
+    assert [a.group for a in sides] == [{"mode": "advanced"}, {"mode": "basic"}]
     for a in sides:
         assert a.games == 80  # the headline cell (grid 3) only: grids 0 and 2 replay its first games
         assert "fair to a player?" in a.sentence and "Which team takes the game?" in a.sentence
@@ -143,5 +143,5 @@ def test_two_games_per_cell_build_and_say_why_there_is_no_answer(tmp_path):
     result = sweep(path, jobs=1, out_root=tmp_path / "runs", progress=False, report=False)
     rep = compose(result, eftaios_report.build)
     assert rep.markdown().startswith("# Escape From the Aliens")
-    assert len(rep.answers) == len(QUESTIONS) + 1  # the turn order is asked of both modes
+    assert len(rep.answers) == 2 * len(QUESTIONS)  # each asked of both modes
     assert all("too few games (2)" in a.sentence for a in rep.answers)

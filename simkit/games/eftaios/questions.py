@@ -195,9 +195,7 @@ class TurnOrder(SeatFairness):
 
 
 QUESTIONS = [
-    Sides(id="sides_basic", title="Basic game: is it fair to a player to be dealt a human or an alien, and which team takes the game?",
-          where={**HEADLINE, "mode": "basic"}),
-    Sides(id="sides_advanced", title="Advanced game: is it fair to a player to be dealt a human or an alien, and which team takes the game?",
-          where={**HEADLINE, "mode": "advanced"}),
-    TurnOrder(title="Does a player's place in the turn order change how often they win?", where=HEADLINE, by=("mode",)),
+    Sides(title="Is it fair to a player to be dealt a human or an alien, and which team takes the game?", where=HEADLINE,
+          by=("mode", "players")),
+    TurnOrder(title="Does a player's place in the turn order change how often they win?", where=HEADLINE, by=("mode", "players")),
 ]

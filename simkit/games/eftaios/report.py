@@ -18,7 +18,7 @@ import polars as pl
 from ...questions import ALPHA, EQUIVALENT, SHOWN, VariantEffect, fmt_p
 from ...report import PALETTE, Report, pct, style
 from ...stats import mean_interval, wilson
-from .questions import HEADLINE, MAP_NAMES, MARGIN, Sides, within_margin
+from .questions import HEADLINE, MAP_NAMES, MARGIN, Sides, TurnOrder, within_margin
 
 MAPS = ("galilei", "fermi", "galvani")
 MODES = ("basic", "advanced")
@@ -138,7 +138,7 @@ def build(result, rep: Report) -> None:
 
 # ---------------------------------------------------------------------------------------------
 def _headline_section(rep, plt):
-    answers = [a for a in rep.answers if a.question in ("sides_basic", "sides_advanced")]
+    answers = [a for a in rep.answers if a.question == SIDES.id]
     if not answers:
         return
     rep.heading("Fair to a player, and which team takes the game")
@@ -169,8 +169,7 @@ def _headline_section(rep, plt):
         ax.set_yticklabels(labels)
         ax.invert_yaxis()
         ax.set_xlabel("% of games")
-        mode = "basic" if a.question == "sides_basic" else "advanced"
-        ax.set_title(f"{mode} game ({a.games:,} games)")
+        ax.set_title(f"{a.group.get('mode', '')} game ({a.games:,} games)")
     rep.figure(fig, "sides", "Galilei, 6 heuristic players. Above the line, fair to a player: how often a seat dealt each side "
                              "wins. Below, which team takes the game: the share of games each side wins (in the advanced game "
                              "both can win the same game). 95% intervals")
@@ -372,7 +371,7 @@ def _survival_section(rep, plt, f):
 
 
 def _turn_order_section(rep, plt, headline):
-    answers = [a for a in rep.answers if a.question == "turn_order"]
+    answers = [a for a in rep.answers if a.question == TurnOrder.id]
     if not answers:
         return
     rep.heading("Does turn order matter?")
@@ -441,15 +440,8 @@ def _item_section(rep, plt, base, items):
         with_, without = (fr.filter(pl.col("game_index") < n) for fr in (base, without))
         name = "bluffing" if opt == "bluff" else opt.capitalize()
         effect = VariantEffect(label=f"{name}, against never using it", alpha=ALPHA / len(options), margin=0.02)
-
-        def seats(fr, metric):
-            return fr.filter(pl.col("side") == 0).select("game_index", "seat", pl.col("won").alias(metric))
-
-        def games(fr, metric):
-            return _games(fr).select("game_index", "seat", pl.col("alien_win").alias(metric))
-
-        h = dataclasses.replace(effect, metric=human).answer(seats(without, human), seats(with_, human))
-        a = dataclasses.replace(effect, metric=aliens).answer(games(without, aliens), games(with_, aliens))
+        h = dataclasses.replace(effect, metric=human).answer(_human_seats(without, human), _human_seats(with_, human))
+        a = dataclasses.replace(effect, metric=aliens).answer(_alien_games(without, aliens), _alien_games(with_, aliens))
         col = f"used_{opt}" if opt != "bluff" else "bluffs"
         uses = with_.filter(pl.col("side") == 0)[col].mean()
         eh, ea = h.estimates[0], a.estimates[0]
@@ -474,6 +466,16 @@ def _item_section(rep, plt, base, items):
     ax.set_yticklabels([name for name, _ in shown])
     ax.set_xlabel("human seat's win rate: with the item minus without (points)")
     rep.figure(fig, "items", "What each item (and bluffing) is worth to a human seat, 95% intervals")
+
+
+def _human_seats(fr: pl.DataFrame, metric: str) -> pl.DataFrame:
+    """Each human seat's win, keyed by game and seat, under the metric's name (its words)."""
+    return fr.filter(pl.col("side") == 0).select("game_index", "seat", pl.col("won").alias(metric))
+
+
+def _alien_games(fr: pl.DataFrame, metric: str) -> pl.DataFrame:
+    """Whether the aliens won, one row per game."""
+    return _games(fr).select("game_index", "seat", pl.col("alien_win").alias(metric))
 
 
 def _effect_words(e) -> str:
