@@ -166,7 +166,7 @@ def build(result, rep: Report) -> None:
         fig, ax = plt.subplots(figsize=(6, 3.2))
         cis = [values[p][0] for p in values]
         ax.errorbar(range(len(cis)), [100 * c.estimate for c in cis], capsize=4, fmt="o", color=PALETTE[0],
-                    yerr=[[100 * (c.estimate - c.lo) for c in cis], [100 * (c.hi - c.estimate) for c in cis]])
+                    yerr=[[max(0.0, 100 * (c.estimate - c.lo)) for c in cis], [max(0.0, 100 * (c.hi - c.estimate)) for c in cis]])
         ax.axhline(50, color="k", ls=":", lw=1)
         ax.set_xticks(range(len(cis)), list(values))
         ax.set_xlim(-0.5, len(cis) - 0.5)
@@ -305,7 +305,7 @@ def _semi_coop(rep: Report, coop: pl.DataFrame, threshold: int) -> None:
         cis = [wilson(int(p["earth_won"].sum()), p.height) for p in
                (coop.filter((pl.col("players") == n) & (pl.col("table") == bot) & pl.col("semi_coop")) for n in ns)]
         ax.bar(np.arange(len(ns)) + j * width, [100 * c.estimate for c in cis], width, capsize=2, color=PALETTE[j], label=bot,
-               yerr=[[100 * (c.estimate - c.lo) for c in cis], [100 * (c.hi - c.estimate) for c in cis]])
+               yerr=[[max(0.0, 100 * (c.estimate - c.lo)) for c in cis], [max(0.0, 100 * (c.hi - c.estimate)) for c in cis]])
     ax.set_xticks(np.arange(len(ns)) + width * (len(bots) - 1) / 2, [f"{n} players" for n in ns])
     ax.set_ylim(0, 100)
     ax.set_ylabel("Earth wins (%)")
