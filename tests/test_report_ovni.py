@@ -4,11 +4,13 @@ games, and a seat that always keeps two missions)."""
 
 import re
 
+import polars as pl
 import pytest
 
 from simkit.games.ovni import board as ovni_board
 from simkit.games.ovni import report as ovni_report
 from simkit.games.ovni.params import OVNIParams
+from simkit.games.ovni.questions import ShareEffect
 from simkit.report import compose
 from simkit.sweep import sweep
 
@@ -75,3 +77,10 @@ def test_tiny_runs_do_not_crash(tmp_path):
     path.write_text(re.sub(r"games = \d+", "games = 2", EXPERIMENT))
     result = sweep(path, jobs=1, out_root=tmp_path / "runs", progress=False, report=False)
     assert compose(result, ovni_report.build).markdown().startswith("# O.V.N.I.")
+
+
+def test_a_shared_win_keeps_the_effect_in_points():
+    base = pl.DataFrame({"game_index": range(40), "seat": [1] * 40, "share": [0.0, 1.0] * 20})
+    variant = base.with_columns(pl.Series("share", [1.0, 1.0, 0.5, 0.0] * 10))
+    a = ShareEffect(label="the card", metric="share").answer(base, variant, {"players": 4})
+    assert a.estimates[0].unit == "pts" and "+12.5 points [" in a.sentence

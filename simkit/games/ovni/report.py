@@ -18,10 +18,10 @@ import dataclasses
 import numpy as np
 import polars as pl
 
-from ...questions import EQUIVALENT, SHOWN, Answer, Payoff, VariantEffect, fmt_p
+from ...questions import EQUIVALENT, NOT_SHOWN, SHOWN, Answer, Payoff, fmt_p
 from ...report import PALETTE, Report, pct, style
 from ...stats import clustered_mean, holm_adjusted, mean_interval, paired_numeric, wilson
-from .questions import HEADLINE, QUESTIONS
+from .questions import HEADLINE, QUESTIONS, ShareEffect
 
 CATEGORIES = ("majorities", "ufos", "airspace", "mapping", "humans", "missions")
 ACTIVE = {"swap_human": "no-swap", "extra_moves": "no-extra", "abduct_without_majority": "no-nomajority",
@@ -264,7 +264,7 @@ def _abilities(rep: Report, f: pl.DataFrame, ref: pl.DataFrame, players_list: li
             holders = base.filter((pl.col("ability_1") == card) | (pl.col("ability_2") == card))
             if variant.height < 2 or holders.height < 2:
                 continue
-            effect = VariantEffect(label=f"the card {card}", metric="the holder's win share", id="switched_off",
+            effect = ShareEffect(label=f"the card {card}", metric="the holder's win share", id="switched_off",
                                    title="What is each card worth to its holder, game by game?")
             a = effect.answer(variant.select("game_index", "seat", pl.col("win_share").alias(effect.metric)),
                               holders.select("game_index", "seat", pl.col("win_share").alias(effect.metric)), {"players": n})
@@ -273,7 +273,7 @@ def _abilities(rep: Report, f: pl.DataFrame, ref: pl.DataFrame, players_list: li
         return
     rep.heading("Each card switched off, game by game", 3)
     rep.text("The holder's win share with the card minus the same seat in the same games with the card switched off "
-             "(Tango's paired interval; a shared win would make it a paired t interval), Holm over every card and player count.")
+             "(Tango's paired interval; a paired t interval where a shared win occurs), Holm over every card and player count.")
     adj = holm_adjusted([a.estimates[0].p for *_, a in switched])
     rows = []
     for (n, card, how, a), p in zip(switched, adj):
@@ -308,13 +308,18 @@ def _missions(rep: Report, f: pl.DataFrame, ref: pl.DataFrame, players_list: lis
              "and the other mission kept; the seats choose what they keep, so it describes the bot's choices as well as the card.")
     long = pl.concat([ref.select("players", "game_index", pl.col(f"mission_{k}").alias("mission"), pl.col(f"mission_{k}_done").alias("done"))
                       for k in (1, 2)]).filter(pl.col("mission") != "")
-    kept = long.group_by("players", "mission").len()
-    rare = tuple(sorted(set(kept.filter(pl.col("len") < MIN_KEPT)["mission"].to_list())))
-    payoff = Payoff(id="missions", title="Which kept mission cards pay?", items=("mission_1", "mission_2"), item_name="mission",
-                    value="win_share", by=("players",), skip=("", *rare))
-    answers = {a.group.get("players"): a for a in payoff.answers(ref, use_where=False)}
+    answers, rare = {}, []
+    for n in players_list:
+        kept = long.filter(pl.col("players") == n).group_by("mission").len()
+        few = tuple(sorted(kept.filter(pl.col("len") < MIN_KEPT)["mission"].to_list()))
+        payoff = Payoff(id="missions", title="Which kept mission cards pay?", items=("mission_1", "mission_2"), item_name="mission",
+                        value="win_share", skip=("", *few))
+        a = payoff.answer_group(ref.filter(pl.col("players") == n), {"players": n}) if payoff.applies(ref) else None
+        if a is not None:
+            answers[n] = a
+        rare += [f"{', '.join(few)} with {n} players"] if few else []
     rep.bullets([a.sentence for a in answers.values()]
-                + ([f"No payoff for {', '.join(rare)}: kept fewer than {MIN_KEPT} times at some player count."] if rare else []))
+                + ([f"No payoff (kept fewer than {MIN_KEPT} times): {'; '.join(rare)}."] if rare else []))
     rows, plot = [], {}
     for n in players_list:
         part = long.filter(pl.col("players") == n)
@@ -355,7 +360,7 @@ def _missions(rep: Report, f: pl.DataFrame, ref: pl.DataFrame, players_list: lis
             var = f.filter((pl.col("players") == n) & (pl.col("bot") == f"{REFERENCE}:{opt}"))
             if var.height < 2:
                 continue
-            effect = VariantEffect(label=f"always keeping {words} mission{'s' if words == 'two' else ''}", metric="the seat's win share",
+            effect = ShareEffect(label=f"always keeping {words} mission{'s' if words == 'two' else ''}", metric="the seat's win share",
                                    id="missions_kept", title="Does it pay to keep one mission or two?")
             a = effect.answer(base.select("game_index", "seat", pl.col("win_share").alias(effect.metric)),
                               var.select("game_index", "seat", pl.col("win_share").alias(effect.metric)), {"players": n})
@@ -364,7 +369,7 @@ def _missions(rep: Report, f: pl.DataFrame, ref: pl.DataFrame, players_list: lis
                             "its own choice differed in": _rate(kept != (1 if words == "one" else 2)) + " of them",
                             "win share change": a.estimates[0].text()}, a))
     if forced:
-        forced = [{**row, "p (Holm)": fmt_p(float(p)), "verdict": SHOWN if p < 0.05 else a.verdict}
+        forced = [{**row, "p (Holm)": fmt_p(float(p)), "verdict": SHOWN if p < 0.05 else (EQUIVALENT if a.verdict == EQUIVALENT else NOT_SHOWN)}
                   for (row, a), p in zip(forced, holm_adjusted([a.estimates[0].p for _, a in forced]))]
         rep.table(forced, "The value of keeping one mission or two: one seat always keeps one (or two), the others are strategic; "
                           "its win share minus the same seat of the same games where it chose for itself (paired by game and "
