@@ -79,7 +79,7 @@ class Answer:
 
     def rows(self) -> list[dict[str, str]]:
         """The evidence as a table a report prints."""
-        return [{"": e.label, "estimate [95% CI]": e.text(), "p (Holm)": "" if e.p is None else fmt_p(e.p),
+        return [{"": e.label, "estimate [95% CI]": e.text(), "p": "" if e.p is None else fmt_p(e.p),
                  "verdict": e.verdict} for e in self.estimates]
 
 
@@ -463,7 +463,7 @@ class Payoff(Question):
             if best.estimate > 0:
                 parts.append(f"{best.label.split(' (')[0]} pays most ({best.text()} of {what} against an average {self.item_name})")
             if worst.estimate < 0:
-                parts.append(f"{worst.label.split(' (')[0]} least ({worst.text()})")
+                parts.append(f"{worst.label.split(' (')[0]} pays least ({worst.text()})")
             sentence = (f"{lead}" + "; ".join(parts) + f"; {len(shown)} of {len(est)} {self.item_name}s differ significantly "
                         f"(Holm, 5%; adjusted for {adj}).")
             verdict = SHOWN
@@ -580,7 +580,7 @@ class VariantEffect:
         unit = "pts" if binary else "num"
         e = Estimate(f"{self.label}: {self.metric}", d.estimate, d.lo, d.hi, unit, float(d.p_value), a.size, verdict)
         if verdict == SHOWN:
-            tail = f"{'raises' if d.estimate > 0 else 'lowers'} {self.metric} by {e.text()} (paired, 5%)"
+            tail = f"{'raises' if d.estimate > 0 else 'lowers'} {self.metric}: {e.text()} (paired, 5%)"
         elif verdict == EQUIVALENT:
             tail = f"changes {self.metric} by less than ±{_pts(self.margin)} points ({e.text()}, equivalence)"
         else:
