@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import tempfile
+import os
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,8 @@ from .datafiles import read
 from .errors import UserError
 from .games import get
 from .params import build
-from .runner import RunSpec, run
+from .compiled import ensure_compiled
+from .runner import MAX_CHUNK, RunSpec, execute, plan_chunks
 from .stats import CONTINUE, FAIL_LOW, HOLDS, BandTest, Interval, verdict_at
 
 UNDECIDED = "undecided"
@@ -240,10 +241,36 @@ def _output_columns(spec: RunSpec) -> dict[str, tuple[bool, bool]]:
     return {c.name: (is_bool(c), c.per == "seat") for c in spec.game.outputs.columns}
 
 
-def _play(spec: RunSpec, stop: int, folder: Path, jobs: int, chunk: int) -> pl.DataFrame:
-    """Games ``0 .. stop - 1`` of the band's run. Those already in ``folder`` (earlier
-    batches) are read back, not replayed; game i has the same seed whatever the batch."""
-    return run(dataclasses.replace(spec, n_games=stop), folder, jobs=jobs, chunk_size=chunk, progress=False).frame
+@dataclasses.dataclass
+class _Look:
+    """The new games of one look, ``start .. stop - 1`` of the band's run, counted as their
+    chunks arrive and then dropped: a look costs its own games, whatever the batch
+    (game i has the same seed whatever the batch)."""
+
+    band: Band
+    start: int
+    stop: int
+    chunk: int
+    secret: bytes | None
+    successes: int = 0
+
+    @property
+    def spec(self) -> RunSpec:
+        return self.band.spec
+
+    def todo(self):
+        return plan_chunks(self.stop, self.chunk, [(0, self.start)] if self.start else [])
+
+    def store(self, a: int, b: int, frame: pl.DataFrame, secs: float) -> None:
+        self.successes += int(_values(self.band, frame).sum())
+
+
+def _successes(band: Band, start: int, stop: int, jobs: int, chunk: int, secret: bytes) -> int:
+    """Successes among games ``start .. stop - 1`` of the band's run (``secret``: the
+    run's key for user bots' generators)."""
+    look = _Look(band, start, stop, chunk, secret)
+    execute([look], jobs, "loky", None, lambda n: None)
+    return look.successes
 
 
 def _values(band: Band, frame: pl.DataFrame) -> np.ndarray:
@@ -255,14 +282,16 @@ def decide(band: Band, jobs: int = 1) -> Verdict:
     """Plays batches of the band's seeded games until its tests decide or the cap is reached."""
     looks = list(range(band.batch, band.cap, band.batch)) + [band.cap]
     bounds = band.test.boundaries(looks)
-    chunk = max(1, -(-band.batch // max(jobs, 1)))
-    with tempfile.TemporaryDirectory(prefix="simkit-check-") as tmp:
-        for j, n in enumerate(looks):
-            values = _values(band, _play(band.spec, n, Path(tmp) / "run", jobs, chunk))
-            successes = int(values.sum())
-            verdict = verdict_at(successes, *(int(b[j]) for b in bounds))
-            if verdict != CONTINUE:
-                return Verdict(band, n, successes, verdict)
+    chunk = min(MAX_CHUNK, -(-band.batch // max(jobs, 1)))
+    ensure_compiled([band.spec.game])
+    successes = played = 0
+    secret = os.urandom(32)
+    for j, n in enumerate(looks):
+        successes += _successes(band, played, n, jobs, chunk, secret)
+        played = n
+        verdict = verdict_at(successes, *(int(b[j]) for b in bounds))
+        if verdict != CONTINUE:
+            return Verdict(band, n, successes, verdict)
     return Verdict(band, band.cap, successes, UNDECIDED)
 
 
@@ -301,6 +330,17 @@ def describe(v: Verdict) -> dict[str, Any]:
             "games": f"{v.games:,}/{b.cap:,}",
             f"rate (anytime {100 * (1 - t.fail_level * t.edges):.3g}% interval)": f"{_pts(ci.estimate)}% [{_pts(ci.lo)}, {_pts(ci.hi)}]",
             "verdict": verdict}
+
+
+def numbers(v: Verdict) -> dict[str, Any]:
+    """One band's verdict for machines: numbers under keys that do not depend on the file
+    (rates as fractions; ``lo``, ``hi``: the anytime-valid interval the fail tests used, at
+    confidence ``level``; ``band_lo``, ``band_hi``: the band)."""
+    b, t, ci = v.band, v.band.test, v.interval
+    return {"band": b.name, "game": b.spec.game.name, "metric": b.metric, "seat": b.seat, "verdict": v.verdict,
+            "rate": ci.estimate, "lo": ci.lo, "hi": ci.hi, "level": 1 - t.fail_level * t.edges,
+            "successes": v.successes, "games": v.games, "max_games": b.cap,
+            "band_lo": b.lo, "band_hi": b.hi, "centre": t.centre, "detect": t.detect, "power": 1 - t.beta}
 
 
 def message(v: Verdict) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -50,37 +52,44 @@ def chosen(value: str, builtin: Path, setting: str, what: str) -> Path:
 
 
 def read(path_str: str, what: str, hint: str = "") -> tuple[dict, str]:
-    """The document in a TOML or JSON file (by its ending) and a short hash of its bytes."""
-    path_str = locate(path_str)
+    """The document in a TOML or JSON file (by its ending) and a short hash of its bytes.
+    The bytes are read every time (a board built from them is cached by this hash, so an
+    edited file is never played as its old version); only their parsing is cached."""
+    path = Path(locate(path_str))
+    more = f"; {hint}" if hint else ""
     try:
-        st = Path(path_str).stat()
-        stamp = (st.st_mtime_ns, st.st_size)
-    except OSError:
-        stamp = None
-    return _read(path_str, what, hint, stamp)
-
-
-@lru_cache(maxsize=32)
-def _read(path_str: str, what: str, hint: str, stamp) -> tuple[dict, str]:
-    path = Path(path_str)
-    try:
-        if path.is_dir():
-            raise UserError(f"{what} {path} is a folder; give a file" + (f"; {hint}" if hint else ""))
-        with path.open("rb") as fh:  # never more than MAX_BYTES: /dev/zero is a file too
-            raw = fh.read(MAX_BYTES + 1)
-        if len(raw) > MAX_BYTES:
-            raise UserError(f"{what} {path} is larger than {MAX_BYTES // 2**20} MB; no board or card file is that big")
+        # Non-blocking, and only a regular file is read: a FIFO or /dev/stdin would wait forever.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
-        raise UserError(f"cannot read {what} {path}: {exc.strerror}" + (f"; {hint}" if hint else "")) from None
+        raise UserError(f"cannot read {what} {path}: {exc.strerror}{more}") from None
+    with os.fdopen(fd, "rb") as fh:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise UserError(f"{what} {path} is a folder; give a file{more}")
+        if not stat.S_ISREG(mode):
+            raise UserError(f"{what} {path} is not a regular file (a pipe, device or socket); give a file{more}")
+        try:
+            raw = fh.read(MAX_BYTES + 1)  # never more than MAX_BYTES
+        except OSError as exc:
+            raise UserError(f"cannot read {what} {path}: {exc.strerror}{more}") from None
+    if len(raw) > MAX_BYTES:
+        raise UserError(f"{what} {path} is larger than {MAX_BYTES // 2**20} MB; no board or card file is that big")
     kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
     try:
-        text = raw.decode("utf-8")
-        doc = json.loads(text) if kind == "JSON" else tomllib.loads(text)
+        doc = _parse(kind, raw)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UserError(f"{path}: not valid {kind} ({exc})") from None
+    except RecursionError:
+        raise UserError(f"{path}: lists or tables nested too deeply to read; no board or card file needs that") from None
     if not isinstance(doc, dict):
         raise UserError(f"{path}: the top level must be a table of keys")
     return doc, hashlib.sha256(raw).hexdigest()[:12]
+
+
+@lru_cache(maxsize=32)
+def _parse(kind: str, raw: bytes):
+    text = raw.decode("utf-8")
+    return json.loads(text) if kind == "JSON" else tomllib.loads(text)
 
 
 def data_error(path: Path, where: str, what: str) -> UserError:

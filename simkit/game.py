@@ -141,7 +141,7 @@ class Bot:
     their options). A user bot (``--bot package.module:name``) is a Python callable
     ``fn(observation, legal, rng) -> action``: ``observation`` is what its seat may see
     (the whole state in games without hidden information), ``legal`` the legal
-    actions, ``rng`` a numpy Generator seeded from the game's bot stream. It gets
+    actions, ``rng`` a numpy Generator seeded from the game's seed and a secret of the run. It gets
     copies, so nothing it writes reaches the game. Games with a user bot at the table
     run in the Python loop over the same compiled rules, every action checked.
     """
@@ -267,7 +267,6 @@ class Text:
     describe_result: Callable[..., str] | None = None  # (params, s, b) -> the end of a traced game
     trace_mark: Callable[[np.ndarray], int] | None = None  # traces print the state when this changes (e.g. the round)
     trace_legend: str = ""  # what the symbols and terms of the trace mean (newlines allowed)
-    summarize: Callable[[Any], list[str]] | None = None  # extra lines for `simkit run` from a frame
 
 
 @dataclasses.dataclass(frozen=True)
@@ -372,13 +371,14 @@ class GameSpec:
         return Rules(self, params, **settings)
 
     def simulate(self, params: Any, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], checked: bool = False,
-                 first_index: int = 0, board: np.ndarray | None = None) -> dict[str, np.ndarray]:
+                 first_index: int = 0, board: np.ndarray | None = None, secret: bytes | None = None) -> dict[str, np.ndarray]:
         """Plays one game per seed; ``table[g, seat]`` indexes ``bots``. ``checked``
         forces the Python loop, which checks every action (slower); ``board``: the board
-        vector if already built (else it is built from the parameters)."""
+        vector if already built (else it is built from the parameters); ``secret``: the
+        run's key for user bots' generators (fresh when not given)."""
         from .play import simulate
 
-        return simulate(self, params, seeds, table, bots, checked, first_index, board)
+        return simulate(self, params, seeds, table, bots, checked, first_index, board, secret)
 
     def trace(self, params: Any, bots: list[Bot], seed: int, index: int):
         from .trace import trace_game

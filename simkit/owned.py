@@ -1,7 +1,7 @@
 """The files simkit wrote for a user (summaries, JSON figures, plots), so that it
 overwrites those and nothing else.
 
-A file named by ``--output``, ``--json`` or ``--plot`` may be replaced only if it does not
+A file named by ``--output`` or ``--plot`` may be replaced only if it does not
 exist yet or if simkit wrote it, unchanged since: its path and content hash are kept in
 ``written.json`` beside the compile cache. Writes go through a temporary file renamed
 into place, so a file is complete or absent.
@@ -38,7 +38,11 @@ def _digest(path: Path) -> str:
 
 def check_target(path: Path, option: str) -> None:
     """Before any work: ``path`` can be written, and writing it destroys nothing of the user's."""
+    from .runner import inside_code
+
     path = Path(path)
+    if inside_code(path):
+        raise UserError(f"{option} {path} is inside simkit's own code; choose a path outside simkit/ and strategies/")
     if path.is_dir():
         raise UserError(f"{option} {path} is a folder; give a file name")
     folder = path.parent if str(path.parent) else Path(".")
@@ -46,29 +50,17 @@ def check_target(path: Path, option: str) -> None:
         raise UserError(f"{option} {path}: the folder {folder} does not exist; create it or choose another path")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise UserError(f"{option} {path}: cannot write into {folder} (permission denied); choose another path")
+    if path.is_symlink():
+        raise UserError(f"{option} {path} is a symbolic link; give the file it points to, or another path")
     if path.exists():
         try:
-            known = _read().get(str(path.resolve()))
-            # written here: unchanged since; written elsewhere (kept in git): marked as simkit's
-            ours = known == _digest(path) if known is not None else _marked(path)
+            # simkit's only if this machine's record says it wrote these very bytes: a copy,
+            # an edit or a file that merely says it is simkit's is the user's
+            ours = path.is_file() and _read().get(str(path.resolve())) == _digest(path)
         except OSError:
             ours = False
         if not ours:
             raise UserError(f"{option} {path} exists and was not written by simkit; choose another path or remove it")
-
-
-MARK = {"written_by": "simkit"}  # in the JSON documents simkit writes, so that another machine's copy counts too
-
-
-def _marked(path: Path) -> bool:
-    """A JSON document simkit wrote (on any machine: e.g. benchmark figures kept in git)."""
-    if path.suffix != ".json" or path.stat().st_size > 2**20:
-        return False
-    try:
-        doc = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return False
-    return isinstance(doc, dict) and doc.get("written_by") == "simkit"
 
 
 def write(path: Path, put: Callable[[Path], None], option: str) -> None:

@@ -4,6 +4,8 @@ the same compiled rules through the game's protocol and checks every action."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 from typing import Any
 
 import numpy as np
@@ -16,15 +18,16 @@ from .userbots import call_user_bot
 
 
 def simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], checked: bool = False,
-             first_index: int = 0, board: np.ndarray | None = None) -> dict[str, np.ndarray]:
+             first_index: int = 0, board: np.ndarray | None = None, secret: bytes | None = None) -> dict[str, np.ndarray]:
     """Plays one game per seed; ``table[g, seat]`` indexes ``bots``. Returns the output
     columns (per game 1-d, per seat ``(games, seats)``). ``first_index``: the run's
-    index of the first game (for messages about a user bot)."""
+    index of the first game (for messages about a user bot); ``secret``: the run's key
+    for user bots' generators (:func:`user_generator`)."""
     b = game.board(params) if board is None else board
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     table = np.ascontiguousarray(table)
     if checked or any(bot.fn is not None for bot in bots):
-        game_raw, seat_raw = play_python(game, b, seeds, table, bots, first_index)
+        game_raw, seat_raw = play_python(game, b, seeds, table, bots, first_index, secret)
     else:
         codes = np.ascontiguousarray(np.array([bot.code for bot in bots], np.int64)[table])
         flags = np.ascontiguousarray(np.array([bot.flags for bot in bots], np.int64)[table])
@@ -33,10 +36,20 @@ def simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, 
     return game.outputs.columns_from(game_raw, seat_raw, params)
 
 
-class Table:
-    """One game being played from Python: the state, the streams, the bots' memory."""
+def user_generator(seed: int, secret: bytes) -> np.random.Generator:
+    """A user bot's generator for the game with this seed: seeded by a keyed hash
+    (BLAKE2b) of the seed under the run's secret, so that what a bot is given, even
+    ``rng.bit_generator.seed_seq.entropy``, tells nothing of the seed or the chance stream
+    (the bot streams of built-in bots are an invertible mix of the seed)."""
+    digest = hashlib.blake2b(int(seed).to_bytes(8, "little"), key=secret, digest_size=32).digest()
+    return np.random.default_rng(int.from_bytes(digest, "little"))
 
-    def __init__(self, game: GameSpec, b: np.ndarray, seed: int):
+
+class Table:
+    """One game being played from Python: the state, the streams, the bots' memory.
+    ``secret``: the run's key for user bots' generators (a fresh one when not given)."""
+
+    def __init__(self, game: GameSpec, b: np.ndarray, seed: int, secret: bytes | None = None):
         self.game = game
         self.E = game.engine
         self.fns = game.entries
@@ -46,7 +59,7 @@ class Table:
         self.brng = np.zeros(3, np.uint64)
         self.brng[BOT] = self.rng[BOT]
         self.mem = np.zeros((MAX_SEATS, max(int(game.strategies.MEMORY), 1)), np.int32)
-        self.user_rng = np.random.default_rng(int(self.rng[BOT]))
+        self.user_rng = user_generator(self.seed, os.urandom(32) if secret is None else secret)
         self.ib = np.empty(game.strategies.SCRATCH, np.int32)
         self.fb = np.empty(game.strategies.SCRATCH, np.float64)
         self.buf = np.empty(self.E.MAX_ACTIONS, np.int32)
@@ -88,7 +101,8 @@ class Table:
         self.fns.apply_action(self.s, self.rng, self.b, int(a))
 
 
-def play_python(game: GameSpec, b: np.ndarray, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], first_index: int = 0):
+def play_python(game: GameSpec, b: np.ndarray, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], first_index: int = 0,
+                secret: bytes | None = None):
     """The compiled loop's games, played from Python: same rules, same streams, same
     outcomes, every action checked against the legal ones."""
     out = game.outputs
@@ -96,7 +110,7 @@ def play_python(game: GameSpec, b: np.ndarray, seeds: np.ndarray, table: np.ndar
     game_raw = np.zeros((n, len(out.game_fields)), np.int32)
     seat_raw = np.zeros((n, seats, len(out.seat_fields)), np.int32)
     for g in range(n):
-        t = Table(game, b, seeds[g])
+        t = Table(game, b, seeds[g], secret)
         steps = 0
         while not t.over():
             a, _ = t.decide(bots[table[g, t.to_move()]], first_index + g)

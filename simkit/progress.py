@@ -65,4 +65,6 @@ def warn(text: str) -> None:
     from rich.console import Console
     from rich.text import Text
 
-    Console(stderr=True, soft_wrap=True, highlight=False).print(Text("note: ", style="yellow") + Text(text))
+    from .errors import printable
+
+    Console(stderr=True, soft_wrap=True, highlight=False).print(Text("note: ", style="yellow") + Text(printable(text)))

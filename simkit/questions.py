@@ -81,7 +81,7 @@ class Answer:
 
     def rows(self) -> list[dict[str, str]]:
         """The evidence as a table a report prints."""
-        return [{"": e.label, "estimate [95% CI]": e.text(), "p (Holm)": "" if e.p is None else fmt_p(e.p),
+        return [{"": e.label, "estimate [95% CI]": e.text(), "p": "" if e.p is None else fmt_p(e.p),
                  "verdict": e.verdict} for e in self.estimates]
 
 
@@ -117,7 +117,7 @@ def contrast_verdict(est: float, se: float, margin: float | None, p_adj: float, 
     ``1 - 2 alpha`` interval lies inside ``(-margin, margin)``; else NOT_SHOWN."""
     if p_adj < alpha:
         return SHOWN
-    if margin is not None and se >= 0 and math.isfinite(se):
+    if margin is not None and se > 0 and math.isfinite(se):
         z = _NORMAL.inv_cdf(1 - alpha)
         if est - z * se > -margin and est + z * se < margin:
             return EQUIVALENT
@@ -135,12 +135,14 @@ def mean_se(x: np.ndarray) -> tuple[float, float]:
 
 
 def two_sided_p(est: float, se: float) -> float:
-    """Normal two-sided p-value of ``est`` against 0 (``nan`` for an estimate that is not
-    a number, e.g. an effect the design cannot identify: left out of Holm's family)."""
+    """Normal two-sided p-value of ``est`` against 0; ``nan`` for an estimate that is not a
+    number (an effect the design cannot identify: left out of Holm's family), 1 when the
+    standard error is 0 or unknown: games that all ended alike (a handful of them) are no
+    evidence of anything."""
     if not math.isfinite(est):
         return float("nan")
     if not math.isfinite(se) or se <= 0:
-        return 0.0 if (se == 0 and est != 0) else 1.0
+        return 1.0
     return math.erfc(abs(est) / se / math.sqrt(2))  # 2 * (1 - Phi(|z|))
 
 
@@ -575,7 +577,7 @@ class Payoff(Question):
             if best.estimate > 0:
                 parts.append(f"{best.label.split(' (')[0]} pays most ({best.text()} of {what} against an average {self.item_name})")
             if worst.estimate < 0:
-                parts.append(f"{worst.label.split(' (')[0]} least ({worst.text()})")
+                parts.append(f"{worst.label.split(' (')[0]} pays least ({worst.text()})")
             sentence = (f"{lead}" + "; ".join(parts) + f"; {len(shown)} of {len(est)} {self.item_name}s differ significantly "
                         f"(Holm, 5%; adjusted for {adj}).")
             verdict = SHOWN
@@ -688,7 +690,7 @@ class VariantEffect:
         unit = "pts" if binary else "num"
         e = Estimate(f"{self.label}: {self.metric}", d.estimate, d.lo, d.hi, unit, float(d.p_value), a.size, verdict)
         if verdict == SHOWN:
-            tail = f"{'raises' if d.estimate > 0 else 'lowers'} {self.metric} by {e.text()} (paired, 5%)"
+            tail = f"{'raises' if d.estimate > 0 else 'lowers'} {self.metric}: {e.text()} (paired, 5%)"
         elif verdict == EQUIVALENT:
             tail = f"changes {self.metric} by less than ±{_pts(self.margin)} points ({e.text()}, equivalence)"
         else:

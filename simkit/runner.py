@@ -78,12 +78,19 @@ class RunSpec:
             "rotate_seats": self.rotate_seats,
             "code": self.game.outcome_hash,
             "frame": FRAME_FORMAT,
+            **({"user_bot_rng": USER_BOT_RNG} if self.has_user_bots else {}),
         }
+
+    @property
+    def has_user_bots(self) -> bool:
+        return any(b.fn is not None or b.source is not None for b in self.bots)
 
 
 # The layout of games.parquet; runs written under another layout are not resumed.
 # 2: seats numbered from 1 (1 was from 0).
 FRAME_FORMAT = 2
+# How user bots' generators are seeded (simkit.play.user_generator): runs of an older way are not resumed.
+USER_BOT_RNG = "blake2b(game seed, key = the run's secret in run.json)"
 
 
 @dataclasses.dataclass
@@ -102,16 +109,17 @@ def bot_table(n_seats: int, start: int, stop: int, rotate: bool) -> np.ndarray:
     return (seats[None, :] + games[:, None]) % n_seats
 
 
-def play_range(spec: RunSpec, start: int, stop: int) -> pl.DataFrame:
+def play_range(spec: RunSpec, start: int, stop: int, secret: bytes | None = None) -> pl.DataFrame:
     """Plays games ``start .. stop-1`` of the run: one row per game and seat, with the
-    run's parameters as columns (so that frames of different runs never mix silently)."""
+    run's parameters as columns (so that frames of different runs never mix silently).
+    ``secret``: the run's key for user bots' generators."""
     from .userbots import check_unchanged
 
     check_unchanged(spec.bots)
     seats = spec.game.seats(spec.params)
     seeds = game_seeds(spec.seed, start, stop)
     table = bot_table(seats, start, stop, spec.rotate_seats)
-    cols = spec.game.simulate(spec.params, seeds, table, list(spec.bots), first_index=start, board=spec.board)
+    cols = spec.game.simulate(spec.params, seeds, table, list(spec.bots), first_index=start, board=spec.board, secret=secret)
     n = stop - start
     names = np.array([b.name for b in spec.bots], dtype=object)
     data: dict[str, Any] = {
@@ -132,9 +140,9 @@ def play_range(spec: RunSpec, start: int, stop: int) -> pl.DataFrame:
     return frame.with_columns(pl.col("bot").cast(pl.Categorical), *[pl.lit(v).alias(k) for k, v in params.items()])
 
 
-def _chunk_job(spec: RunSpec, start: int, stop: int) -> tuple[int, int, pl.DataFrame, float]:
+def _chunk_job(spec: RunSpec, start: int, stop: int, secret: bytes | None = None) -> tuple[int, int, pl.DataFrame, float]:
     t0 = time.perf_counter()
-    frame = play_range(spec, start, stop)
+    frame = play_range(spec, start, stop, secret)
     return start, stop, frame, time.perf_counter() - t0
 
 
@@ -284,6 +292,7 @@ class _Pending:
     identity: dict[str, Any]
     chunk_size: int
     done: dict[tuple[int, int], Path]
+    secret: bytes | None = None  # the key of user bots' generators (kept in run.json: a resumed run goes on alike)
     frames: dict[tuple[int, int], pl.DataFrame] = dataclasses.field(default_factory=dict)
     busy: float = 0.0
     stored: int = 0  # games stored by this session
@@ -326,11 +335,10 @@ def _write_atomic(path: Path, write: Callable[[Path], None], hint: str = RUN_HIN
     try:
         write(tmp)
         tmp.replace(path)
-    except (OSError, pl.exceptions.PolarsError) as exc:
+    except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
+        # a full disk inside polars may surface as any of its errors ("Invalid thrift: transport error")
         tmp.unlink(missing_ok=True)
-        if isinstance(exc, pl.exceptions.PolarsError) and "os error" not in str(exc).lower() and "no space" not in str(exc).lower():
-            raise  # not a failure of the disk: a bug to see in full
-        reason = getattr(exc, "strerror", None) or str(exc).splitlines()[0]
+        reason = getattr(exc, "strerror", None) or (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
         raise UserError(f"cannot write {path}: {reason}; {hint}") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -340,15 +348,30 @@ def _write_atomic(path: Path, write: Callable[[Path], None], hint: str = RUN_HIN
 SIMKIT_FILES = ("run.json", "games.parquet", "manifest.json")
 
 
-def _check_writable(folder: Path) -> None:
-    """Refuses, before any game is played, a folder simkit could not write into."""
+def inside_code(path: Path) -> bool:
+    """Whether ``path`` lies in simkit's own code (simkit/, strategies/), where output would
+    mix with the rules and bots."""
+    from ._cache import ROOT, STRATEGIES
+
+    where = Path(path).resolve()
+    return where.is_relative_to(ROOT / "simkit") or where.is_relative_to(STRATEGIES)
+
+
+def _check_writable(folder: Path, option: str = "--out") -> None:
+    """Refuses, before any game is played, a folder simkit could not write into or that
+    lies in its own code."""
+    if inside_code(folder):
+        raise UserError(f"{folder} is inside simkit's own code; choose a folder outside simkit/ and strategies/ ({option})")
     probe = folder
     while not probe.exists():
+        if probe.is_symlink():
+            raise UserError(f"{probe} is a symbolic link to {os.readlink(probe)}, which does not exist; "
+                            f"create that folder or choose another output folder ({option})")
         probe = probe.parent
     if not probe.is_dir():
-        raise UserError(f"{probe} is not a folder; choose another output folder (--out)")
+        raise UserError(f"{probe} is not a folder; choose another output folder ({option})")
     if not os.access(probe, os.W_OK | os.X_OK):
-        raise UserError(f"cannot write into {probe} (permission denied); choose another output folder (--out)")
+        raise UserError(f"cannot write into {probe} (permission denied); choose another output folder ({option})")
 
 
 def _clear_run(out: Path) -> None:
@@ -362,9 +385,10 @@ def _clear_run(out: Path) -> None:
 
 
 def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_stale: bool = False,
-            warn: Callable[[str], None] | None = None) -> _Pending:
+            warn: Callable[[str], None] | None = None, secret: bytes | None = None) -> _Pending:
     """Checks the run and its folder and finds what is already played; nothing is
-    written until the first chunk is finished."""
+    written until the first chunk is finished. ``secret``: the key for user bots'
+    generators if the run starts afresh (a resumed run keeps its own; default: a new one)."""
     n = spec.n_games
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise UserError("the number of games must be a positive integer (-n)")
@@ -375,6 +399,7 @@ def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_s
     if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or not 1 <= chunk_size <= MAX_CHUNK:
         raise UserError(f"--chunk-size must be from 1 to {MAX_CHUNK:,}")
     identity = json.loads(json.dumps(spec.identity(), default=str))
+    secret = (secret or os.urandom(32)) if spec.has_user_bots else None
     done: dict[tuple[int, int], Path] = {}
     if out is not None:
         out = Path(out)
@@ -385,10 +410,12 @@ def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_s
         if ident_file.exists():
             try:
                 previous = json.loads(ident_file.read_text())
-            except (json.JSONDecodeError, UnicodeDecodeError, OSError):
-                previous = None
-            if previous == identity:
+                kept = bytes.fromhex(previous.pop("secret")) if "secret" in previous else None
+            except (json.JSONDecodeError, UnicodeDecodeError, OSError, AttributeError, TypeError, ValueError):
+                previous = kept = None
+            if previous == identity and (kept is None) == (secret is None):
                 done = _parts(out, spec.game.seats(spec.params), warn)
+                secret = kept
             elif replace_stale or (not (out / "games.parquet").exists() and not _parts(out, spec.game.seats(spec.params))):
                 # a managed folder (sweep cells) holding games of older code or settings, or a run
                 # that stopped before its first chunk was stored (nothing of it to lose)
@@ -399,18 +426,19 @@ def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_s
                 raise UserError(f"{out} holds a different run (other game, parameters, bots, data, seed or code); choose another output folder (--out) or delete it")
         elif out.exists() and any(out.iterdir()):
             raise UserError(f"{out} exists and is not a simkit run folder; choose another output folder (--out)")
-    return _Pending(spec, out, identity, chunk_size, done)
+    return _Pending(spec, out, identity, chunk_size, done, secret)
 
 
 def _start_writing(p: _Pending) -> None:
     if p.out is not None and p.remaining:
         p.created = not p.out.exists()
         (p.out / "parts").mkdir(parents=True, exist_ok=True)
-        _write_atomic(p.out / "run.json", lambda tmp: tmp.write_text(json.dumps(p.identity, indent=1)))
+        kept = {**p.identity, "secret": p.secret.hex()} if p.secret is not None else p.identity
+        _write_atomic(p.out / "run.json", lambda tmp: tmp.write_text(json.dumps(kept, indent=1)))
 
 
-def _tagged_job(tag: int, spec: RunSpec, start: int, stop: int):
-    return (tag, *_chunk_job(spec, start, stop))
+def _tagged_job(tag: int, spec: RunSpec, start: int, stop: int, secret: bytes | None = None):
+    return (tag, *_chunk_job(spec, start, stop, secret))
 
 
 def _worker_init() -> None:
@@ -444,7 +472,7 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
     running = set()
     try:
         for task in tasks:
-            running.add(executor.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2]))
+            running.add(executor.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2], runs[task[0]].secret))
             if len(running) >= 2 * jobs:
                 finished, running = wait(running, return_when=FIRST_COMPLETED)
                 _collect(finished, runs, advance)
@@ -488,7 +516,7 @@ def execute(runs: list[_Pending], jobs: int, backend: str, scheduler: str | None
     users = any(b.source for r in runs for b in r.spec.bots)
     if jobs <= 1 and not (users and backend == "loky" and jobs == 1):
         for i, a, b in tasks():
-            _, _, frame, secs = _chunk_job(runs[i].spec, a, b)
+            _, _, frame, secs = _chunk_job(runs[i].spec, a, b, runs[i].secret)
             runs[i].store(a, b, frame, secs)
             advance(b - a)
         return
@@ -503,12 +531,12 @@ def execute(runs: list[_Pending], jobs: int, backend: str, scheduler: str | None
             # finished chunks still reach the disk as the run goes.
             it = tasks()
             while wave := list(itertools.islice(it, 4 * jobs)):
-                for i, a, b, frame, secs in Parallel(return_as="list")(delayed(_tagged_job)(i, runs[i].spec, a, b) for i, a, b in wave):
+                for i, a, b, frame, secs in Parallel(return_as="list")(delayed(_tagged_job)(i, runs[i].spec, a, b, runs[i].secret) for i, a, b in wave):
                     runs[i].store(a, b, frame, secs)
                     advance(b - a)
             return
         parallel = Parallel(return_as="generator_unordered")
-        for i, a, b, frame, secs in parallel(delayed(_tagged_job)(i, runs[i].spec, a, b) for i, a, b in tasks()):
+        for i, a, b, frame, secs in parallel(delayed(_tagged_job)(i, runs[i].spec, a, b, runs[i].secret) for i, a, b in tasks()):
             runs[i].store(a, b, frame, secs)
             advance(b - a)
 
@@ -600,9 +628,13 @@ def run_many(
     kept and how to resume."""
     jobs = _jobs(jobs)
     check_backend(backend)
+    folders = [Path(out).resolve() for _, out in runs if out is not None]
+    if len(set(folders)) != len(folders):
+        raise ValueError("two runs were given one output folder: a bug (their games would mix)")
     from .progress import bar, status, warn
 
-    pending = [prepare(spec, out, chunk_size, replace_stale, warn=warn if progress else None) for spec, out in runs]
+    secret = os.urandom(32)  # one for all the runs started here: paired runs (compare) give user bots the same draws
+    pending = [prepare(spec, out, chunk_size, replace_stale, warn=warn if progress else None, secret=secret) for spec, out in runs]
     total = sum(p.spec.n_games for p in pending)
     resumed = sum(p.resumed for p in pending)
     if progress is True:

@@ -40,26 +40,3 @@ def summarize(frame: pl.DataFrame, game: GameSpec) -> list[dict[str, str]]:
             row[f"mean {col}"] = f"{d[f'mean_{col}']:.2f} ± {(d[f'mean_{col}_hi'] - d[f'mean_{col}_lo']) / 2:.2f}"
         rows.append(row)
     return rows
-
-
-def seat_fairness(frame: pl.DataFrame, spec) -> list[str]:
-    """For games with several seats: each seat's win rate with its interval and a
-    chi-square test of equal win rates across seats (with its p-value; a large p is not
-    proof of fairness: read the intervals for the size of difference still possible)."""
-    from .stats import chi2_uniform
-
-    seats = int(frame["seat"].max())
-    if seats < 2:
-        return []
-    games = frame["game_index"].n_unique()
-    wins = np.array([int(frame.filter(pl.col("seat") == p + 1)["won"].sum()) for p in range(seats)])
-    parts = []
-    for p in range(seats):
-        ci = wilson(int(wins[p]), games)
-        parts.append(f"seat {p + 1} {100 * ci.estimate:.1f}% [{100 * ci.lo:.1f}, {100 * ci.hi:.1f}]")
-    stat, pval = chi2_uniform(wins)
-    lines = [f"win rate by seat: {', '.join(parts)}; equal rates: chi2 = {stat:.1f} (df {seats - 1}), p = {pval:.3g}"]
-    names = [b.name for b in spec.bots]
-    if len(set(names)) > 1 and not spec.rotate_seats:
-        lines.append("note: the seats have different bots and are not rotated, so seat and bot effects are mixed (use --rotate-seats)")
-    return lines

@@ -28,7 +28,6 @@ import dataclasses
 import hashlib
 import itertools
 import json
-import os
 import re
 import time
 from pathlib import Path
@@ -43,7 +42,7 @@ from .datafiles import read, validated
 from .errors import UserError
 from .games import get
 from .params import as_dict, build, describe
-from .runner import MAX_CHUNK, MAX_GAMES, RunSpec, _write_atomic, library_versions, run_many
+from .runner import MAX_CHUNK, MAX_GAMES, RunSpec, _check_writable, _write_atomic, library_versions, run_many
 
 
 
@@ -55,6 +54,8 @@ class Cell:
 
     @property
     def key(self) -> str:
+        """A readable folder name; cells of one sweep whose names coincide get a hash of
+        their settings as well (see :func:`folders`)."""
         parts = [f"{k}={'+'.join(v) if isinstance(v, list) else v}" for k, v in self.settings.items()]
         if self.spec.rotate_seats:
             parts.append("rotated")
@@ -62,6 +63,26 @@ class Cell:
         if len(key) > 120:  # file names stop at 255 bytes: keep the start readable, a hash tells the rest apart
             key = f"{key[:100]}-{hashlib.sha1(key.encode()).hexdigest()[:12]}"
         return key
+
+    @property
+    def game(self) -> str:
+        """What decides the cell's games: two cells with the same are the same games."""
+        return json.dumps([as_dict(self.spec.params), [b.name for b in self.spec.bots], self.spec.rotate_seats],
+                          sort_keys=True, default=str)
+
+
+def folders(cells: list[Cell]) -> dict[str, str]:
+    """Each distinct cell's folder name (by :attr:`Cell.game`): its key, or, when distinct
+    cells' keys coincide (``W/die 1.toml`` and ``W/die_1.toml`` both clean to
+    ``W_die_1.toml``), the key and a hash of the cell, so that no two share a folder."""
+    first: dict[str, Cell] = {}
+    for c in cells:
+        first.setdefault(c.game, c)
+    taken: dict[str, int] = {}
+    for c in first.values():
+        taken[c.key] = taken.get(c.key, 0) + 1
+    return {g: c.key if taken[c.key] == 1 else f"{c.key[:100]}-{hashlib.sha1(g.encode()).hexdigest()[:12]}"
+            for g, c in first.items()}
 
 
 @dataclasses.dataclass
@@ -157,6 +178,7 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
             count *= len(values)
         if len(cells) + count > MAX_CELLS:
             raise _fail(path, where, f"the grid has more than {MAX_CELLS:,} cells in all")
+        seen: dict[str, tuple] = {}
         for combo in itertools.product(*axes.values(), bots_axis):
             values = dict(zip(axes, combo[:-1]))
             try:
@@ -167,7 +189,12 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
             except UserError as exc:
                 raise _fail(path, where, str(exc)) from None
             settings = {**values, "bots": [b.name for b in bots] if len(set(b.name for b in bots)) > 1 else bots[0].name}
-            cells.append(Cell(RunSpec(game, params, bots, games, exp.seed, grid.rotate_seats), settings, gi))
+            cell = Cell(RunSpec(game, params, bots, games, exp.seed, grid.rotate_seats), settings, gi)
+            if cell.game in seen:  # e.g. target = [20, "20"]: its games would be counted twice
+                raise _fail(path, where, _twice(dict(zip([*axes, "bots"], seen[cell.game])), dict(zip([*axes, "bots"], combo)),
+                                                {**axes, "bots": bots_axis}))
+            seen[cell.game] = combo
+            cells.append(cell)
     report = Path(exp.report) if exp.report else None
     if report is not None and base is not None and not report.is_absolute():
         report = base / report
@@ -177,6 +204,16 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
             raise _fail(path, "sensitivity", f"{game.name} declares no readings (GameSpec.analysis.sensitivity)")
         sens = min(sens, games_override) if games_override else sens
     return Experiment(path, exp.name, game, exp.seed, report, exp.chunk_size, cells, exp.description, sens)
+
+
+def _twice(prev: dict, combo: dict, lists: dict) -> str:
+    """What makes two cells of one grid the same games: two values of an axis that mean
+    the same (20 and "20"), or a value listed twice."""
+    for k in combo:
+        if prev[k] != combo[k]:
+            return f"{k}: {json.dumps(prev[k])} and {json.dumps(combo[k])} are the same setting; give each value once"
+    k = next(k for k in combo if [json.dumps(v) for v in lists[k]].count(json.dumps(combo[k])) > 1)
+    return f"{k}: {json.dumps(combo[k])} is listed twice; give each value once"
 
 
 def _claim(out: Path, exp: Experiment) -> None:
@@ -193,39 +230,54 @@ def _claim(out: Path, exp: Experiment) -> None:
             raise UserError(f"{out} holds the cells of experiment file {claimed or 'unknown'}; give {exp.path} another name, or delete {out}")
     elif out.exists() and any(out.iterdir()):
         if not (out / "manifest.json").exists():
-            raise UserError(f"{out} exists and is not a simkit sweep folder; choose another --runs folder")
+            raise UserError(f"{out} exists and is not a simkit sweep folder; choose another --out folder")
     out.mkdir(parents=True, exist_ok=True)
     (out / "experiment.json").write_text(json.dumps({"file": me, "name": exp.name}, indent=1))
 
 
-def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path = Path("runs/sweeps"),
+def default_experiment(game, games: int | None = None, out_root: Path = Path("runs")) -> Experiment:
+    """The experiment of a game that ships none (``simkit report GAME``): its default
+    settings and bot at every seat, seats rotated, ``games`` games (20,000 by default), its
+    readings when it declares them; the report goes to ``runs/reports/<slug>/``."""
+    params = build(game.params, {}, game.name)
+    n = games or 20_000
+    bots = tuple(game.resolve_bots([], params))
+    cell = Cell(RunSpec(game, params, bots, n, 0, True), {"bots": game.default_bot}, 0)
+    sens = min(n, 4_000) if game.analysis.sensitivity else None
+    return Experiment(Path(f"(default experiment of {game.name})"), f"{game.name}-default", game, 0,
+                      Path(out_root) / "reports" / game.slug, 10_000, [cell], f"{game.title}: default experiment", sens)
+
+
+def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None, out_root: Path = Path("runs/sweeps"),
           progress: bool = True, backend: str = "loky", scheduler: str | None = None, report: bool = True) -> SweepResult:
     """Runs every cell of an experiment (resuming finished ones), combines the results
     and, if the file names a report folder, writes the game's report there. With
     ``games`` (a quick look) the report goes under ``out_root/../reports/`` instead, so
     that a committed report is never replaced by a smaller run."""
-    exp = load(path, games)
-    if games is not None and exp.report is not None:
+    exp = path if isinstance(path, Experiment) else load(path, games)
+    if games is not None and exp.report is not None and not isinstance(path, Experiment):
         exp.report = Path(out_root).parent / "reports" / f"{exp.report.name}-{games}-games"
     out = Path(out_root) / exp.name
     if out.exists() and not out.is_dir():
-        raise UserError(f"{out} is not a folder; choose another --runs folder")
+        raise UserError(f"{out} is not a folder; choose another --out folder")
+    _check_writable(out, "--out")
     t0 = time.perf_counter()
     total = sum(c.spec.n_games for c in exp.cells)
     # A cell that two grids share is played once, with the larger number of games.
     unique: dict[str, Cell] = {}
     for c in exp.cells:
-        if c.key not in unique or c.spec.n_games > unique[c.key].spec.n_games:
-            unique[c.key] = c
+        if c.game not in unique or c.spec.n_games > unique[c.game].spec.n_games:
+            unique[c.game] = c
+    folder = folders(exp.cells)
     if exp.report is not None and report:
         _check_report_target(exp.report)
     _claim(out, exp)
-    results = run_many([(c.spec, out / key) for key, c in unique.items()], jobs=jobs, backend=backend, scheduler=scheduler,
+    results = run_many([(c.spec, out / folder[g]) for g, c in unique.items()], jobs=jobs, backend=backend, scheduler=scheduler,
                        chunk_size=exp.chunk_size, progress=progress, replace_stale=True, label=exp.name)
     by_key = dict(zip(unique, results))
     frames = []
     for cell in exp.cells:
-        frame = by_key[cell.key].frame.filter(pl.col("game_index") < cell.spec.n_games)
+        frame = by_key[cell.game].frame.filter(pl.col("game_index") < cell.spec.n_games)
         bots = cell.settings["bots"]
         frames.append(frame.with_columns(  # every row carries its cell: grid, all parameters, bots
             pl.lit(cell.grid).alias("grid"),
@@ -238,7 +290,7 @@ def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path
         "name": exp.name,
         "game": exp.game.name,
         "seed": exp.seed,
-        "cells": [{"key": c.key, "grid": c.grid, "settings": c.settings, "games": c.spec.n_games} for c in exp.cells],
+        "cells": [{"key": folder[c.game], "grid": c.grid, "settings": c.settings, "games": c.spec.n_games} for c in exp.cells],
         "games": total,
         "wall_time_s": round(time.perf_counter() - t0, 2),
         "libraries": library_versions(),
@@ -254,33 +306,32 @@ def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path
 def _check_report_target(target: Path) -> None:
     """Before any game: the report folder must be simkit's or new (its files are
     checked again, one by one, when the report is written)."""
-    from .report import owned_files
+    from .report import _present, owned_files
 
     target = Path(target)
     if target.exists() and not target.is_dir():
         raise UserError(f"report = {target} is not a folder")
     ours = owned_files(target)
     for name in ("README.md", "index.html", "report.json"):
-        if (target / name).exists() and name not in ours:
-            raise UserError(f"{target / name} exists and was not written by simkit; choose another report folder")
-    probe = target
-    while not probe.exists():
-        probe = probe.parent
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise UserError(f"cannot write the report into {probe} (permission denied)")
+        if _present(target / name) and name not in ours:
+            raise UserError(f"{target / name} exists and was not written by simkit, or was edited since; "
+                            "choose another report folder or move the file")
+    _check_writable(target, "report =")
 
 
 def write_report(result: SweepResult) -> Path:
+    """Writes the game's report (:func:`simkit.report.compose`: its declared questions'
+    answers first, then the game's own sections, if it has a builder) and the overview."""
     import importlib
 
-    game = result.experiment.game
-    if not game.analysis.report:
-        raise UserError(f"{game.name} has no report builder")
-    module, _, func = game.analysis.report.partition(":")
-    builder = getattr(importlib.import_module(module), func)
-    target = result.experiment.report
-    builder(result, target)
-    from .report import write_index
+    from .report import compose, write_index
 
+    game = result.experiment.game
+    builder = None
+    if game.analysis.report:
+        module, _, func = game.analysis.report.partition(":")
+        builder = getattr(importlib.import_module(module), func)
+    target = result.experiment.report
+    compose(result, builder).write(target)
     write_index(target.parent)
     return target

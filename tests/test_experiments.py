@@ -148,7 +148,7 @@ def test_a_bad_later_band_stops_the_check_before_any_game(tmp_path, monkeypatch)
     import simkit.check as check_mod
 
     played = []
-    monkeypatch.setattr(check_mod, "_play", lambda *a, **k: played.append(a))
+    monkeypatch.setattr(check_mod, "_successes", lambda *a, **k: played.append(a))
     path = tmp_path / "bands.toml"
     path.write_text("[[band]]\n" + GOOD + "\n[[band]]\n" + GOOD.replace('"a"', '"b"').replace('"won"', '"nosuch"'))
     with pytest.raises(UserError, match="band #2"):
@@ -176,8 +176,25 @@ def test_check_command_exit_codes(tmp_path, simkit_cmd):
     nonbool.write_text(_band("x", 0.3, 0.25, 0.35, metric="rounds"))
     proc = subprocess.run(simkit_cmd + ["check", str(nonbool)], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2 and "not a yes/no column" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
-    proc = subprocess.run(simkit_cmd + ["check", str(good), "--json", str(tmp_path / "no" / "such" / "x.json")], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(simkit_cmd + ["check", str(good), "--format", "json", "--output", str(tmp_path / "no" / "such" / "x.json")],
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2 and "does not exist" in proc.stderr
+
+
+def test_check_json_holds_numbers_under_stable_keys(tmp_path, simkit_cmd):
+    """Rates are fractions and counts are integers, under keys that do not change with alpha."""
+    good = tmp_path / "good.toml"
+    good.write_text(_band("ok", 0.3, 0.25, 0.35))
+    proc = subprocess.run(simkit_cmd + ["check", str(good), "--jobs", "1", "--format", "json"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["alpha"] == 0.01 and doc["beta"] == 0.01
+    row, = doc["rows"]
+    assert row["band"] == "ok" and row["verdict"] == "holds" and row["metric"] == "won" and row["seat"] is None
+    assert 0 <= row["lo"] <= row["rate"] <= row["hi"] <= 1 and 0 < row["level"] < 1
+    assert isinstance(row["successes"], int) and isinstance(row["games"], int) and row["games"] <= row["max_games"]
+    assert abs(row["rate"] - row["successes"] / row["games"]) < 1e-12
+    assert (row["band_lo"], row["band_hi"], row["centre"], row["detect"]) == (0.25, 0.35, 0.3, 0.1)
 
 
 def test_undecided_is_its_own_verdict_and_fails_ci(tmp_path, monkeypatch):
@@ -190,8 +207,7 @@ def test_undecided_is_its_own_verdict_and_fails_ci(tmp_path, monkeypatch):
     band = load_bands(path)[0]
     band = dataclasses.replace(band, spec=dataclasses.replace(band.spec, n_games=2000))  # a cap too short to decide
     # a rate of 22%, between the band's edge (25%) and the rate it must catch (20%)
-    monkeypatch.setattr(check_mod, "_play", lambda spec, stop, *a: __import__("polars").DataFrame(
-        {"seat": [1] * stop, "won": [i % 100 < 22 for i in range(stop)]}))
+    monkeypatch.setattr(check_mod, "_successes", lambda band, start, stop, *a: sum(i % 100 < 22 for i in range(start, stop)))
     v = check_mod.decide(band)
     assert v.verdict == "undecided" and v.failed and v.games == band.cap
     assert "undecided at its cap" in message(v)

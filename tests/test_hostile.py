@@ -3,6 +3,7 @@ nothing wrong, one clear line."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -183,7 +184,7 @@ def test_bands_seat_true_and_band_lists_are_refused(tmp_path):
 
 
 def test_check_json_to_an_unwritable_path_is_refused_before_playing(tmp_path, simkit_cmd):
-    proc = subprocess.run(simkit_cmd + ["check", str(ROOT / "experiments/bands.toml"), "--json", "/proc/nope/x.json"],
+    proc = subprocess.run(simkit_cmd + ["check", str(ROOT / "experiments/bands.toml"), "--format", "json", "--output", "/proc/nope/x.json"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
@@ -220,7 +221,8 @@ def test_output_files_simkit_did_not_write_are_never_overwritten(tmp_path, simki
         assert _cli(simkit_cmd, run_args + ["--output", str(ours)], tmp_path).returncode == 0
     ours.write_text(ours.read_text() + " ")  # once the user edits it, it is theirs
     _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(ours)], tmp_path), "was not written by simkit")
-    _one_line_exit_2(_cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--json", str(mine)], tmp_path),
+    _one_line_exit_2(_cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--format", "json",
+                                        "--output", str(mine)], tmp_path),
                      "was not written by simkit")
     assert mine.read_text() == "precious"
 
@@ -239,7 +241,7 @@ def test_a_bot_that_ends_its_process_is_one_line_and_leaves_no_half_made_run(tmp
 
 
 def test_a_data_file_that_never_ends_is_refused(tmp_path, simkit_cmd):
-    _one_line_exit_2(_cli(simkit_cmd, ["run", "template", "-n", "5", "--set", "data=/dev/zero", "--no-progress"], tmp_path), "larger than")
+    _one_line_exit_2(_cli(simkit_cmd, ["run", "template", "-n", "5", "--set", "data=/dev/zero", "--no-progress"], tmp_path), "not a regular file")
 
 
 def test_sensitivity_refuses_zero_games(tmp_path, simkit_cmd):
@@ -273,10 +275,230 @@ def test_a_data_path_relative_to_simkit_works_from_any_folder(tmp_path, simkit_c
     assert proc.returncode == 0, proc.stderr
 
 
-def test_benchmark_figures_kept_in_git_may_be_rewritten(tmp_path, simkit_cmd):
-    """A JSON document simkit wrote on another machine (marked as simkit's) may be rewritten; `make bench` needs it."""
-    figures = tmp_path / "bench.json"
-    figures.write_text(json.dumps({"written_by": "simkit", "game": "template", "rows": []}))
-    proc = _cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--json", str(figures)], tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(figures.read_text())["rows"]
+# ---- the third review (issue 23): one test per defect fixed -------------------------------
+def _report(*figures: str):
+    import matplotlib.pyplot as plt
+
+    from simkit.report import Report
+
+    rep = Report("t", "t")
+    rep.text("hello")
+    for name in figures:
+        rep.figure(plt.figure(), name, name)
+    return rep
+
+
+def test_a_report_folder_without_a_file_list_keeps_the_users_files(tmp_path):
+    target = tmp_path / "rep"
+    target.mkdir()
+    (target / "report.json").write_text(json.dumps({"title": "mine", "written_by": "simkit"}))
+    (target / "my-diagram.png").write_bytes(b"mine")
+    with pytest.raises(UserError, match="not written by simkit"):
+        _report("plot").write(target)
+    assert (target / "my-diagram.png").read_bytes() == b"mine"
+
+
+def test_a_report_never_removes_a_file_outside_its_folder(tmp_path):
+    target = tmp_path / "rep"
+    target.mkdir()
+    (tmp_path / "victim.png").write_bytes(b"mine")
+    (target / "report.json").write_text(json.dumps({"title": "t", "files": ["../victim.png", "/etc/x.png", "report.json"]}))
+    _report("plot").write(target)
+    assert (tmp_path / "victim.png").read_bytes() == b"mine" and (target / "plot.png").exists()
+
+
+def test_a_report_replaces_its_own_files_only_while_unchanged(tmp_path):
+    target = tmp_path / "rep"
+    _report("old", "kept").write(target)
+    _report("kept").write(target)  # simkit's own stale figure goes
+    assert not (target / "old.png").exists() and (target / "kept.png").exists()
+    (target / "kept.png").write_bytes(b"my own edit")
+    _report().write(target)  # an edited figure is the user's: not removed
+    with pytest.raises(UserError, match="edited since"):
+        _report("kept").write(target)  # nor overwritten
+    assert (target / "kept.png").read_bytes() == b"my own edit"
+
+
+def test_a_file_that_says_it_is_simkits_is_still_the_users(tmp_path, simkit_cmd):
+    """Ownership is this machine's record of the bytes simkit wrote, not a string in the file."""
+    run_args = ["run", "template", "-n", "10", "--no-progress", "--out", str(tmp_path / "r"), "--format", "json"]
+    ours = tmp_path / "summary.json"
+    assert _cli(simkit_cmd, run_args + ["--output", str(ours)], tmp_path).returncode == 0
+    copy = tmp_path / "my-copy.json"
+    copy.write_text(ours.read_text())
+    forged = tmp_path / "figures.json"
+    forged.write_text(json.dumps({"written_by": "simkit", "rows": []}))
+    for mine in (copy, forged):
+        before = mine.read_text()
+        _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(mine)], tmp_path), "was not written by simkit")
+        assert mine.read_text() == before
+    link = tmp_path / "link.json"
+    link.symlink_to(ours)
+    _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(link)], tmp_path), "symbolic link")
+
+
+def test_distinct_sweep_cells_never_share_a_folder(tmp_path, monkeypatch):
+    import polars as pl
+
+    die = (ROOT / "simkit/games/template/data/die.toml").read_text()
+    (tmp_path / "W").mkdir()
+    (tmp_path / "W" / "die 1.toml").write_text(die)
+    (tmp_path / "W" / "die_1.toml").write_text(die.replace("bust = 1", "bust = 6"))
+    path = tmp_path / "e.toml"
+    path.write_text(TINY.format(name="t", extra="").replace("players = [2]", 'players = [2]\ndata = ["W/die 1.toml", "W/die_1.toml"]'))
+    monkeypatch.chdir(tmp_path)
+    res = sweep(path, out_root=tmp_path / "runs", progress=False)
+    assert len(list((tmp_path / "runs" / "t").glob("*/games.parquet"))) == 2
+    g = get("template")
+    for data in ("W/die 1.toml", "W/die_1.toml"):
+        params = build(g.params, {"players": 2, "data": data}, g.name)
+        alone = run(RunSpec(g, params, tuple(g.resolve_bots([], params)), 20, 1), None, progress=False).frame
+        cell = res.frame.filter(pl.col("data") == data).sort(["game_index", "seat"])
+        assert cell["won"].to_list() == alone["won"].to_list() and cell["seed"].to_list() == alone["seed"].to_list()
+
+
+@pytest.mark.parametrize("values", ['[20, 20]', '[20, "20", 30]', '[20, 20, "30", 30]'])
+def test_a_value_given_twice_in_a_grid_is_refused(tmp_path, values):
+    path = tmp_path / "e.toml"
+    path.write_text(TINY.format(name="t", extra="").replace("players = [2]", f"players = [2]\ntarget = {values}"))
+    with pytest.raises(UserError, match="target.*(listed twice|the same setting)") as exc:
+        load_experiment(path)
+    assert "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("error", ["ComputeError", "PanicException"])
+def test_any_error_writing_parquet_is_one_line(tmp_path, monkeypatch, error):
+    import polars as pl
+
+    def full(self, *args, **kwargs):
+        raise getattr(pl.exceptions, error)("parquet: Invalid thrift: transport error\nmore lines")
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    g = get("template")
+    with pytest.raises(UserError, match="Invalid thrift") as exc:
+        run(RunSpec(g, g.params(), tuple(g.resolve_bots([], g.params())), 5, 1), tmp_path / "r", progress=False)
+    assert "\n" not in str(exc.value) and not list((tmp_path / "r").rglob(".*.tmp"))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "stdin"])
+def test_a_data_file_that_is_not_a_regular_file_is_refused_at_once(tmp_path, simkit_cmd, kind):
+    target = tmp_path / "board.toml"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target = "/dev/stdin"
+    err = tmp_path / "stderr"
+    with err.open("w") as fh:
+        proc = subprocess.Popen(simkit_cmd + ["run", "template", "-n", "5", "--set", f"data={target}", "--no-progress"],
+                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=fh, cwd=tmp_path)
+        try:
+            proc.wait(timeout=60)  # stdin stays open: reading it, or the FIFO, would wait forever
+        finally:
+            proc.kill()
+    stderr = err.read_text()
+    assert proc.returncode == 2 and "not a regular file" in stderr and len(stderr.strip().splitlines()) == 1, stderr
+
+
+def test_a_look_of_a_band_costs_its_own_games_only(tmp_path, monkeypatch):
+    """batch = 1 once re-read every stored game at every look (hours); now each look
+    handles its new games only, and a verdict is the same whatever the batch."""
+    import simkit.check as check_mod
+
+    seen = []
+    values = check_mod._values
+    monkeypatch.setattr(check_mod, "_values", lambda band, frame: seen.append(frame.height) or values(band, frame))
+    def band(batch):
+        path = tmp_path / f"bands-{batch}.toml"
+        path.write_text(f'[[band]]\nname = "b"\ngame = "ufs"\nmetric = "won"\ncentre = 0.3\nlo = 0.25\nhi = 0.35\ndetect = 0.1\nbatch = {batch}\n')
+        b = check_mod.load(path)[0]
+        return dataclasses.replace(b, spec=dataclasses.replace(b.spec, n_games=60))  # a short cap: undecided at 60
+
+    one = check_mod.decide(band(1))
+    assert one.games == 60 and sum(seen) == 60  # one seat: a row per game
+    assert check_mod.decide(band(60)).successes == one.successes
+
+
+def test_a_huge_batch_is_not_refused_with_an_option_the_user_never_gave(tmp_path):
+    import simkit.check as check_mod
+
+    path = tmp_path / "bands.toml"
+    path.write_text('[[band]]\nname = "b"\ngame = "ufs"\nmetric = "won"\ncentre = 0.3\nlo = 0.25\nhi = 0.35\ndetect = 0.1\nbatch = 1000000000\n')
+    band = check_mod.load(path)[0]
+    band = dataclasses.replace(band, spec=dataclasses.replace(band.spec, n_games=50))
+    assert check_mod.decide(band).games == 50
+
+
+def _user_bot(tmp_path, monkeypatch, name: str, body: str):
+    import sys
+
+    (tmp_path / f"{name}.py").write_text(body)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop(name, None)
+    g = get("template")
+    return g, tuple(g.resolve_bots([f"{name}:choose", "hold20"], g.params()))
+
+
+SPY = """
+def choose(observation, legal, rng):  # (it plays in a worker process: what it sees goes to a file)
+    with open(__file__ + ".seen", "a") as fh:
+        fh.write(f"{rng.bit_generator.seed_seq.entropy}\\n")
+    return int(legal[rng.integers(len(legal))])
+"""
+
+
+def test_a_user_bots_generator_tells_nothing_of_the_game_seed(tmp_path, monkeypatch):
+    import numpy as np
+
+    from simkit.rng import BOT, new_streams
+    from simkit.seeding import game_seeds
+
+    g, bots = _user_bot(tmp_path, monkeypatch, "spy", SPY)
+    seen = tmp_path / "spy.py.seen"
+    run(RunSpec(g, g.params(), bots, 5, 1), None, progress=False)
+    first = {int(x) for x in seen.read_text().split()}
+    seeds = [int(s) for s in game_seeds(1, 0, 5)]
+    assert first and not first & ({int(new_streams(np.uint64(s))[BOT]) for s in seeds} | set(seeds))  # no invertible mix of the seed
+    seen.unlink()
+    run(RunSpec(g, g.params(), bots, 5, 1), None, progress=False)
+    assert not first & {int(x) for x in seen.read_text().split()}  # another run, another secret
+
+
+def test_a_resumed_run_gives_a_user_bot_the_same_draws(tmp_path, monkeypatch):
+    g, bots = _user_bot(tmp_path, monkeypatch, "spy2", SPY)
+    spec = RunSpec(g, g.params(), bots, 40, 3)
+    whole = run(spec, tmp_path / "r", chunk_size=10, progress=False).frame
+    for name in ("games.parquet", "manifest.json", "parts/games-000000000020-000000000030.parquet"):
+        (tmp_path / "r" / name).unlink()
+    resumed = run(RunSpec(g, g.params(), bots, 40, 3), tmp_path / "r", chunk_size=10, progress=False)
+    assert resumed.manifest["resumed_games"] == 30 and resumed.frame.equals(whole)
+    assert "secret" in json.loads((tmp_path / "r" / "run.json").read_text())
+
+
+def test_a_bots_escape_codes_never_reach_the_terminal(tmp_path, simkit_cmd):
+    (tmp_path / "evil.py").write_text('def choose(observation, legal, rng):\n    raise ValueError("\\x1b[2J\\x1b[31mgotcha\\x07")\n')
+    proc = _cli(simkit_cmd, ["run", "template", "--bot", "evil:choose", "--bot", "hold20", "-n", "3", "--no-progress",
+                             "--out", str(tmp_path / "r")], tmp_path)
+    _one_line_exit_2(proc, "gotcha")
+    assert "\x1b" not in proc.stderr and "\x07" not in proc.stderr and "\\x1b[31m" in proc.stderr
+
+
+def test_a_dangling_link_or_simkits_own_code_as_output_is_one_clear_line(tmp_path, simkit_cmd):
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "nowhere")
+    args = ["run", "template", "-n", "3", "--no-progress"]
+    _one_line_exit_2(_cli(simkit_cmd, args + ["--out", str(link)], tmp_path), "symbolic link")
+    for where in ("simkit/games/x", "strategies/x"):
+        _one_line_exit_2(_cli(simkit_cmd, args + ["--out", str(ROOT / where)], tmp_path), "simkit's own code")
+        assert not (ROOT / where).exists()
+    _one_line_exit_2(_cli(simkit_cmd, args + ["--out", str(tmp_path / "r"), "--format", "json", "--output", str(ROOT / "simkit" / "x.json")],
+                          tmp_path), "simkit's own code")
+
+
+@pytest.mark.parametrize("name, text", [("deep.json", "[" * 100_000 + "]" * 100_000),
+                                        ("deep.toml", "a = " + "[" * 100_000 + "]" * 100_000)])
+def test_a_file_nested_too_deeply_is_one_line(tmp_path, name, text):
+    from simkit.datafiles import read
+
+    (tmp_path / name).write_text(text)
+    with pytest.raises(UserError, match="nested too deeply"):
+        read(str(tmp_path / name), "board file")

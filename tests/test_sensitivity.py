@@ -277,13 +277,17 @@ def test_readings_limited_to_some_cells_change_nothing_elsewhere(name, only):
 
 def test_sensitivity_command(tmp_path, simkit_cmd):
     out = tmp_path / "s.json"
-    proc = subprocess.run(simkit_cmd + ["sensitivity", "ufs", "-n", "200", "--runs", str(tmp_path / "runs"), "--json", str(out),
-                                        "--plot", str(tmp_path / "t.png"), "--no-progress"],
+    proc = subprocess.run(simkit_cmd + ["sensitivity", "ufs", "-n", "200", "--out", str(tmp_path / "runs"), "--format", "json",
+                                        "--output", str(out), "--plot", str(tmp_path / "t.png"), "--no-progress"],
                           capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "claims" in proc.stdout
+    assert (tmp_path / "runs" / "ufs").is_dir()
     doc = json.loads(out.read_text())
-    assert doc["games_per_cell"] == 200 and doc["claims"] and (tmp_path / "t.png").exists()
+    assert doc["games_per_cell"] == 200 and doc["claims"] and doc["figures"] and (tmp_path / "t.png").exists()
+    assert all(r["lo"] <= r["change"] <= r["hi"] for r in doc["rows"])  # one row per change, numbers
+    again = subprocess.run(simkit_cmd + ["sensitivity", "ufs", "-n", "200", "--out", str(tmp_path / "runs"), "--no-progress"],
+                           capture_output=True, text=True, timeout=600, cwd=tmp_path)  # the same runs, resumed
+    assert again.returncode == 0 and "claims" in again.stdout, again.stderr
 
 
 def test_runs_of_older_code_in_its_own_folders_are_replaced(tmp_path):

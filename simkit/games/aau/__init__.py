@@ -53,16 +53,6 @@ OUTPUTS = OutputTable([
 ], seat_block=E.PLAYER_BLOCK)
 
 
-def summary_lines(frame) -> list[str]:
-    import polars as pl
-
-    games = frame.filter(pl.col("seat") == 1)
-    shared = frame.group_by("game_index").agg(pl.col("won").sum()).filter(pl.col("won") > 1).height
-    lines = [f"bases destroyed per game: {games['bases_destroyed'].mean():.2f}; "
-             f"table reaches the semi-cooperative threshold in {games['earth_won'].mean():.1%} of games; shared wins {shared / games.height:.1%}"]
-    return lines
-
-
 SPEC = GameSpec(
     name="aau",
     slug="alien-attack-usa",
@@ -87,7 +77,6 @@ SPEC = GameSpec(
         trace_legend="numbers are space ids of the board file (data/board.json); attack markers: drawn each\n"
                       "round, one per seat + 2; a covered marker gets the seat's disc, the others become alien\n"
                       "bases at the round's end; points: what the placement scored at once (R4)",
-        summarize=summary_lines,
     ),
     analysis=Analysis(
         questions="simkit.games.aau.questions:QUESTIONS",

@@ -71,15 +71,6 @@ OUTPUTS = OutputTable([
 ], seat_block=E.PLAYER_BLOCK)
 
 
-def summary_lines(frame) -> list[str]:
-    import polars as pl
-
-    games = frame.filter(pl.col("seat") == 1)
-    return [f"human win {games['human_win'].mean():.1%}, alien win {games['alien_win'].mean():.1%}; "
-            f"escapes per game {games['escaped'].mean():.2f}, humans killed {games['humans_killed'].mean():.2f}, "
-            f"rounds {games['rounds'].mean():.1f}"]
-
-
 SPEC = GameSpec(
     name="eftaios",
     slug="eftaios",
@@ -105,7 +96,6 @@ SPEC = GameSpec(
                       "start; hatch k (X): escape hatch k, on sector X (open, damaged by a red card, or used);\n"
                       "noise in X: an announcement, true or a bluff; quiet: no Dangerous Sector card drawn;\n"
                       "fed: an alien that killed a human (moves up to 3 sectors)",
-        summarize=summary_lines,
     ),
     analysis=Analysis(
         questions="simkit.games.eftaios.questions:QUESTIONS",

@@ -93,14 +93,6 @@ OUTPUTS = OutputTable([
 ], seat_block=E.PLAYER_BLOCK)
 
 
-def summary_lines(frame) -> list[str]:
-    import polars as pl
-
-    games = frame.filter(pl.col("seat") == 1)
-    return [f"rounds per game {games['rounds'].mean():.2f}; capped {games['capped'].mean():.2%}; "
-            f"shared wins {games['draw'].mean():.2%}; missions completed {frame['missions_done'].sum() / max(1, frame['missions_kept'].sum()):.1%}"]
-
-
 SPEC = GameSpec(
     name="ovni",
     slug="ovni",
@@ -125,7 +117,6 @@ SPEC = GameSpec(
         trace_legend="places a 5 in area C: a command token of value 5 in recruitment area C (equal values\n"
                       "cancel, the highest sum wins the aliens on the area's card); table: aliens held (captured\n"
                       "ones included), UFOs in cities and on the launch pad, cities mapped, humans abducted",
-        summarize=summary_lines,
     ),
     analysis=Analysis(
         questions="simkit.games.ovni.questions:QUESTIONS",

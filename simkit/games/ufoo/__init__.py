@@ -45,17 +45,6 @@ OUTPUTS = OutputTable([
 ], seat_block=E.SEAT_BLOCK)
 
 
-def summary_lines(frame) -> list[str]:
-    import polars as pl
-
-    games = frame.filter(pl.col("seat") == 1)
-    n = games.height
-    first_won = frame.filter(pl.col("first") & pl.col("won")).height
-    draws = int(games["draw"].sum())
-    return [f"first player won {first_won / n:.1%}, second {(n - first_won - draws) / n:.1%}, draws {draws / n:.1%}; "
-            f"median game {games['turns'].median():.0f} turns"]
-
-
 SPEC = GameSpec(
     name="ufoo",
     slug="ufo-o",
@@ -82,7 +71,6 @@ SPEC = GameSpec(
                       "a UFO is on a hex, damaged (red side up: -1 on its attack rolls), destroyed (back on its\n"
                       "mothership at its owner's next turn), docked (there, may leave a turn later) or ready;\n"
                       "dice [...]: what the step rolled, forced steps after it included (e.g. asteroid rolls)",
-        summarize=summary_lines,
     ),
     analysis=Analysis(
         questions="simkit.games.ufoo.questions:QUESTIONS",

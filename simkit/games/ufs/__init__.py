@@ -33,14 +33,6 @@ OUTPUTS = OutputTable([
 ])
 
 
-def summary_lines(frame) -> list[str]:
-    """Loss causes, as shares of all games."""
-    n = frame.height
-    counts = dict(frame.group_by("loss_cause").len().iter_rows())
-    parts = [f"{cause or 'won'} {counts.get(cause, 0) / n:.1%}" for cause in (None, "damage", "mothership")]
-    return ["outcomes: " + ", ".join(parts)]
-
-
 SPEC = GameSpec(
     name="ufs",
     slug="under-falling-skies",
@@ -64,7 +56,6 @@ SPEC = GameSpec(
                       "M mothership icon, P purple ship, W white ship (a ship's letter precedes its cell;\n"
                       "p, w on the landing row); dice: g grey, W white, * placed;\n"
                       "rooms: E energy, J jets, R research, B robot, +n modifier, cN energy cost",
-        summarize=summary_lines,
     ),
     analysis=Analysis(
         questions="simkit.games.ufs.questions:QUESTIONS",
