@@ -281,7 +281,7 @@ def test_ufs_report_is_honest_about_shared_seeds(tmp_path):
     assert f"{100 * wilson(0, 40).hi:.3f}% per game" in text
     assert "0.0% [0.0, 0.0]" not in text
     assert not re.search(r"\| 0 \| (yes|no) \|", text)  # no p-value of the threat steps prints as 0
-    assert "score test p" in text and "McNemar" in text  # named as what it is
+    assert "McNemar's test" in text and "score test it inverts" in text  # named as what it is
     m = re.search(r"paired interval is ([\d.]+)x to ([\d.]+)x narrower.*need ([\d.]+)x to ([\d.]+)x the games", text)
     assert m and abs(float(m[1]) ** 2 - float(m[3])) < 0.06 and abs(float(m[2]) ** 2 - float(m[4])) < 0.06
     # the section on the readings of unclear rules, from runs kept beside the sweep's
@@ -334,12 +334,11 @@ def test_aau_report_states_games_per_cell_multiplicity_and_equivalence(tmp_path)
     path.write_text(AAU_REPORT.format(report=tmp_path / "r" / "alien-attack-usa"))
     sweep(path, out_root=tmp_path / "runs", progress=False)
     text = (tmp_path / "r" / "alien-attack-usa" / "README.md").read_text()
-    assert "300 games per cell for seats and missions, 100 games per cell for the semi-cooperative comparison, " \
-           "200 games per cell for the powers" in text
+    assert text.index("## Answers") < text.index("How sure are these numbers")  # the answers first
     assert "+ seeded games" not in text
-    assert "Holm-corrected over the 2 tables" in text and "is ruled out" in text
-    assert "McNemar p" not in text and "score test p" in text
-    # city cards ranked by win share against the fair share at each player count, not pooled
-    assert "Which mission card wins?" in text and "Points against wins" in text
-    assert "| 2 | 1 |" in text and "| 3 | 1 |" in text and "fair share" in text
+    # the semi-cooperative mode as a paired effect; the cards by one ranking measure, adjusted, with its family named
+    assert "(paired, 5%)" in text and "McNemar's test" in text
+    assert "Which city mission card helps its holder win?" in text and "adjusted for players and seat" in text
+    assert "Holm over the cards" in text and "Points scored by each mission card (not a ranking)" in text
+    assert "fair share" in text
     assert "How sure are these numbers" in text and "30 games per cell and reading" in text
