@@ -441,8 +441,8 @@ def check_cmd(
         table.add_column(col, justify="left" if col in ("band", "verdict") else "right")
     for r in rows:
         style = "red" if not r["verdict"].startswith("holds") else None
-        table.add_row(*r.values(), style=style)
-    wide = out if out.is_terminal else Console(width=170)  # CI logs: one line per band
+        table.add_row(*(printable(str(v)) for v in r.values()), style=style)
+    wide = out if out.is_terminal else Console(width=170, markup=False, highlight=False)  # CI logs: one line per band
     wide.print(table)
     wide.print("holds: the rate was shown to be within the 'catches' distance of the band's centre; FAIL: its interval "
                "left the band; UNDECIDED: neither by the cap (treated as a failure).")

@@ -501,3 +501,12 @@ def test_a_file_nested_too_deeply_is_one_line(tmp_path, name, text):
     (tmp_path / name).write_text(text)
     with pytest.raises(UserError, match="nested too deeply"):
         read(str(tmp_path / name), "board file")
+
+
+def test_band_names_are_printed_as_written(tmp_path, simkit_cmd):
+    """Piped output (CI logs) once read band names as console markup: '[/]' was a traceback."""
+    path = tmp_path / "bands.toml"
+    path.write_text('[[band]]\nname = "[/]\\u001b[2J[bold]x"\ngame = "template"\nmetric = "won"\nseat = 1\n'
+                    'centre = 0.5\nlo = 0.35\nhi = 0.65\ndetect = 0.3\n')
+    proc = _cli(simkit_cmd, ["check", str(path), "--jobs", "1"], tmp_path)
+    assert proc.returncode == 0 and "[/]\\x1b[2J[bold]x" in proc.stdout and "\x1b" not in proc.stdout, proc.stdout + proc.stderr
