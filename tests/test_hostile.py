@@ -510,3 +510,10 @@ def test_band_names_are_printed_as_written(tmp_path, simkit_cmd):
                     'centre = 0.5\nlo = 0.35\nhi = 0.65\ndetect = 0.3\n')
     proc = _cli(simkit_cmd, ["check", str(path), "--jobs", "1"], tmp_path)
     assert proc.returncode == 0 and "[/]\\x1b[2J[bold]x" in proc.stdout and "\x1b" not in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_folder_as_a_data_file_is_one_line(tmp_path):
+    from simkit.datafiles import read
+
+    with pytest.raises(UserError, match="is a folder"):
+        read(str(tmp_path), "bands file")
