@@ -573,6 +573,8 @@ def main() -> None:
         _fail(f"{where}{exc.strerror or exc}", 2)
     except MemoryError:
         _fail("out of memory: play fewer games per chunk (--chunk-size) or use fewer --jobs", 2)
+    if code == 130:  # typer returns a Ctrl-C outside a run (reading files, compiling) as 130, silently
+        _fail("interrupted", 130)
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -517,3 +517,20 @@ def test_a_folder_as_a_data_file_is_one_line(tmp_path):
 
     with pytest.raises(UserError, match="is a folder"):
         read(str(tmp_path), "bands file")
+
+
+def test_ctrl_c_before_a_run_starts_says_so(tmp_path, monkeypatch, capsys):
+    """Ctrl-C while an experiment file is read (or games compile) was exit 130 without a word."""
+    import sys
+
+    import simkit.cli as cli
+    import simkit.sweep as sweep_mod
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweep_mod, "load", interrupted)
+    monkeypatch.setattr(sys, "argv", ["simkit", "sweep", str(_exp(tmp_path / "e.toml")), "--runs", str(tmp_path / "runs")])
+    with pytest.raises(SystemExit) as exc:
+        cli.main()
+    assert exc.value.code == 130 and capsys.readouterr().err.strip() == "interrupted"
