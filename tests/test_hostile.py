@@ -548,3 +548,46 @@ def test_a_game_that_never_ends_stops_at_the_step_limit_with_one_line(checked):
     with pytest.raises(UserError, match=f"game 40 \\(seed {seeds[0]}\\) did not end within 3 steps") as exc:
         g.simulate(g.params(), seeds, bot_table(len(bots), 40, 42, False), bots, checked=checked, first_index=40)
     assert "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("game, setting, first, second", [
+    ("eftaios", "map_data", "simkit/games/eftaios/data/maps/galilei.toml", "simkit/games/eftaios/data/maps/fermi.toml"),
+    ("eftaios", "card_data", "simkit/games/eftaios/data/cards.toml", None),
+    ("ovni", "board", "simkit/games/ovni/data/board.toml", "simkit/games/ovni/data/board_complete.toml"),
+    ("ovni", "decks", "simkit/games/ovni/data/decks.toml", "simkit/games/ovni/data/decks_mixed_aliens.toml"),
+    ("aau", "board", "simkit/games/aau/data/board.json", "simkit/games/aau/data/board-canada-none.json"),
+])
+def test_a_data_file_edited_in_the_same_process_is_read_again(tmp_path, game, setting, first, second):
+    """A notebook runs, edits a board file, runs again: the new board is played."""
+    import numpy as np
+
+    g = get(game)
+    path = tmp_path / f"mine{Path(first).suffix}"
+    path.write_text((ROOT / first).read_text())
+    params = build(g.params, {setting: str(path)}, g.name)
+    before, version = g.board(params), g.data_version(params)
+    if second is None:  # the cards: the first two character cards change places
+        text = path.read_text()
+        one, two = [text.index("[[characters]]", i) for i in (0, text.index("[[characters]]") + 1)]
+        three = text.index("[[characters]]", two + 1)
+        path.write_text(text[:one] + text[two:three] + text[one:two] + text[three:])
+    else:
+        path.write_text((ROOT / second).read_text())
+    after = g.board(params)
+    assert g.data_version(params) != version and not np.array_equal(after, before)
+    copy = tmp_path / f"copy{path.suffix}"  # a file this process never read: the board it gives
+    copy.write_text(path.read_text())
+    assert np.array_equal(after, g.board(build(g.params, {setting: str(copy)}, g.name)))
+
+
+def test_ovni_card_names_follow_an_edited_decks_file(tmp_path):
+    from simkit.games.ovni import board as B
+
+    g = get("ovni")
+    path = tmp_path / "decks.toml"
+    text = (ROOT / "simkit/games/ovni/data/decks.toml").read_text()
+    path.write_text(text)
+    params = build(g.params, {"decks": str(path)}, g.name)
+    assert B.names(params)["cards"][0] == "PPA"
+    path.write_text(text.replace('"PPA", "PPB"', '"PPB", "PPA"', 1))
+    assert B.names(params)["cards"][0] == "PPB"
