@@ -591,3 +591,20 @@ def test_ovni_card_names_follow_an_edited_decks_file(tmp_path):
     assert B.names(params)["cards"][0] == "PPA"
     path.write_text(text.replace('"PPA", "PPB"', '"PPB", "PPA"', 1))
     assert B.names(params)["cards"][0] == "PPB"
+
+
+@pytest.mark.parametrize("bot, message", [
+    ("strategic:one-mission+two-missions", "exclude each other"),
+    ("greedy:two-missions+no-swap+one-mission", "exclude each other"),
+])
+def test_options_that_exclude_each_other_are_refused(bot, message):
+    g = get("ovni")
+    with pytest.raises(UserError, match=message):
+        g.resolve_bots([bot], g.params())
+
+
+def test_search_humans_and_aliens_together_are_refused():
+    g = get("eftaios")
+    with pytest.raises(UserError, match="exclude each other"):
+        g.resolve_bots(["search:humans+aliens"], g.params())
+    assert g.resolve_bots(["search:humans"], g.params())
