@@ -608,3 +608,10 @@ def test_search_humans_and_aliens_together_are_refused():
     with pytest.raises(UserError, match="exclude each other"):
         g.resolve_bots(["search:humans+aliens"], g.params())
     assert g.resolve_bots(["search:humans"], g.params())
+
+
+def test_a_map_besides_map_data_is_refused():
+    g = get("eftaios")
+    with pytest.raises(UserError, match="map_data replaces the map"):
+        build(g.params, {"map": "fermi", "map_data": str(ROOT / "simkit/games/eftaios/data/maps/galilei.toml")}, g.name)
+    build(g.params, {"map_data": str(ROOT / "simkit/games/eftaios/data/maps/galilei.toml")}, g.name)
