@@ -615,3 +615,21 @@ def test_a_map_besides_map_data_is_refused():
     with pytest.raises(UserError, match="map_data replaces the map"):
         build(g.params, {"map": "fermi", "map_data": str(ROOT / "simkit/games/eftaios/data/maps/galilei.toml")}, g.name)
     build(g.params, {"map_data": str(ROOT / "simkit/games/eftaios/data/maps/galilei.toml")}, g.name)
+
+
+def test_two_processes_never_play_into_one_folder(tmp_path):
+    """Two runs into one --out at once once mixed their chunks (a threat-4 run reported 20% wins)."""
+    import fcntl
+
+    g = get("template")
+    spec = RunSpec(g, g.params(), tuple(g.resolve_bots([], g.params())), 10, 1)
+    (tmp_path / "r").mkdir()
+    fd = os.open(tmp_path / "r", os.O_RDONLY)  # another process playing into it holds it so
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    try:
+        with pytest.raises(UserError, match="in use by another simkit process"):
+            run(spec, tmp_path / "r", progress=False)
+    finally:
+        os.close(fd)
+    assert run(spec, tmp_path / "r", progress=False).frame.height == 20
+    assert run(spec, tmp_path / "r", progress=False).manifest["resumed_games"] == 10  # released after each run
