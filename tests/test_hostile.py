@@ -633,3 +633,10 @@ def test_two_processes_never_play_into_one_folder(tmp_path):
         os.close(fd)
     assert run(spec, tmp_path / "r", progress=False).frame.height == 20
     assert run(spec, tmp_path / "r", progress=False).manifest["resumed_games"] == 10  # released after each run
+
+
+def test_a_report_the_game_cannot_build_is_refused_before_any_game(tmp_path):
+    exp = _exp(tmp_path / "e.toml", extra=f'report = "{tmp_path / "rep"}"')
+    with pytest.raises(UserError, match="no report builder"):
+        sweep(exp, out_root=tmp_path / "runs", progress=False)
+    assert not (tmp_path / "runs" / "tiny").exists()
