@@ -275,15 +275,17 @@ def test_a_data_path_relative_to_simkit_works_from_any_folder(tmp_path, simkit_c
 
 
 # ---- the third review (issue 23): one test per defect fixed -------------------------------
-def _report(*figures: str):
+def _report(*figures: str, version: int = 0):
     import matplotlib.pyplot as plt
 
     from simkit.report import Report
 
     rep = Report("t", "t")
-    rep.text("hello")
+    rep.text(f"hello {version}")
     for name in figures:
-        rep.figure(plt.figure(), name, name)
+        fig = plt.figure()
+        fig.suptitle(f"{name} {version}")
+        rep.figure(fig, name, name)
     return rep
 
 
@@ -640,3 +642,24 @@ def test_a_report_the_game_cannot_build_is_refused_before_any_game(tmp_path):
     with pytest.raises(UserError, match="no report builder"):
         sweep(exp, out_root=tmp_path / "runs", progress=False)
     assert not (tmp_path / "runs" / "tiny").exists()
+
+
+def test_a_report_cut_short_by_a_full_disk_can_be_written_again(tmp_path, monkeypatch):
+    """A full disk half-way left simkit's own figures unrecorded: every later attempt was refused."""
+    import simkit.report as report_mod
+
+    target = tmp_path / "rep"
+    _report("a", "b").write(target)
+    real = report_mod._atomic
+
+    def full(path, data):
+        if path.name == "b.png":
+            raise UserError(f"cannot write {path}: No space left on device")
+        real(path, data)
+
+    monkeypatch.setattr(report_mod, "_atomic", full)
+    with pytest.raises(UserError, match="No space"):
+        _report("a", "b", "c", version=1).write(target)  # a.png is new, b.png still the old one
+    monkeypatch.setattr(report_mod, "_atomic", real)
+    _report("a", "c", version=2).write(target)
+    assert sorted(p.name for p in target.iterdir()) == ["README.md", "a.png", "c.png", "index.html", "report.json"]
