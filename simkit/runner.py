@@ -374,7 +374,7 @@ def _check_writable(folder: Path, option: str = "--out") -> None:
     if not probe.is_dir():
         raise UserError(f"{probe} is not a folder; choose another output folder ({option})")
     if not os.access(probe, os.W_OK | os.X_OK):
-        raise UserError(f"cannot write into {probe} (permission denied); choose another output folder ({option})")
+        raise UserError(f"cannot write into {probe} (permission denied or a read-only disk); choose another output folder ({option})")
 
 
 def _clear_run(out: Path) -> None:
