@@ -28,7 +28,7 @@ test: $(STAMP)
 # The figures kept in git are replaced (simkit overwrites only files its own record says it
 # wrote unchanged, and a fresh clone has no such record): git keeps the old ones.
 bench: $(STAMP)
-	for g in ufs aau ufoo eftaios ovni; do rm -f benchmarks/$$g.json; $(BIN)/simkit bench $$g --json benchmarks/$$g.json || exit 1; done
+	for g in ufs aau ufoo eftaios ovni; do rm -f benchmarks/$$g.json; $(BIN)/simkit bench $$g --format json --output benchmarks/$$g.json || exit 1; done
 
 # Rewrites tests/golden/*.json after an intended change of outcomes (review the diff).
 goldens: $(STAMP)

@@ -32,7 +32,7 @@ CORE = [ROOT / "simkit" / name for name in ("rng.py", "seeding.py", "jit.py", "l
 
 # Files of a game package that never change outcomes (reports, text), and those that
 # compiled code never comes from either (the declaration is read by Python only).
-NOT_OUTCOMES = {"report.py", "describe.py", "sensitivity.py"}
+NOT_OUTCOMES = {"report.py", "describe.py", "sensitivity.py", "questions.py"}
 NOT_COMPILED = NOT_OUTCOMES | {"__init__.py"}
 
 

@@ -332,6 +332,17 @@ def describe(v: Verdict) -> dict[str, Any]:
             "verdict": verdict}
 
 
+def numbers(v: Verdict) -> dict[str, Any]:
+    """One band's verdict for machines: numbers under keys that do not depend on the file
+    (rates as fractions; ``lo``, ``hi``: the anytime-valid interval the fail tests used, at
+    confidence ``level``; ``band_lo``, ``band_hi``: the band)."""
+    b, t, ci = v.band, v.band.test, v.interval
+    return {"band": b.name, "game": b.spec.game.name, "metric": b.metric, "seat": b.seat, "verdict": v.verdict,
+            "rate": ci.estimate, "lo": ci.lo, "hi": ci.hi, "level": 1 - t.fail_level * t.edges,
+            "successes": v.successes, "games": v.games, "max_games": b.cap,
+            "band_lo": b.lo, "band_hi": b.hi, "centre": t.centre, "detect": t.detect, "power": 1 - t.beta}
+
+
 def message(v: Verdict) -> str:
     """The line CI prints for a band that did not hold."""
     b, ci = v.band, v.interval

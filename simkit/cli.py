@@ -81,10 +81,10 @@ def games_cmd(game_name: Optional[str] = typer.Argument(None, metavar="GAME", he
     games = all_games() if game_name is None else [get(game_name)]
     if game_name is None:
         for g in games:
-            if not g.template:
+            if not g.checks.template:
                 out.print(f"{g.name:8} {g.title}")
         out.print("'simkit games GAME' shows one game only.\n")
-    for game in [g for g in games if not g.template or game_name is not None]:
+    for game in [g for g in games if not g.checks.template or game_name is not None]:
         lo, hi = game.seat_range
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
         out.rule(Text(f"{game.name}  {game.title}  ({players} player{'s' if hi > 1 else ''})", style="bold"))
@@ -103,7 +103,7 @@ def games_cmd(game_name: Optional[str] = typer.Argument(None, metavar="GAME", he
             opts = f"   options: {', '.join(info.options)}" if info.options else ""
             out.print(Text(f"  {name}{mark}", style="bold") + Text(opts), overflow="fold")
             out.print(wrap(info.help), markup=False, highlight=False)
-    for game in [g for g in games if g.template and game_name is None]:
+    for game in [g for g in games if g.checks.template and game_name is None]:
         out.print(f"\n{game.name}: {game.title}, for contributors (docs/adding-a-game.md).")
 
 
@@ -151,9 +151,15 @@ def _check_output(fmt: str, output: Optional[Path]) -> None:
         check_target(output, "--output")
 
 
-def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra: list[str] = (), data: list[dict] | None = None) -> None:
+def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra: list[str] = (), data: list[dict] | None = None,
+          run: dict | None = None, answers: list | None = None, meta: dict | None = None) -> None:
     """Prints (or writes) rows as a table, JSON, CSV or Parquet: nothing is cut. The table
-    shows ``rows`` (formatted text); the machine-readable formats ``data`` (numbers) when given."""
+    shows ``rows`` (formatted text); the machine-readable formats ``data`` (numbers) when
+    given, ``run`` (the settings, bots, seed and size it came from) and ``answers`` (the
+    questions' answers, :class:`simkit.questions.Answer`) as numbers: in JSON under their
+    own keys, in CSV and Parquet as rows of their own (``row`` says which); the JSON document
+    also carries ``meta`` (what is not one row per line)."""
+    answers = list(answers or [])
     if fmt == "table" and output is None:
         _print_rows(rows, title)
         for line in extra:
@@ -166,6 +172,16 @@ def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra:
     if data is None:
         data = [{k: str(v) for k, v in r.items()} for r in rows]
     frame = pl.DataFrame(data)
+    if run is not None or answers:
+        # flat rows: every summary row carries the run's settings; each answer estimate is a row
+        settings = {f"set_{k}": str(v) for k, v in (run or {}).get("settings", {}).items()}
+        flat = [{"row": "summary", **{k: v for k, v in r.items()}, **settings} for r in data]
+        for a in answers:
+            for e in a.estimates:
+                flat.append({"row": "answer", "question": a.question, "group": json.dumps(a.group, default=str), "label": e.label,
+                             "estimate": e.estimate, "lo": e.lo, "hi": e.hi, "unit": e.unit, "p": e.p, "verdict": e.verdict,
+                             "answer_verdict": a.verdict, **settings})
+        frame = pl.DataFrame(flat, infer_schema_length=None) if fmt != "json" else frame
     if fmt == "parquet":
         write(output, lambda tmp: frame.write_parquet(tmp), "--output")
     elif fmt == "csv":
@@ -183,7 +199,12 @@ def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra:
 
         write(output, put, "--output")
     else:
-        text = json.dumps({"title": title, "rows": data, "notes": list(extra)}, indent=2)
+        doc = {"title": title, **(meta or {}), "rows": data, "notes": list(extra)}
+        if run is not None:
+            doc["run"] = run
+        if answers:
+            doc["answers"] = [a.as_dict() for a in answers]
+        text = json.dumps(doc, indent=2, default=str)
         write(output, lambda tmp: tmp.write_text(text + "\n"), "--output") if output else out.print(text, markup=False, highlight=False, soft_wrap=True)
     if output is not None:
         err.print(f"written: {output}")
@@ -204,36 +225,66 @@ def run_cmd(
     rotate_seats: bool = typer.Option(False, "--rotate-seats", help="Game i shifts the bots i seats, so that bots and seats are not confounded."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
     fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
-    as_json: bool = typer.Option(False, "--json", help="The same as --format json."),
     output: Optional[Path] = typer.Option(None, "--output", help="Write the summary to this file instead of printing it."),
+    by: Optional[str] = typer.Option(None, "--by", help="A column (e.g. city_mission): the win rate per value with intervals, and whether any value pays more than an average one (adjusted for seat and player count)."),
 ) -> None:
-    """Simulate N seeded games and print a summary; results go to Parquet with a JSON manifest.
-
-    With several seats, the summary tests whether the seats win equally often.
+    """Simulate N seeded games and print a summary and the game's balance answers (each
+    with its 95% interval and verdict); results go to Parquet with a JSON manifest.
 
     Example: simkit run ufs -n 1000000 --jobs 2 --set threat=2 --bot greedy
-    """
-    from .runner import RunSpec, default_out, run
-    from .summary import seat_fairness, summarize, summary_data
 
-    if as_json and fmt not in ("table", "json"):
-        raise UserError(f"--json and --format {fmt} contradict each other; give one of them")
-    fmt = "json" if as_json else fmt
+    Example: simkit run aau --set players=4 --bot strategic --rotate-seats --by city_mission
+
+    Example: simkit run ufs --set threat=3 --format json --output threat3.json
+    """
+    from .params import as_dict
+    from .questions import answer_by, answer_frame
+    from .runner import RunSpec, default_out, run
+    from .summary import summarize, summary_data
+
     _check_output(fmt, output)
     g, params = _game_params(game, set_)
+    if by is not None and by not in g.columns:
+        raise UserError(f"--by {by!r}: {g.name} has no column {by!r}; its columns: {', '.join(g.columns)}")
     bots = tuple(g.resolve_bots(bot, params))
     spec = RunSpec(g, params, bots, n, seed, rotate_seats)
     path = out_dir or default_out(spec)
     res = run(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, progress=progress)
     m = res.manifest
-    extra = list(g.summarize(res.frame)) if g.summarize else []
-    extra += seat_fairness(res.frame, spec)
+    answers = answer_frame(g, res.frame)
+    if by is not None:
+        by_answer = answer_by(res.frame, by, value="win_share" if "win_share" in res.frame.columns else "won")
+        answers += [by_answer] if by_answer is not None else []
+    extra = [f"answer: {a.sentence}" for a in answers]
+    if by is not None:
+        extra += _by_lines(res.frame, by)
+    names = [b.name for b in spec.bots]
+    if len(set(names)) > 1 and not spec.rotate_seats:
+        extra.append("note: the seats have different bots and are not rotated, so seat and bot effects are mixed (use --rotate-seats)")
     speed = m["simulated_games_per_s"]
     resumed = f", {m['resumed_games']:,} resumed from disk" if m["resumed_games"] else ""
     extra.append(f"wall {m['wall_time_s']:.1f} s{f', {speed:,.0f} games/s' if speed else ''}{resumed}")
     extra.append(f"results: {path / 'games.parquet'}  manifest: {path / 'manifest.json'}")
+    settings = {k: (str(v) if isinstance(v, Path) else v) for k, v in as_dict(params).items()}
+    run_info = {"game": g.name, "settings": settings, "bots": [b.name for b in bots], "seed": seed, "games": n,
+                "rotate_seats": rotate_seats, "folder": str(path)}
     _emit(summarize(res.frame, g), f"{g.title}: {n:,} games, seed {seed}, {', '.join(sorted(set(m['bots'])))}", fmt, output, extra,
-          data=summary_data(res.frame, g))
+          data=summary_data(res.frame, g), run=run_info, answers=answers)
+
+
+def _by_lines(frame, column: str) -> list[str]:
+    """``--by``: the rate per value of a column, each with its Wilson interval."""
+    import polars as pl
+
+    from .questions import fmt_interval
+    from .stats import wilson
+
+    lines = [f"win rate by {column}:"]
+    for value, part in sorted(frame.group_by(column), key=lambda kv: str(kv[0][0])):
+        won = part["won"].cast(pl.Int64)
+        ci = wilson(int(won.sum()), won.len())
+        lines.append(f"  {column} = {value[0]}: {fmt_interval(ci.estimate, ci.lo, ci.hi)} of {won.len():,} seats")
+    return lines
 
 
 @app.command("trace")
@@ -259,34 +310,39 @@ def bench_cmd(
     game: str = typer.Argument(..., help="Game name."),
     bot: List[str] = typer.Option([], "--bot", "-b", help="Bots to time (default: every built-in bot)."),
     set_: List[str] = typer.Option([], "--set", "-s", help=SET_HELP),
-    n: Optional[int] = typer.Option(None, "-n", "--games", help="Games per timing (default: about 2 s of games)."),
-    python_games: Optional[int] = typer.Option(None, "--python-games", help="Games for the pure-Python timing (default: about 5 s of games; 0 to skip)."),
+    n: Optional[int] = typer.Option(None, "-n", "--games", help="Games per compiled timing (default: about 1 s of games)."),
+    python_games: Optional[int] = typer.Option(None, "--python-games", help="At most this many games for the pure-Python timing, "
+                                               "which stops after 3 s anyway (0 to skip)."),
     repeat: int = typer.Option(3, "--repeat", help="Timings per bot; the best is kept."),
-    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the figures to this JSON file."),
+    fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
+    output: Optional[Path] = typer.Option(None, "--output", help="Write the figures to this file instead of printing them."),
 ) -> None:
     """Games per second per bot on one core, and the speed-up over the same rules run as plain Python.
 
+    Every timing is bounded (a minute in all for every game's bots). A bot that finishes no
+    game in 3 s of plain Python is timed on its first decisions, against the same decisions
+    compiled; the last column says what was timed. Progress goes to stderr.
+
     Example: simkit bench ufs --bot greedy -n 100000
+
+    Example: simkit bench ovni --format json --output benchmarks/ovni.json
     """
     from .bench import bench, fmt_rate, rows_as_dicts
-    from .owned import check_target, write
 
     if (n is not None and not 1 <= n <= 10**9) or not 1 <= repeat <= 100 or (python_games is not None and not 0 <= python_games <= 10**6):
         raise UserError("bench needs 1 <= -n <= 1e9, 1 <= --repeat <= 100 and 0 <= --python-games <= 1e6")
+    _check_output(fmt, output)
     g, params = _game_params(game, set_)
-    if json_out is not None:
-        check_target(json_out, "--json")
     texts = bot or list(g.bots)
-    rows = bench(g, params, texts, n, python_games, repeat)
-    table = [{"bot": r.bot, "games/s": fmt_rate(r.games_per_s), "pure Python games/s": fmt_rate(r.python_games_per_s),
-              "speed-up": f"{r.speedup:,.0f}x" if r.speedup else "-",
-              "games timed": f"{r.games:,} / {r.python_games or 0:,}"} for r in rows]
-    sizes = sorted({r.games for r in rows})
-    each = f"{sizes[0]:,} games" if len(sizes) == 1 else "about 2 s of games each"
-    out.print(_table(table, f"{g.title}: one core, best of {repeat} x {each}"))
-    if json_out:
-        doc = json.dumps({"game": g.name, "params": params.__dict__, "rows": rows_as_dicts(rows)}, indent=2)
-        write(json_out, lambda tmp: tmp.write_text(doc), "--json")
+    for text in texts:
+        g.resolve_bot(text)  # an unknown bot is refused before any timing
+    rows = bench(g, params, texts, n, python_games, repeat, say=lambda text: err.print(f"{g.name} {text}"))
+    table = [{"bot": r.bot, "games/s": fmt_rate(r.games_per_s), "games timed": f"{r.games:,}",
+              "pure Python games/s": fmt_rate(r.python_games_per_s), "speed-up": f"{r.speedup:,.0f}x" if r.speedup else "-",
+              "pure Python timed": r.python_timed} for r in rows]
+    each = f"{n:,} games" if n else "about 1 s of games"
+    _emit(table, f"{g.title}: one core, compiled best of {repeat} x {each}", fmt, output, data=rows_as_dicts(rows),
+          meta={"game": g.name, "params": params.__dict__})
 
 
 def _check_metrics(game, metrics: list[str]) -> None:
@@ -319,7 +375,6 @@ def compare_cmd(
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Keep both runs under this folder (resumable)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
     fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
-    as_json: bool = typer.Option(False, "--json", help="The same as --format json."),
     output: Optional[Path] = typer.Option(None, "--output", help="Write the comparison to this file instead of printing it."),
 ) -> None:
     """Compare two parameter sets or two bots on the same seeds: paired differences with 95% intervals and tests, and ratios, for every seat (or every bot with --by-bot).
@@ -333,9 +388,6 @@ def compare_cmd(
     from .params import parse_assignments
     from .runner import RunSpec
 
-    if as_json and fmt not in ("table", "json"):
-        raise UserError(f"--json and --format {fmt} contradict each other; give one of them")
-    fmt = "json" if as_json else fmt
     _check_output(fmt, output)
     g = get(game)
     _check_metrics(g, metric)
@@ -370,14 +422,17 @@ def sensitivity_cmd(
     n: Optional[int] = typer.Option(None, "-n", "--games", help="Games per cell and reading (default: the game's declared size)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Root seed shared by every run (default: the declared one)."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
-    out_dir: Path = typer.Option(Path("runs/sensitivity"), "--runs", help="Where the runs are kept (resumable)."),
-    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the changes and verdicts to this JSON file."),
+    out_dir: Path = typer.Option(Path("runs/sensitivity"), "--out", "-o", help="Folder of the runs (resumable)."),
+    fmt: str = typer.Option("table", "--format", help=FORMAT_HELP + " JSON also holds the headline figures and the claims' verdicts."),
+    output: Optional[Path] = typer.Option(None, "--output", help="Write the changes (and, in JSON, the verdicts) to this file instead of printing them."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Also write the tornado plot to this PNG file."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
-    """How the headline figures move when each reading of an unclear rule is switched: paired changes on the same seeds, Holm over the family, each claim robust or depending on a reading.
+    """How the headline figures move when each reading of an unclear rule is switched: paired changes on the same seeds, Holm over the family, each claim holding under every reading, depending on a reading, or not shown.
 
     Example: simkit sensitivity ufs -n 2000
+
+    Example: simkit sensitivity ovni --format json --output ovni-readings.json --plot ovni-readings.png
     """
     from .games import get
     from .owned import check_target, write
@@ -387,29 +442,30 @@ def sensitivity_cmd(
     decl = declaration(g)
     if n is not None and n < 1:
         raise UserError("-n must be at least 1 (leave it out for the game's declared size)")
-    for path, option in ((json_out, "--json"), (plot, "--plot")):
-        if path is not None:
-            check_target(path, option)
+    _check_output(fmt, output)
+    if plot is not None:
+        check_target(plot, "--plot")
     s = sensitivity(g, games=n, seed=seed, jobs=jobs, out_root=out_dir, progress=progress, decl=decl)
-    for title, rows in ((f"{g.title}: claims ({s.games:,} games per cell and reading)", verdict_rows(s)),
-                        (f"changes significant after Holm over {len(s.changes)} ({s.games:,} paired games each)", change_rows(s, True))):
-        if not rows:
-            out.print(f"{title}: none")
-            continue
-        t = Table(title=title, header_style="bold")
-        for col in rows[0]:
-            t.add_column(col, justify="left" if col in ("claim", "verdict", "evidence", "figure", "reading") else "right")
-        for r in rows:
-            t.add_row(*r.values())
-        out.print(t)
-    if json_out is not None:
-        doc = json.dumps(to_json(s), indent=1)
-        write(json_out, lambda tmp: tmp.write_text(doc), "--json")
-        out.print(f"changes and verdicts: {json_out}")
+    if fmt == "table" and output is None:
+        for title, rows in ((f"{g.title}: claims ({s.games:,} games per cell and reading)", verdict_rows(s)),
+                            (f"changes significant after Holm over {len(s.changes)} ({s.games:,} paired games each)", change_rows(s, True))):
+            if not rows:
+                out.print(f"{title}: none")
+                continue
+            t = Table(title=title, header_style="bold")
+            for col in rows[0]:
+                t.add_column(col, justify="left" if col in ("claim", "verdict", "evidence", "figure", "reading") else "right")
+            for r in rows:
+                t.add_row(*r.values())
+            out.print(t)
+    else:  # every change, one row each; JSON also holds the headline figures and the claims
+        doc = to_json(s)
+        _emit(change_rows(s), f"{g.title}: changes under each reading ({s.games:,} paired games each)", fmt, output,
+              [f"{r['claim']}: {r['verdict']}" for r in verdict_rows(s)], data=doc.pop("changes"), meta=doc)
     if plot is not None:
         fig = tornado(s)
         write(plot, lambda tmp: fig.savefig(tmp, bbox_inches="tight", format="png"), "--plot")
-        out.print(f"tornado plot: {plot}")
+        err.print(f"written: {plot}")  # stderr: stdout may carry the JSON
 
 
 @app.command("check")
@@ -417,38 +473,40 @@ def check_cmd(
     bands: Path = typer.Argument(..., help="Bands file (TOML), e.g. experiments/bands.toml."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
     band: List[str] = typer.Option([], "--band", help="Only these bands (by name)."),
-    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the verdicts to this JSON file."),
+    fmt: str = typer.Option("table", "--format", help=FORMAT_HELP + " The machine-readable forms hold numbers: rate, lo, hi, successes, games..."),
+    output: Optional[Path] = typer.Option(None, "--output", help="Write the verdicts to this file instead of printing them."),
 ) -> None:
     """Check that rates stay inside their bands, with anytime-valid sequential tests
     (exit 0 all hold, 1 a band fails or is undecided at its cap, 2 bad file).
 
     Example: simkit check experiments/bands.toml --jobs 2
-    """
-    from .check import check, describe, message
-    from .errors import printable
-    from .owned import check_target, write
 
-    if json_out is not None:
-        check_target(json_out, "--json")
+    Example: simkit check experiments/bands.toml --format json --output verdicts.json
+    """
+    from .check import check, describe, message, numbers
+    from .errors import printable
+
+    _check_output(fmt, output)
     verdicts = check(bands, jobs=jobs, only=band or None)  # validates the whole file before playing
     rows = [describe(v) for v in verdicts]
     first = verdicts[0].band
     t_title = (f"{bands}: {len(rows)} of {first.family} bands. alpha = {first.family * first.test.alpha:.2g}: chance that any band "
                f"fails or ends undecided while every rate is inside its band; beta = {first.test.beta:.2g}: chance that a band "
                f"whose rate moved by its 'catches' size does not fail within its cap")
-    table = Table(title=t_title, header_style="bold")
-    for col in rows[0]:
-        table.add_column(col, justify="left" if col in ("band", "verdict") else "right")
-    for r in rows:
-        style = "red" if not r["verdict"].startswith("holds") else None
-        table.add_row(*(printable(str(v)) for v in r.values()), style=style)
-    wide = out if out.is_terminal else Console(width=170, markup=False, highlight=False)  # CI logs: one line per band
-    wide.print(table)
-    wide.print("holds: the rate was shown to be within the 'catches' distance of the band's centre; FAIL: its interval "
-               "left the band; UNDECIDED: neither by the cap (treated as a failure).")
-    if json_out:
-        doc = json.dumps(rows, indent=2)
-        write(json_out, lambda tmp: tmp.write_text(doc), "--json")
+    legend = ("holds: the rate was shown to be within the 'catches' distance of the band's centre; FAIL: its interval "
+              "left the band; UNDECIDED: neither by the cap (treated as a failure).")
+    if fmt == "table" and output is None:
+        table = Table(title=t_title, header_style="bold")
+        for col in rows[0]:
+            table.add_column(col, justify="left" if col in ("band", "verdict") else "right")
+        for r in rows:
+            table.add_row(*(printable(str(v)) for v in r.values()), style="red" if not r["verdict"].startswith("holds") else None)
+        wide = out if out.is_terminal else Console(width=170, markup=False, highlight=False)  # CI logs: one line per band
+        wide.print(table)
+        wide.print(legend)
+    else:
+        _emit(rows, t_title, fmt, output, [legend], data=[numbers(v) for v in verdicts],
+              meta={"alpha": first.family * first.test.alpha, "beta": first.test.beta})
     failed = [v for v in verdicts if v.failed]
     for v in failed:
         err.print(Text(printable(message(v))), soft_wrap=True, highlight=False)
@@ -461,7 +519,7 @@ def sweep_cmd(
     experiment: Path = typer.Argument(..., help="Experiment file (TOML), e.g. experiments/ufs-threat.toml."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
     games: Optional[int] = typer.Option(None, "--games", help="Games per cell for a quick look (the report then goes under runs/reports/)."),
-    out_root: Path = typer.Option(Path("runs/sweeps"), "--runs", help="Where the cells' runs are kept."),
+    out_root: Path = typer.Option(Path("runs/sweeps"), "--out", "-o", help="Folder of the cells' runs (one folder per experiment inside)."),
     backend: str = typer.Option("loky", "--backend", help="joblib backend: loky, threading, dask or ray."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a dask scheduler or ray cluster."),
     report: bool = typer.Option(True, "--report/--no-report", help="Write the report the experiment names."),
@@ -506,6 +564,7 @@ def report_cmd(
     game: str = typer.Argument(..., help="Game name, e.g. ufs."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
     games: Optional[int] = typer.Option(None, "--games", help="Games per cell for a quick look: the report then goes under runs/reports/, never over the committed one."),
+    out_root: Path = typer.Option(Path("runs/sweeps"), "--out", "-o", help="Folder of the cells' runs (as in sweep)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Write a game's balance report (runs the game's default experiment, reusing finished cells).
@@ -513,23 +572,24 @@ def report_cmd(
     Example: simkit report ufs
     """
     from .games import get
-    from .sweep import sweep
+    from .sweep import default_experiment, sweep
 
     g = get(game)
-    path = experiment_path(g)
-    res = sweep(path, jobs=jobs, games=games, progress=progress)
+    # a game that ships no experiment file gets a default one: its declared questions still answer
+    path = experiment_path(g) if g.analysis.experiment else default_experiment(g, games, out_root.parent)
+    res = sweep(path, jobs=jobs, games=games, out_root=out_root, progress=progress)
     out.print(f"report: {res.experiment.report / 'README.md'} and {res.experiment.report / 'index.html'}")
     if games is not None:
-        out.print("(a quick look with fewer games: written under runs/, the committed report is unchanged)")
+        out.print("(a quick look with fewer games: the committed report is unchanged)")
 
 
 def experiment_path(game) -> Path:
     from ._cache import ROOT as root
 
-    if not game.experiment:
+    if not game.analysis.experiment:
         raise UserError(f"{game.name} has no default experiment")
-    path = Path(game.experiment)
-    return path if path.exists() else root / game.experiment
+    path = Path(game.analysis.experiment)
+    return path if path.exists() else root / game.analysis.experiment
 
 
 def _fail(text: str, code: int) -> None:

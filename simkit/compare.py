@@ -108,7 +108,7 @@ def compare(
         groups = [(f"bot {name}", pl.col("bot").cast(pl.Utf8) == name) for name in names_a]
     else:
         groups = [(f"seat {k}", pl.col("seat") == k) for k in (range(1, seats + 1) if seat is None else [seat])]
-    names = metrics or ["won", *game.compare_metrics, *game.summary_means]
+    names = metrics or ["won", *game.analysis.compare_metrics, *game.analysis.summary_means]
     results = []
     for label, cond in groups:
         fa = _per_game(res_a.frame.filter(cond))

@@ -265,7 +265,54 @@ class OutputTable:
 
 # ---- the game spec ----------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
+class Text:
+    """How traces and notebooks put a game into words; never read by the rules, so
+    editing it changes no outcome. Each function gets the parameters first."""
+
+    describe_action: Callable[..., str]  # (params, s, b, a) -> text, before the step
+    describe_state: Callable[..., str]  # (params, s, b) -> text; several lines (of at most 100 characters) if long
+    describe_step: Callable[..., str | None] | None = None  # (params, before, after, b, a) -> text, or None to omit the step
+    describe_setup: Callable[..., str] | None = None  # (params, s, b) -> what was dealt, at a trace's start
+    describe_result: Callable[..., str] | None = None  # (params, s, b) -> the end of a traced game
+    trace_mark: Callable[[np.ndarray], int] | None = None  # traces print the state when this changes (e.g. the round)
+    trace_legend: str = ""  # what the symbols and terms of the trace mean (newlines allowed)
+
+
+@dataclasses.dataclass(frozen=True)
+class Analysis:
+    """What the balance analysis asks of a game. ``questions``, ``report`` and
+    ``sensitivity`` name "module:attribute" in files outside the outcome hash
+    (``questions.py``, ``report.py``, ``sensitivity.py``), so that editing an analysis
+    never makes finished runs stale.
+
+    ``questions``: the balance questions (:mod:`simkit.questions`) every report, `simkit
+    run` and `simkit tune` answer; ``report``: a builder of extra, game-specific sections
+    (optional: without one, `simkit report` composes a default report from the
+    questions); ``experiment``: the experiment file behind the committed report."""
+
+    questions: str | None = None
+    summary_means: tuple[str, ...] = ()  # numeric columns whose means the run summary shows
+    compare_metrics: tuple[str, ...] = ()  # further columns `simkit compare` reports
+    report: str | None = None
+    experiment: str | None = None
+    sensitivity: str | None = None  # the readings of unclear rules and the headline figures (simkit.sensitivity)
+
+
+@dataclasses.dataclass(frozen=True)
+class Checks:
+    """What the conformance suite and the goldens check a game with."""
+
+    invariants: Callable[[np.ndarray, np.ndarray], list[str]]  # broken invariants of (s, b)
+    variants: tuple[dict, ...] = ({},)  # parameter overrides the conformance suite and the goldens cover
+    template: bool = False  # the contributors' template game (not a shipped game)
+
+
+@dataclasses.dataclass(frozen=True)
 class GameSpec:
+    """A game's declaration: its rules (the fields below), and three records the rules
+    never read: ``text`` (traces), ``analysis`` (balance questions and reports) and
+    ``checks`` (test settings)."""
+
     name: str  # short name used on the command line, e.g. "ufs" (also the folder name)
     slug: str  # long name used for reports and docs, e.g. "under-falling-skies"
     title: str
@@ -278,24 +325,10 @@ class GameSpec:
     default_bot: str
     seats: Callable[[Any], int]
     seat_range: tuple[int, int]
-    # Text for traces and notebooks; each gets the parameters first.
-    describe_action: Callable[..., str]  # (params, s, b, a) -> text, before the step
-    describe_state: Callable[..., str]  # (params, s, b) -> text; several lines (of at most 100 characters) if long
-    invariants: Callable[[np.ndarray, np.ndarray], list[str]]  # broken invariants of (s, b)
-    describe_step: Callable[..., str | None] | None = None  # (params, before, after, b, a) -> text, or None to omit the step
-    trace_mark: Callable[[np.ndarray], int] | None = None  # traces print the state when this changes (e.g. the round)
-    describe_setup: Callable[..., str] | None = None  # (params, s, b) -> what was dealt, at a trace's start
-    describe_result: Callable[..., str] | None = None  # (params, s, b) -> the end of a traced game
-    trace_legend: str = ""  # what the symbols and terms of the trace mean (newlines allowed)
-    summary_means: tuple[str, ...] = ()  # numeric columns whose means the run summary shows
-    compare_metrics: tuple[str, ...] = ()  # further columns `simkit compare` reports
-    summarize: Callable[[Any], list[str]] | None = None  # extra summary lines from a frame
-    max_steps: int = 10_000  # a game taking more steps than this is a bug (conformance suite)
-    test_variants: tuple[dict, ...] = ({},)  # parameter overrides the conformance suite covers
-    report: str | None = None  # "module:function" building the balance report
-    experiment: str | None = None  # the experiment file behind the committed report
-    sensitivity: str | None = None  # "module:attribute": the readings of unclear rules and the headline figures (simkit.sensitivity)
-    template: bool = False  # the contributors' template game (not a shipped game)
+    text: Text
+    checks: Checks
+    analysis: Analysis = Analysis()
+    max_steps: int = 10_000  # the declared maximum length of a game in steps: more is a bug
 
     def __reduce__(self):
         # Worker processes look the game up by name instead of unpickling modules.

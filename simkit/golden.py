@@ -69,7 +69,7 @@ def cases(game) -> list[Case]:
         c = Case(game, dict(sets), bots, min(games_for(t) for t in bots))
         out.setdefault(c.key, c)
 
-    for variant in game.test_variants:
+    for variant in game.checks.variants:
         for bot in game.bots.values():
             add(variant, (bot.test_name,))
     for info in describe(game.params):
@@ -77,7 +77,7 @@ def cases(game) -> list[Case]:
         for v in values:
             if v != info.default:
                 add({info.name: v}, (game.default_bot,))
-    if game.sensitivity:  # readings that are not a choice of values, e.g. built-in data file variants
+    if game.analysis.sensitivity:  # readings that are not a choice of values, e.g. built-in data file variants
         from .sensitivity import declaration
 
         for reading in declaration(game).readings:
@@ -123,7 +123,7 @@ def play_case(case: Case) -> dict[str, Any]:
     frame = frame.select(["game_index", "seed", "seat", "bot", *game.outputs.meanings])  # outcomes, not parameters
     seats = game.seats(params)
     won = frame.group_by("seat").agg(pl.col("won").cast(pl.Float64).mean()).sort("seat")["won"].to_list()
-    means = {c: round(float(frame[c].cast(pl.Float64).mean()), 4) for c in game.summary_means if c in frame.columns}
+    means = {c: round(float(frame[c].cast(pl.Float64).mean()), 4) for c in game.analysis.summary_means if c in frame.columns}
     return {
         "games": case.games,
         "seats": seats,

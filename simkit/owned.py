@@ -1,7 +1,7 @@
 """The files simkit wrote for a user (summaries, JSON figures, plots), so that it
 overwrites those and nothing else.
 
-A file named by ``--output``, ``--json`` or ``--plot`` may be replaced only if it does not
+A file named by ``--output`` or ``--plot`` may be replaced only if it does not
 exist yet or if simkit wrote it, unchanged since: its path and content hash are kept in
 ``written.json`` beside the compile cache. Writes go through a temporary file renamed
 into place, so a file is complete or absent.

@@ -1,6 +1,12 @@
-"""Building balance reports: one list of blocks rendered twice, as Markdown with PNG
-files beside it (for the repository) and as one self-contained HTML page with the
-plots embedded (for people), plus an index page over all games."""
+"""Building balance reports: one list of blocks rendered as Markdown with PNG files
+beside it (for the repository), and that Markdown rendered by markdown-it-py into one
+self-contained HTML page with the plots embedded (for people), plus a one-page overview
+of every game's answers.
+
+Every report opens with ``## Answers``: the game's declared questions
+(:mod:`simkit.questions`) answered in plain sentences, each with its number, interval and
+verdict. :func:`compose` builds a whole report from the declarations; a game's own report
+code only adds the sections that are truly about that game."""
 
 from __future__ import annotations
 
@@ -39,6 +45,17 @@ class Report:
         self.blocks: list[tuple[str, Any]] = []
         self.figures: dict[str, bytes] = {}
         self.summary = ""
+        self.answers: list = []  # simkit.questions.Answer: the opening section
+        self.headline_figure: str | None = None  # the figure the overview page shows
+
+    def answer(self, answers) -> None:
+        """Adds answers to the report's opening ``## Answers`` section."""
+        self.answers += list(answers)
+
+    def evidence(self, answer, caption: str | None = None) -> None:
+        """One answer's evidence: its sentence, what it estimates, and its figures as a table."""
+        self.text(f"{answer.sentence}")
+        self.table(answer.rows(), caption or f"{answer.title} Estimand: {answer.estimand}. Method: {answer.method}.")
 
     def heading(self, text: str, level: int = 2) -> None:
         self.blocks.append(("heading", (level, text)))
@@ -66,6 +83,8 @@ class Report:
     # -- rendering -------------------------------------------------------------------
     def markdown(self) -> str:
         out = [f"# {self.title}", ""]
+        if self.answers:
+            out += ["## Answers", ""] + [f"- {a.sentence}" for a in self.answers] + [""]
         for kind, data in self.blocks:
             if kind == "heading":
                 out += ["#" * data[0] + " " + data[1], ""]
@@ -82,7 +101,7 @@ class Report:
                     out += [f"*{caption}*", ""]
                 out.append("| " + " | ".join(cols) + " |")
                 out.append("|" + "|".join("---" for _ in cols) + "|")
-                out += ["| " + " | ".join(str(r.get(c, "")) for c in cols) + " |" for r in rows]
+                out += ["| " + " | ".join(_cell(r.get(c, "")) for c in cols) + " |" for r in rows]
                 out.append("")
             elif kind == "figure":
                 name, caption = data
@@ -90,38 +109,15 @@ class Report:
         return "\n".join(out)
 
     def html(self) -> str:
-        esc = html.escape
-        parts = [
-            "<!doctype html><html><head><meta charset='utf-8'>",
-            f"<title>{esc(self.title)}</title>",
-            "<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}"
-            "table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:0.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-            "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}img{max-width:100%}figure{margin:1em 0 2em}"
-            "figcaption{color:#555;font-size:0.9em}code,pre{background:#f6f6f6;padding:2px 4px}pre{padding:8px;overflow-x:auto}</style>",
-            "</head><body>", f"<p><a href='../index.html'>all reports</a></p><h1>{esc(self.title)}</h1>",
-        ]
-        for kind, data in self.blocks:
-            if kind == "heading":
-                parts.append(f"<h{data[0]}>{esc(data[1])}</h{data[0]}>")
-            elif kind == "text":
-                parts.append(f"<p>{_inline(data)}</p>")
-            elif kind == "bullets":
-                parts.append("<ul>" + "".join(f"<li>{_inline(x)}</li>" for x in data) + "</ul>")
-            elif kind == "code":
-                parts.append(f"<pre>{esc(data)}</pre>")
-            elif kind == "table":
-                rows, caption = data
-                cols = _columns(rows)
-                cap = f"<caption>{esc(caption)}</caption>" if caption else ""
-                head = "".join(f"<th>{esc(str(c))}</th>" for c in cols)
-                body = "".join("<tr>" + "".join(f"<td>{esc(str(r.get(c, '')))}</td>" for c in cols) + "</tr>" for r in rows)
-                parts.append(f"<table>{cap}<tr>{head}</tr>{body}</table>")
-            elif kind == "figure":
-                name, caption = data
-                b64 = base64.b64encode(self.figures[name]).decode()
-                parts.append(f"<figure><img src='data:image/png;base64,{b64}' alt='{esc(caption)}'><figcaption>{esc(caption)}</figcaption></figure>")
-        parts.append(f"<hr><p style='color:#777'>simkit {__version__}, generated {dt.date.today().isoformat()}</p></body></html>")
-        return "\n".join(parts)
+        """The Markdown rendered by markdown-it-py (CommonMark with tables), the plots
+        embedded as data URIs so the page stands alone."""
+        body = _markdown_it().render(self.markdown())
+        for name, png in self.figures.items():
+            b64 = base64.b64encode(png).decode()
+            body = body.replace(f'src="{name}.png"', f'src="data:image/png;base64,{b64}"')
+        return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(self.title)}</title>{STYLE}</head><body>"
+                f"<p><a href='../index.html'>all reports</a></p>\n{body}"
+                f"<hr><p style='color:#777'>simkit {__version__}, generated {dt.date.today().isoformat()}</p></body></html>")
 
     def write(self, target: Path) -> None:
         """Writes the report into ``target``, overwriting or removing only files simkit
@@ -137,7 +133,8 @@ class Report:
                             "choose another report folder or move the file")
         target.mkdir(parents=True, exist_ok=True)
         meta = {"title": self.title, "slug": self.slug, "summary": self.summary,
-                "files": {name: _sha256(data) for name, data in files.items()}}
+                "files": {name: _sha256(data) for name, data in files.items()},
+                "answers": [a.as_dict() for a in self.answers], "headline_figure": self.headline_figure}
         # Recorded first, with the hashes of the files being replaced: a write that stops
         # half-way (a full disk) leaves every file there simkit's, for the next attempt.
         before = {n: _sha256((target / n).read_bytes()) for n in ours - {"report.json"} if (target / n).is_file()}
@@ -210,6 +207,11 @@ def _atomic(path: Path, data: bytes) -> None:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def _cell(value: Any) -> str:
+    """A table cell: one line, its pipes escaped (a pipe would end the cell)."""
+    return str(value).replace("\n", " ").replace("|", "\\|")
+
+
 def _columns(rows: list[dict]) -> list[str]:
     cols: dict[str, None] = {}
     for r in rows:
@@ -217,23 +219,26 @@ def _columns(rows: list[dict]) -> list[str]:
     return list(cols)
 
 
-def _inline(text: str) -> str:
-    """Markdown's `code` and **bold** in a line of HTML."""
-    import re
+STYLE = ("<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}"
+         "table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:0.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+         "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}img{max-width:100%}"
+         "code,pre{background:#f6f6f6;padding:2px 4px}pre{padding:8px;overflow-x:auto}</style>")
 
-    t = html.escape(text)
-    t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
-    t = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", t)
-    t = re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r"<a href='\2'>\1</a>", t)
-    return t
+
+def _markdown_it():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
 INDEX_TITLE = "<title>simkit reports</title>"
 
 
 def write_index(root: Path) -> Path | None:
-    """``root/index.html`` linking every report folder below ``root`` — unless an
-    index.html there is not simkit's (then it is left alone and None returned)."""
+    """``root/index.html``: a one-page overview of every report folder below ``root``
+    (each game's answers with their intervals and its headline plot, from the same
+    ``report.json`` the report wrote) — unless an index.html there is not simkit's (then
+    it is left alone and None returned)."""
     root = Path(root)
     index = root / "index.html"
     if index.exists():
@@ -243,17 +248,67 @@ def write_index(root: Path) -> Path | None:
             ours = False
         if not ours:
             return None
+    esc = html.escape
     items = []
     for meta in sorted(root.glob("*/report.json")):
         try:
             info = json.loads(meta.read_text())
-            title, summary = str(info["title"]), str(info.get("summary", ""))
+            title = str(info["title"])
+            answers = [str(a["sentence"]) for a in info.get("answers") or []]
+            figure = info.get("headline_figure")
         except (OSError, ValueError, KeyError, TypeError):
             continue
-        items.append(f"<li><a href='{html.escape(meta.parent.name)}/index.html'>{html.escape(title)}</a>"
-                     f" (<a href='{html.escape(meta.parent.name)}/README.md'>Markdown</a>)<br><small>{html.escape(summary)}</small></li>")
+        folder = esc(meta.parent.name)
+        img = ""
+        if isinstance(figure, str) and (meta.parent / f"{figure}.png").is_file():
+            img = f"<a href='{folder}/index.html'><img src='{folder}/{esc(figure)}.png' alt='{esc(title)}: {esc(figure)}'></a>"
+        lines = "".join(f"<li>{esc(a)}</li>" for a in answers) or f"<li>{esc(str(info.get('summary', '')))}</li>"
+        items.append(f"<section><h2><a href='{folder}/index.html'>{esc(title)}</a> <small>(<a href='{folder}/README.md'>"
+                     f"Markdown</a>)</small></h2><div class='row'><ul>{lines}</ul>{img}</div></section>")
     page = ("<!doctype html><html><head><meta charset='utf-8'>" + INDEX_TITLE +
-            "<style>body{font-family:system-ui,sans-serif;max-width:900px;margin:2em auto;padding:0 1em}li{margin:0.8em 0}</style>"
-            "</head><body><h1>simkit balance reports</h1><ul>" + "".join(items) + "</ul></body></html>")
+            "<style>body{font-family:system-ui,sans-serif;max-width:1150px;margin:2em auto;padding:0 1em;color:#222;line-height:1.4}"
+            "h2{font-size:1.15em;margin:1.6em 0 0.4em}.row{display:flex;gap:1.2em;align-items:flex-start}ul{flex:1;margin:0;padding-left:1.2em}"
+            "li{margin:0.35em 0}img{width:340px;border:1px solid #ddd}</style></head><body><h1>simkit balance reports</h1>"
+            "<p>Each game's answers to its balance questions, every number with its 95% interval and the verdict of a test "
+            "defined once in simkit.questions; the full report has the evidence.</p>" + "".join(items) + "</body></html>")
     _atomic(index, page.encode())
     return index
+
+
+def compose(result, builder=None) -> Report:
+    """A sweep's whole report: the answers to the game's declared questions, their
+    evidence, the game's own sections (``builder(result, report)``, if it has one) and the
+    section on the readings of unclear rules (when the experiment asks for it)."""
+    from .questions import Question, declared
+    from .sensitivity import section_for_report
+
+    exp = result.experiment
+    game = exp.game
+    rep = Report(f"{game.title}: balance report", game.slug)
+    frame = result.frame
+    questions = [q for q in declared(game) if isinstance(q, Question) or hasattr(q, "answers")]
+    answered = [(q, q.answers(frame)) for q in questions]
+    for _, answers in answered:
+        rep.answer(answers)
+    n_games = sum(c.spec.n_games for c in exp.cells)
+    shipped = not str(exp.path).startswith("(")
+    source = f"the {len(exp.cells)} cells of `{exp.path}`" if shipped else "its default experiment (default settings and bot, seats rotated)"
+    again = f"simkit sweep {exp.path}" if shipped else f"simkit report {game.name}"
+    rep.text(f"{n_games:,} simulated games in {source}, root seed {exp.seed}; every rate "
+             f"with its 95% interval. Reproduce: `{again}`. Each answer above comes from a question defined "
+             f"once in `simkit/questions.py` and declared for this game in `simkit/games/{game.name}/questions.py`; the "
+             "sections below give its evidence.")
+    if builder is not None:
+        builder(result, rep)  # its own sections, the sensitivity section where it belongs among them
+    else:
+        for q, answers in answered:
+            if answers:
+                rep.heading(q.title)
+                for a in answers:
+                    rep.evidence(a)
+        section_for_report(rep, result)
+    if not rep.summary:
+        rep.summary = " ".join(a.sentence for a in rep.answers[:2])
+    return rep
+
+

@@ -121,7 +121,7 @@ class Rules:
         return self.E.STATE.view(st.s, self.seats)
 
     def describe_action(self, st: State, action: int) -> str:
-        return self.game.describe_action(self.params, st.s, st.b, int(action))
+        return self.game.text.describe_action(self.params, st.s, st.b, int(action))
 
     def _describe_safe(self, st: State, a: int) -> str:
         try:
@@ -130,8 +130,8 @@ class Rules:
             return "no such action"
 
     def describe(self, st: State) -> str:
-        return self.game.describe_state(self.params, st.s, st.b)
+        return self.game.text.describe_state(self.params, st.s, st.b)
 
     def invariants(self, st: State) -> list[str]:
         """Broken invariants of the state (empty when all hold)."""
-        return self.game.invariants(st.s, st.b)
+        return self.game.checks.invariants(st.s, st.b)

@@ -2,7 +2,7 @@
 
 Every ambiguity and stand-in of a game's rules document that can be read more than one
 way is a setting. A game declares, in ``simkit/games/<game>/sensitivity.py`` (named by
-``GameSpec.sensitivity``), a :class:`Declaration`:
+``GameSpec.analysis.sensitivity``), a :class:`Declaration`:
 
 * ``readings``: setting name -> the alternative values, each with the document's id
   (``G9``, ``A6`` ...) and what it means; the default reading is the setting's default;
@@ -21,18 +21,23 @@ minus default, game *i* against game *i*) with a 95% interval
 one win rate). The p-values of all changes of one game form one family and are
 Holm-adjusted (family-wise error rate 5%).
 
-**When a claim depends on a reading.** A condition ``F > t`` (or ``F < t``) that holds
-at the default reading *depends on* reading X when, with X switched, the figure's
-value ``F_X = F + change`` lies on the other side of ``t`` (or on ``t``) **and** the
-change is significant after Holm. When ``F_X`` crosses but the change is not
-significant, the claim is *unsettled under X*: the games cannot tell whether X moves
-it. A claim with several conditions (a ranking of several items) depends on X when
-any of its conditions does. A claim is **robust** when no reading moves any of its
-conditions across its threshold; *robust, but weakened under X* when no condition
-crosses but, under X, a figure's own 95% interval reaches the threshold although at
-the default it lies clear of it (the games no longer show the claim under X). A claim
-whose condition fails at the default reading is reported as *not supported by these
-games* (at the sensitivity run's size).
+**What a claim's verdict says.** No verdict claims anything from a lack of evidence.
+A condition ``F > t`` (or ``F < t``) is *shown* under a reading when the figure's own 95%
+interval under that reading lies wholly on the claim's side of ``t`` (a one-sided test at
+2.5%); a stated margin is two conditions, ``F > -m`` and ``F < m`` (equivalence). A claim
+
+* **holds under every reading** when each of its conditions is shown at the default
+  reading *and* under every alternative reading that can touch its figure. That is an
+  intersection-union test: every one of the readings x conditions tests must reject, so
+  the chance of calling a claim that fails somewhere "holds" is at most the level of one
+  test (2.5%), with no correction needed (Berger 1982); Holm or Bonferroni over the
+  tests would only take power away.
+* **depends on reading X** when a condition shown at the default is significantly moved
+  to the other side by X: the paired change is significant after Holm over every change
+  of the game (readings x figures; family-wise 5%) *and* the figure's 95% interval under X
+  lies wholly on the other side of ``t``.
+* is **not shown** otherwise, with the figures: the reading(s) and condition(s) under which
+  it is not shown (an interval that reaches its threshold), including at the default.
 """
 
 from __future__ import annotations
@@ -153,14 +158,14 @@ class Declaration:
 
 
 def declaration(game) -> Declaration:
-    """The game's declaration (``GameSpec.sensitivity``: "module:attribute")."""
-    if not game.sensitivity:
+    """The game's declaration (``GameSpec.analysis.sensitivity``: "module:attribute")."""
+    if not game.analysis.sensitivity:
         from .games import all_games
 
-        have = ", ".join(g.name for g in all_games() if g.sensitivity)
+        have = ", ".join(g.name for g in all_games() if g.analysis.sensitivity)
         raise UserError(f"{game.name} has no sensitivity analysis yet (its readings are not declared; docs/adding-a-game.md "
                         f"says how); games that have one: {have}")
-    module, _, attr = game.sensitivity.partition(":")
+    module, _, attr = game.analysis.sensitivity.partition(":")
     return getattr(importlib.import_module(module), attr or "DECLARATION")
 
 
@@ -247,14 +252,21 @@ class Change:
         return bool(self.p_holm < ALPHA)
 
 
+HOLDS, DEPENDS, NOT_SHOWN = "holds", "depends", "not shown"
+STATUS_WORDS = {HOLDS: "holds under every reading", DEPENDS: "depends on a reading", NOT_SHOWN: "not shown"}
+
+
 @dataclasses.dataclass(frozen=True)
 class Verdict:
     claim: Claim
-    status: str  # "robust", "weakened", "unsettled", "depends", "not supported"
-    depends_on: tuple[str, ...]  # variant labels that significantly move it across
-    unsettled_under: tuple[str, ...]
+    status: str  # HOLDS, DEPENDS or NOT_SHOWN
+    depends_on: tuple[str, ...]  # readings that significantly move a condition to the other side
+    unsettled_under: tuple[str, ...]  # readings under which a figure's estimate crosses its threshold (no DEPENDS)
     detail: str
-    weakened_under: tuple[str, ...] = ()  # the claim is shown at the default, not under these (nothing crosses)
+    weakened_under: tuple[str, ...] = ()  # not shown under these although shown at the default (nothing crosses)
+    not_shown_under: tuple[str, ...] = ()  # every reading ("default" included) under which a condition is not shown
+    tests: int = 0  # readings x conditions tested (each must be shown for HOLDS)
+    evidence: tuple[dict, ...] = ()  # per condition and reading: figure, op, threshold, reading, estimate, lo, hi, shown
 
 
 @dataclasses.dataclass
@@ -397,32 +409,97 @@ def _shown(ci, op: str, threshold: float) -> bool:
     return ci is not None and (bool(ci.lo > threshold) if op == ">" else bool(ci.hi < threshold))
 
 
+def _against(ci, op: str, threshold: float) -> bool:
+    """Whether a figure's 95% interval lies wholly on the other side of the claim's threshold."""
+    return ci is not None and (bool(ci.hi < threshold) if op == ">" else bool(ci.lo > threshold))
+
+
+def _ci_text(f: Figure | None, ci) -> str:
+    if f is not None:
+        return f.fmt_ci(ci)
+    return "-" if ci is None else f"{ci.estimate:.4g} [{ci.lo:.4g}, {ci.hi:.4g}]"
+
+
+def _value_text(f: Figure | None, t: float) -> str:
+    """A threshold in the figure's unit, with enough digits to tell it from a nearby value."""
+    if f is None:
+        return f"{t:g}"
+    v = t * f.scale
+    text = f"{v:.4g}"
+    return text + ("%" if f.unit == "%" else f" {f.unit}" if f.unit else "")
+
+
+def _num(x) -> float | None:
+    return float(x) if x is not None and math.isfinite(x) else None
+
+
 def _verdict(claim: Claim, defaults: dict, changes: list[Change]) -> Verdict:
-    failing = [(fig, op, t) for fig, op, t in claim.conditions if not _holds(defaults[fig].estimate, op, t)]
-    if failing:
-        fig, op, t = failing[0]
-        return Verdict(claim, "not supported", (), (), f"{fig} is {defaults[fig].estimate:.4g} at the default reading, not {op} {t:g}")
+    """A claim's verdict (module docstring): HOLDS when every condition is shown at the
+    default and under every reading that touches its figure; DEPENDS on X when X
+    significantly (Holm) moves a condition shown at the default to the other side, its
+    interval there wholly across; otherwise NOT_SHOWN, naming where it is not shown."""
     depends: dict[str, list[str]] = {}
     unsettled: dict[str, list[str]] = {}
     weakened: dict[str, list[str]] = {}
+    missing: dict[str, list[str]] = {}  # reading -> conditions not shown under it
+    evidence: list[dict] = []
+    tightest = None  # (distance of the nearest interval end to its threshold, text)
+
+    said: dict[str, list[str]] = {}  # what the detail prints: where a condition shown at the default is not
+
+    def record(fig, op, t, label, ci, fig_obj, at_default: bool = True) -> bool:
+        shown = _shown(ci, op, t)
+        evidence.append({"figure": fig, "op": op, "threshold": t, "reading": label, "estimate": _num(ci.estimate if ci else None),
+                         "lo": _num(ci.lo if ci else None), "hi": _num(ci.hi if ci else None), "shown": shown})
+        if not shown:
+            missing.setdefault(label, [])
+            if at_default or label == "default":
+                said.setdefault(label, []).append(f"{fig} {_ci_text(fig_obj, ci)}, not wholly {op} {_value_text(fig_obj, t)}")
+        return shown
+
     for fig, op, t in claim.conditions:
+        d = defaults[fig]
+        fig_obj = next((c.figure for c in changes if c.figure.name == fig), None)
+        at_default = record(fig, op, t, "default", d, fig_obj)
+        cis = [("default", d)]
         for c in changes:
-            if c.figure.name != fig or not math.isfinite(c.value):
+            if c.figure.name != fig:
                 continue
-            what = (f"{fig}: {c.figure.fmt_ci(defaults[fig])} -> {c.figure.fmt_ci(c.switched)} (change {c.figure.fmt_change(c.diff)}, "
+            label = c.variant.label
+            sw = c.switched
+            cis.append((label, sw))
+            shown = record(fig, op, t, label, sw, c.figure, at_default)
+            what = (f"{fig}: {c.figure.fmt_ci(d)} -> {c.figure.fmt_ci(sw)} (change {c.figure.fmt_change(c.diff)}, "
                     f"Holm p {_p(c.p_holm)})")
-            if not _holds(c.value, op, t):
-                (depends if c.significant else unsettled).setdefault(c.variant.label, []).append(what)
-            elif _shown(defaults[fig], op, t) and not _shown(c.switched, op, t):
-                sw = c.switched
-                weakened.setdefault(c.variant.label, []).append(
-                    f"{fig}: {c.figure.fmt_ci(sw)} under it, against {c.figure.fmt_ci(defaults[fig])} at the default")
-    status = "depends" if depends else "unsettled" if unsettled else "weakened" if weakened else "robust"
-    parts = [f"depends on {k}: " + "; ".join(v) for k, v in depends.items()]
-    parts += [f"unsettled under {k}: " + "; ".join(v) for k, v in unsettled.items()]
-    parts += [f"not shown under {k}: " + "; ".join(v) for k, v in weakened.items()]
-    return Verdict(claim, status, tuple(depends), tuple(unsettled), " / ".join(parts) or "no reading moves it across its threshold",
-                   tuple(weakened))
+            if at_default and c.significant and _against(sw, op, t):
+                depends.setdefault(label, []).append(what)
+            elif at_default and math.isfinite(c.value) and not _holds(c.value, op, t):
+                unsettled.setdefault(label, []).append(what)
+            elif at_default and not shown:
+                weakened.setdefault(label, []).append(f"{fig}: {c.figure.fmt_ci(sw)} under it, against {c.figure.fmt_ci(d)} at the default")
+        for label, ci in cis:
+            if ci is not None and math.isfinite(ci.lo) and math.isfinite(ci.hi):
+                gap = (ci.lo - t) if op == ">" else (t - ci.hi)
+                if tightest is None or gap < tightest[0]:
+                    where = "at the default" if label == "default" else "under " + label
+                    tightest = (gap, f"{fig} {_ci_text(fig_obj, ci)} {where}, {op} {_value_text(fig_obj, t)}")
+    tests = len(evidence)
+    if depends:
+        status = DEPENDS
+    elif not missing:
+        status = HOLDS
+    else:
+        status = NOT_SHOWN
+    if status == HOLDS:
+        parts = [f"shown in all {tests} tests (conditions x readings, each 95% interval beyond its threshold); "
+                 f"closest: {tightest[1]}" if tightest else f"shown in all {tests} tests"]
+    else:
+        parts = [f"depends on {k}: " + "; ".join(v) for k, v in depends.items()]
+        parts += [("not shown at the default: " if k == "default" else f"not shown under {k}: ") + "; ".join(v)
+                  for k, v in said.items() if k not in depends]
+        parts += [f"crosses its threshold under {k}: " + "; ".join(v) for k, v in unsettled.items() if k not in depends]
+    return Verdict(claim, status, tuple(depends), tuple(unsettled), " / ".join(parts), tuple(weakened), tuple(missing), tests,
+                   tuple(evidence))
 
 
 # ---- presenting it -------------------------------------------------------------------------
@@ -462,18 +539,17 @@ def _p(p: float) -> str:
 
 
 def verdict_rows(s: Sensitivity) -> list[dict[str, str]]:
-    names = {"robust": "robust", "depends": "depends on reading", "unsettled": "unsettled", "weakened": "robust, weakened",
-             "not supported": "not supported by these games"}
+    labels = {x.label: doc_label(x) for x in variants(s.decl)}
     out = []
     for v in s.verdicts:
-        labels = {x.label: doc_label(x) for x in variants(s.decl)}
-        what = names[v.status]
-        if v.status == "depends":
+        if v.status == DEPENDS:
             what = "depends on " + ", ".join(labels.get(k, k) for k in v.depends_on)
-        elif v.status == "unsettled":
-            what = "unsettled under " + ", ".join(labels.get(k, k) for k in v.unsettled_under)
-        elif v.status == "weakened":
-            what = "robust, but not shown under " + ", ".join(labels.get(k, k) for k in v.weakened_under)
+        elif v.status == HOLDS:
+            what = STATUS_WORDS[HOLDS]
+        elif "default" in v.not_shown_under:
+            what = "not shown (at the default reading)"
+        else:
+            what = "not shown under " + ", ".join(labels.get(k, k) for k in v.not_shown_under)
         out.append({"claim": v.claim.text, "verdict": what, "evidence": v.detail})
     return out
 
@@ -545,15 +621,19 @@ def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None
     )
     rep.text("**How a claim is judged.** The claims are statements that the report's sections and tables make or "
              f"support, declared with the figures in `simkit/games/{s.game.name}/sensitivity.py`. A claim is a set of "
-             "conditions `figure > t` or `figure < t` (a ranking is a condition on a difference, `A - B > 0`). It "
-             "**depends on reading X** when switching X moves a condition's figure to the other side of its threshold and "
-             "that change is significant after Holm; it is **unsettled under X** when the figure crosses but the change "
-             "is not significant; it is **robust** when no reading moves any condition across, and **robust, but not "
-             "shown under X** when, without crossing, the figure's own 95% interval under X reaches the threshold while "
-             "at the default it did not; it is **not supported by these games** when it fails already at the default "
-             "reading in this section's games.")
+             "conditions `figure > t` or `figure < t` (a ranking is a condition on a difference, `A - B > 0`; a stated "
+             "margin is two conditions). A condition is *shown* under a reading when the figure's own 95% interval under "
+             "it lies wholly beyond the threshold. A claim **holds under every reading** when every condition is shown at "
+             "the default and under every reading that can touch its figure: all of these tests must succeed (an "
+             "intersection-union test, so a claim that fails under some reading is called so at most 2.5% of the time, "
+             "with no correction over the readings needed). It **depends on reading X** when a condition shown at the "
+             "default moves to the other side under X, significantly: the change is significant after Holm over all the "
+             "changes and the interval under X lies wholly across the threshold. Otherwise it is **not shown**, and the "
+             "evidence names each reading and condition under which it is not (an interval that reaches its threshold), "
+             "the default included: these games neither establish it under every reading nor show a reading that reverses it.")
     rep.table(readings_rows(s.game, decl), "The readings: each alternative is a setting (`--set key=value`) or a built-in data file variant")
-    rep.table(verdict_rows(s), "Each headline claim, robust or depending on a reading (changes with 95% intervals, Holm-adjusted p)")
+    rep.table(verdict_rows(s), "Each headline claim: holds under every reading, depends on a reading, or not shown (figures with "
+                               "95% intervals, changes with Holm-adjusted p)")
     fig = tornado(s, tornado_figures)
     rep.figure(fig, "sensitivity", "Tornado: the paired change of each headline figure when one reading is switched, with its 95% "
                                    "interval (solid: significant after Holm; faded: not)")
@@ -575,7 +655,8 @@ def to_json(s: Sensitivity) -> dict[str, Any]:
                      "p": c.diff.p_value, "p_holm": c.p_holm, "significant": c.significant} for c in s.changes],
         "claims": [{"claim": v.claim.text, "status": v.status, "depends_on": list(v.depends_on),
                     "unsettled_under": list(v.unsettled_under), "weakened_under": list(v.weakened_under),
-                    "detail": v.detail} for v in s.verdicts],
+                    "detail": v.detail, "not_shown_under": list(v.not_shown_under), "tests": v.tests,
+                    "conditions": [dict(e) for e in v.evidence]} for v in s.verdicts],
     }
 
 

@@ -5,7 +5,8 @@ statsmodels already implements a procedure it is used (the comment on each
 function names the routine); the paired-difference score interval and test
 (Tango), the Bernoulli SPRT, the anytime-valid band tests, the seed-clustered
 intervals, the equivalence test and the sample-size rules of thumb are written
-by hand, because no installed library provides them.
+by hand, because no installed library provides them; Holm's adjustment too,
+because statsmodels' runs a full garbage collection on every call.
 
 Conventions
 -----------
@@ -26,7 +27,6 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize
 from scipy import stats as sps
-from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import (
     confint_proportions_2indep,
     proportion_confint,
@@ -633,21 +633,34 @@ def _finite_mask(p_values: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     return p, ~np.isnan(p)
 
 
-def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[bool]:
-    """Holm step-down rejections at family-wise error rate ``alpha``.
+def _holm_adjusted(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values of finite ``p``: sorted ascending, the i-th
+    (from 0) times ``m - i``, made non-decreasing, capped at 1 (Holm 1979). The same
+    values as statsmodels ``multipletests(method="holm")``, without the ``gc.collect()``
+    that routine runs on every call (70-150 ms in a process holding game frames)."""
+    m = p.size
+    order = np.argsort(p, kind="mergesort")
+    adjusted = np.minimum(np.maximum.accumulate(p[order] * np.arange(m, 0, -1)), 1.0)
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
 
-    statsmodels ``multipletests(method="holm")``; nan p-values are left out of
-    the family and never rejected.
+
+def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[bool]:
+    """Holm step-down rejections at family-wise error rate ``alpha`` (hypothesis ``i``
+    is rejected when its adjusted p-value is at most ``alpha``, as statsmodels
+    ``multipletests(method="holm")`` does); nan p-values are left out of the family and
+    never rejected.
     """
     p, ok = _finite_mask(p_values)
     reject = np.zeros(p.shape, dtype=bool)
     if ok.any():
-        reject[ok] = multipletests(p[ok], alpha=alpha, method="holm")[0]
+        reject[ok] = _holm_adjusted(p[ok]) <= alpha
     return [bool(r) for r in reject]
 
 
 def holm_adjusted(p_values: Sequence[float]) -> np.ndarray:
-    """Holm-adjusted p-values (statsmodels ``multipletests(method="holm")``).
+    """Holm-adjusted p-values (the values of statsmodels ``multipletests(method="holm")``).
 
     Reject hypothesis ``i`` at level ``alpha`` iff ``adjusted[i] <= alpha``.
     nan inputs stay nan and do not count towards the family size.
@@ -655,7 +668,7 @@ def holm_adjusted(p_values: Sequence[float]) -> np.ndarray:
     p, ok = _finite_mask(p_values)
     out = np.full(p.shape, np.nan)
     if ok.any():
-        out[ok] = multipletests(p[ok], method="holm")[1]
+        out[ok] = _holm_adjusted(p[ok])
     return out
 
 

@@ -21,7 +21,7 @@ def summary_data(frame: pl.DataFrame, game: GameSpec) -> list[dict]:
         won = part["won"].to_numpy()
         ci = wilson(int(won.sum()), len(won))
         row.update(games=len(won), wins=int(won.sum()), win_rate=ci.estimate, win_rate_lo=ci.lo, win_rate_hi=ci.hi)
-        for col in game.summary_means:
+        for col in game.analysis.summary_means:
             m = mean_interval(part[col].to_numpy().astype(np.float64))
             row.update({f"mean_{col}": m.estimate, f"mean_{col}_lo": m.lo, f"mean_{col}_hi": m.hi})
         rows.append(row)
@@ -36,30 +36,7 @@ def summarize(frame: pl.DataFrame, game: GameSpec) -> list[dict[str, str]]:
         row = {k: str(d[k]) for k in ("seat", "bot") if k in d}
         row["games"] = f"{d['games']:,}"
         row["win rate [95% CI]"] = f"{d['win_rate']:.3f} [{d['win_rate_lo']:.3f}, {d['win_rate_hi']:.3f}]"
-        for col in game.summary_means:
+        for col in game.analysis.summary_means:
             row[f"mean {col}"] = f"{d[f'mean_{col}']:.2f} ± {(d[f'mean_{col}_hi'] - d[f'mean_{col}_lo']) / 2:.2f}"
         rows.append(row)
     return rows
-
-
-def seat_fairness(frame: pl.DataFrame, spec) -> list[str]:
-    """For games with several seats: each seat's win rate with its interval and a
-    chi-square test of equal win rates across seats (with its p-value; a large p is not
-    proof of fairness: read the intervals for the size of difference still possible)."""
-    from .stats import chi2_uniform
-
-    seats = int(frame["seat"].max())
-    if seats < 2:
-        return []
-    games = frame["game_index"].n_unique()
-    wins = np.array([int(frame.filter(pl.col("seat") == p + 1)["won"].sum()) for p in range(seats)])
-    parts = []
-    for p in range(seats):
-        ci = wilson(int(wins[p]), games)
-        parts.append(f"seat {p + 1} {100 * ci.estimate:.1f}% [{100 * ci.lo:.1f}, {100 * ci.hi:.1f}]")
-    stat, pval = chi2_uniform(wins)
-    lines = [f"win rate by seat: {', '.join(parts)}; equal rates: chi2 = {stat:.1f} (df {seats - 1}), p = {pval:.3g}"]
-    names = [b.name for b in spec.bots]
-    if len(set(names)) > 1 and not spec.rotate_seats:
-        lines.append("note: the seats have different bots and are not rotated, so seat and bot effects are mixed (use --rotate-seats)")
-    return lines

@@ -200,8 +200,8 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
         report = base / report
     sens = exp.sensitivity
     if sens is not None:
-        if not game.sensitivity:
-            raise _fail(path, "sensitivity", f"{game.name} declares no readings (GameSpec.sensitivity)")
+        if not game.analysis.sensitivity:
+            raise _fail(path, "sensitivity", f"{game.name} declares no readings (GameSpec.analysis.sensitivity)")
         sens = min(sens, games_override) if games_override else sens
     return Experiment(path, exp.name, game, exp.seed, report, exp.chunk_size, cells, exp.description, sens)
 
@@ -230,24 +230,37 @@ def _claim(out: Path, exp: Experiment) -> None:
             raise UserError(f"{out} holds the cells of experiment file {claimed or 'unknown'}; give {exp.path} another name, or delete {out}")
     elif out.exists() and any(out.iterdir()):
         if not (out / "manifest.json").exists():
-            raise UserError(f"{out} exists and is not a simkit sweep folder; choose another --runs folder")
+            raise UserError(f"{out} exists and is not a simkit sweep folder; choose another --out folder")
     out.mkdir(parents=True, exist_ok=True)
     (out / "experiment.json").write_text(json.dumps({"file": me, "name": exp.name}, indent=1))
 
 
-def sweep(path: Path, *, jobs: int = 1, games: int | None = None, out_root: Path = Path("runs/sweeps"),
+def default_experiment(game, games: int | None = None, out_root: Path = Path("runs")) -> Experiment:
+    """The experiment of a game that ships none (``simkit report GAME``): its default
+    settings and bot at every seat, seats rotated, ``games`` games (20,000 by default), its
+    readings when it declares them; the report goes to ``runs/reports/<slug>/``."""
+    params = build(game.params, {}, game.name)
+    n = games or 20_000
+    bots = tuple(game.resolve_bots([], params))
+    cell = Cell(RunSpec(game, params, bots, n, 0, True), {"bots": game.default_bot}, 0)
+    sens = min(n, 4_000) if game.analysis.sensitivity else None
+    return Experiment(Path(f"(default experiment of {game.name})"), f"{game.name}-default", game, 0,
+                      Path(out_root) / "reports" / game.slug, 10_000, [cell], f"{game.title}: default experiment", sens)
+
+
+def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None, out_root: Path = Path("runs/sweeps"),
           progress: bool = True, backend: str = "loky", scheduler: str | None = None, report: bool = True) -> SweepResult:
     """Runs every cell of an experiment (resuming finished ones), combines the results
     and, if the file names a report folder, writes the game's report there. With
     ``games`` (a quick look) the report goes under ``out_root/../reports/`` instead, so
     that a committed report is never replaced by a smaller run."""
-    exp = load(path, games)
-    if games is not None and exp.report is not None:
+    exp = path if isinstance(path, Experiment) else load(path, games)
+    if games is not None and exp.report is not None and not isinstance(path, Experiment):
         exp.report = Path(out_root).parent / "reports" / f"{exp.report.name}-{games}-games"
     out = Path(out_root) / exp.name
     if out.exists() and not out.is_dir():
-        raise UserError(f"{out} is not a folder; choose another --runs folder")
-    _check_writable(out, "--runs")
+        raise UserError(f"{out} is not a folder; choose another --out folder")
+    _check_writable(out, "--out")
     t0 = time.perf_counter()
     total = sum(c.spec.n_games for c in exp.cells)
     # A cell that two grids share is played once, with the larger number of games.
@@ -309,16 +322,18 @@ def _check_report_target(target: Path) -> None:
 
 
 def write_report(result: SweepResult) -> Path:
+    """Writes the game's report (:func:`simkit.report.compose`: its declared questions'
+    answers first, then the game's own sections, if it has a builder) and the overview."""
     import importlib
 
-    game = result.experiment.game
-    if not game.report:
-        raise UserError(f"{game.name} has no report builder")
-    module, _, func = game.report.partition(":")
-    builder = getattr(importlib.import_module(module), func)
-    target = result.experiment.report
-    builder(result, target)
-    from .report import write_index
+    from .report import compose, write_index
 
+    game = result.experiment.game
+    builder = None
+    if game.analysis.report:
+        module, _, func = game.analysis.report.partition(":")
+        builder = getattr(importlib.import_module(module), func)
+    target = result.experiment.report
+    compose(result, builder).write(target)
     write_index(target.parent)
     return target

@@ -41,34 +41,34 @@ def trace_game(game: GameSpec, params: Any, bots: list[Bot], seed: int, index: i
             yield f"bots: {names[0]} in {'both' if seats == 2 else f'all {seats}'} seats"
         else:
             yield from _fold("bots: " + ", ".join(f"seat {p + 1} {names[p]}" for p in range(seats)))
-    if game.describe_setup is not None:
-        yield from _text("setup: " + game.describe_setup(params, t.s, b), "  ")
-    if game.trace_legend:
-        yield from _text("legend: " + game.trace_legend, "  ")
+    if game.text.describe_setup is not None:
+        yield from _text("setup: " + game.text.describe_setup(params, t.s, b), "  ")
+    if game.text.trace_legend:
+        yield from _text("legend: " + game.text.trace_legend, "  ")
     mark = None
     steps = 0
     while not t.over():
-        if game.trace_mark is not None and game.trace_mark(t.s) != mark:
-            mark = game.trace_mark(t.s)
-            yield from _text(game.describe_state(params, t.s, b))
+        if game.text.trace_mark is not None and game.text.trace_mark(t.s) != mark:
+            mark = game.text.trace_mark(t.s)
+            yield from _text(game.text.describe_state(params, t.s, b))
         p = t.to_move()
         bot = bots[table[p]]
         a, _ = t.decide(bot, index)
         before = t.s.copy()
         t.step(a)
         steps += 1
-        if game.describe_step is not None:
-            text = game.describe_step(params, before, t.s, b, a)
+        if game.text.describe_step is not None:
+            text = game.text.describe_step(params, before, t.s, b, a)
         else:
-            text = game.describe_action(params, before, b, a)
+            text = game.text.describe_action(params, before, b, a)
         if text:
             yield from _text(STEP + (f"seat {p + 1} ({bot.name}) " if seats > 1 else "") + text, STEP + "  ")
         if steps > game.max_steps:
             yield f"(stopped: no end after {game.max_steps:,} steps)"
             return
-    yield from _text(game.describe_state(params, t.s, b))
-    if game.describe_result is not None:
-        yield from _text(game.describe_result(params, t.s, b))
+    yield from _text(game.text.describe_state(params, t.s, b))
+    if game.text.describe_result is not None:
+        yield from _text(game.text.describe_result(params, t.s, b))
     else:
         won = np.atleast_1d(game.rules(params).won(_State(t)))
         yield "won: " + ", ".join(f"seat {p + 1}" for p in range(len(won)) if won[p]) if won.any() else "nobody won"

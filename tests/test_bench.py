@@ -1,8 +1,15 @@
-"""simkit bench picks its own game counts: a fast bot and a slow one are both timed for
-about the same time (no speed is asserted: timings are not tests)."""
+"""simkit bench picks its own game counts and bounds every timing: a fast bot and a slow
+one are both timed for about the same time, and a bot too slow to finish a game in plain
+Python is timed on its first decisions (no speed is asserted: timings are not tests)."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
 
 from simkit import bench as B
-from simkit.games import get
+from simkit.cli import app
+from simkit.games import REGISTRY, get
 from simkit.params import build
 
 
@@ -11,8 +18,32 @@ def test_bench_sizes_its_timings_from_the_bots_speed(monkeypatch):
     monkeypatch.setattr(B, "PYTHON_SECONDS", 0.2)
     game = get("template")
     params = build(game.params, {}, game.name)
-    (row,) = B.bench(game, params, ["hold20"], None, None, repeat=1)
-    assert row.games >= 200 and row.games_per_s > 0
+    said = []
+    (row,) = B.bench(game, params, ["hold20"], None, None, repeat=1, say=said.append)
+    assert row.games >= 1 and row.games_per_s > 0
     assert row.python_games >= 1 and row.python_games_per_s > 0 and row.speedup > 0
+    assert row.python_timed == f"{row.python_games:,} whole games"
+    assert said == ["[1/1] hold20: compiled, best of 1 x about 0.05 s", "[1/1] hold20: plain Python, about 0.2 s"]
     (fixed,) = B.bench(game, params, ["random"], 300, 0, repeat=1)
-    assert fixed.games == 300 and fixed.python_games is None and fixed.speedup is None
+    assert fixed.games == 300 and fixed.python_timed == "skipped" and fixed.speedup is None
+
+
+@pytest.mark.parametrize("name", [g for g in REGISTRY if g != "template"])
+def test_bench_gives_a_row_for_every_bot(name, monkeypatch, tmp_path):
+    """What `simkit bench GAME --python-games 1` writes, with the plain-Python time cut
+    short so that the searching bots are timed on their first decisions (or not at all)."""
+    monkeypatch.setattr(B, "PYTHON_SECONDS", 0.1)
+    monkeypatch.setattr(B, "FIRST_DECISION_SECONDS", 0.5)
+    out = tmp_path / "bench.json"
+    res = CliRunner().invoke(app, ["bench", name, "-n", "1", "--repeat", "1", "--python-games", "1", "--format", "json", "--output", str(out)])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["bot"] for r in rows] == list(get(name).bots)
+    for r in rows:
+        assert r["games"] == 1 and r["games_per_s"] > 0
+        if r["python_games"]:
+            assert r["python_games"] == 1 and r["python_timed"] == "1 whole game" and r["speedup"] > 0
+        elif r["python_decisions"]:
+            assert r["python_timed"].startswith(f"the first {r['python_decisions']} decision") and r["speedup"] > 0
+        else:
+            assert r["python_timed"].startswith("not measured") and r["speedup"] is None

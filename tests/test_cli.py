@@ -38,6 +38,15 @@ BAD = [
     (["compare", "ufs", "--vs", "threat=2", "--metric", "nosuch"], "no output column 'nosuch'"),
     (["compare", "ufs", "--vs", "threat=2", "--metric", "loss_cause"], "not a number"),
     (["nosuchcommand"], "No such command"),
+    # issue 21: one name per meaning; the old spellings are gone, not aliases
+    (["run", "ufs", "--json"], "No such option: --json"),
+    (["compare", "ufs", "--vs", "threat=2", "--json"], "No such option: --json"),
+    (["bench", "ufs", "--json", "b.json"], "No such option: --json"),
+    (["check", "bands.toml", "--json", "c.json"], "No such option: --json"),
+    (["sensitivity", "ufs", "--json", "s.json"], "No such option: --json"),
+    (["sensitivity", "ufs", "--runs", "r"], "No such option: --runs"),
+    (["sweep", "x.toml", "--runs", "r"], "No such option: --runs"),
+    (["run", "ufoo", "--bot", "search:x4"], "no option 'x4'"),
 ]
 
 
@@ -78,7 +87,7 @@ def test_run_prints_a_summary_and_writes_results(tmp_path, simkit_cmd):
     out = tmp_path / "r"
     proc = run_cli(simkit_cmd, ["run", "ufs", "-n", "300", "--seed", "4", "--out", str(out), "--no-progress", "--set", "threat=0"], tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "win rate" in proc.stdout and "outcomes:" in proc.stdout
+    assert "win rate" in proc.stdout and "answer: The player wins" in proc.stdout
     m = json.loads((out / "manifest.json").read_text())
     assert m["n_games"] == 300 and m["params"]["threat"] == 0
 
@@ -125,3 +134,34 @@ def test_trace_prints_a_game(tmp_path, simkit_cmd):
     for game in ("ufs", "aau"):
         proc = run_cli(simkit_cmd, ["trace", game, "--seed", "1"], tmp_path)
         assert proc.returncode == 0 and ("won" in proc.stdout or "lost" in proc.stdout or "final scores" in proc.stdout)
+
+
+def test_summaries_take_format_and_output_everywhere(tmp_path, simkit_cmd):
+    """run, compare and bench: --format json [--output FILE]; the JSON holds numbers."""
+    run = run_cli(simkit_cmd, ["run", "template", "-n", "20", "--no-progress", "--out", str(tmp_path / "r"), "--format", "json"], tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["rows"][0]["games"] == 20
+    out = tmp_path / "c.json"
+    compare = run_cli(simkit_cmd, ["compare", "template", "--set", "target=40", "--vs", "target=60", "-n", "30", "--no-progress",
+                                   "--out", str(tmp_path / "c"), "--format", "json", "--output", str(out)], tmp_path)
+    assert compare.returncode == 0, compare.stderr
+    assert json.loads(out.read_text())["rows"] and (tmp_path / "c").is_dir() and not compare.stdout.strip()
+    out = tmp_path / "b.csv"
+    bench = run_cli(simkit_cmd, ["bench", "template", "-n", "50", "--repeat", "1", "--python-games", "0", "--format", "csv",
+                                 "--output", str(out)], tmp_path)
+    assert bench.returncode == 0, bench.stderr
+    assert out.read_text().startswith("bot,") and "games_per_s" in out.read_text()
+
+
+def test_every_folder_of_runs_is_out(tmp_path, simkit_cmd):
+    """sweep and report keep their runs under --out, like run, compare and sensitivity."""
+    exp = tmp_path / "tiny.toml"
+    exp.write_text('name = "tiny"\ngame = "template"\nseed = 1\n[[grid]]\ngames = 20\nbots = ["hold20"]\n')
+    proc = run_cli(simkit_cmd, ["sweep", str(exp), "--out", str(tmp_path / "runs"), "--no-progress", "--jobs", "1"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "runs" / "tiny" / "all.parquet").exists()
+    proc = run_cli(simkit_cmd, ["report", "template", "--games", "40", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "r" / "sweeps")],
+                   tmp_path)
+    assert proc.returncode == 0, proc.stderr  # the template ships no experiment: its default one, under --out
+    assert (tmp_path / "r" / "sweeps" / "template-default" / "all.parquet").exists()
+    assert (tmp_path / "r" / "reports" / "template" / "README.md").exists()

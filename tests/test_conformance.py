@@ -21,7 +21,7 @@ from simkit.runner import bot_table
 from simkit.seeding import game_seeds
 
 GAMES = [get(name) for name in REGISTRY]
-CASES = [(g, v) for g in GAMES for v in g.test_variants]
+CASES = [(g, v) for g in GAMES for v in g.checks.variants]
 
 
 def _id(case):

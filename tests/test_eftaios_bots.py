@@ -40,7 +40,7 @@ def test_bots_are_seeded_and_reproducible(settings):
 
 def test_every_option_plays_legally():
     p = build(GAME.params, {"players": 6}, GAME.name)
-    names = [f"heuristic:{o}" for o in GAME.bots["heuristic"].options] + ["search:b16", "search:deep"]
+    names = [f"heuristic:{o}" for o in GAME.bots["heuristic"].options] + ["search:budget=16", "search:deep"]
     for name in names:
         B = GAME.resolve_bots([name], p)
         GAME.simulate(p, game_seeds(1, 0, 4), bot_table(6, 0, 4, True), B, checked=True)  # raises on an illegal action

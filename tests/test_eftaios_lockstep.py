@@ -25,7 +25,7 @@ from simkit.play import Table
 model_mod = pytest.importorskip("tests.reference.eftaios_model")
 
 GAME = get("eftaios")
-VARIANTS = [dict(v) for v in GAME.test_variants] + [
+VARIANTS = [dict(v) for v in GAME.checks.variants] + [
     {"mode": "basic", "players": 6, "noise_targets": "any"},
     {"players": 7, "defence_scope": "attack", "adrenaline_stacks": True, "overflow_use": True},
     {"players": 4, "reshuffle": "on_empty", "item_before_noise": True, "adrenaline_exact": True},

@@ -176,8 +176,25 @@ def test_check_command_exit_codes(tmp_path, simkit_cmd):
     nonbool.write_text(_band("x", 0.3, 0.25, 0.35, metric="rounds"))
     proc = subprocess.run(simkit_cmd + ["check", str(nonbool)], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2 and "not a yes/no column" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
-    proc = subprocess.run(simkit_cmd + ["check", str(good), "--json", str(tmp_path / "no" / "such" / "x.json")], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(simkit_cmd + ["check", str(good), "--format", "json", "--output", str(tmp_path / "no" / "such" / "x.json")],
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2 and "does not exist" in proc.stderr
+
+
+def test_check_json_holds_numbers_under_stable_keys(tmp_path, simkit_cmd):
+    """Rates are fractions and counts are integers, under keys that do not change with alpha."""
+    good = tmp_path / "good.toml"
+    good.write_text(_band("ok", 0.3, 0.25, 0.35))
+    proc = subprocess.run(simkit_cmd + ["check", str(good), "--jobs", "1", "--format", "json"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["alpha"] == 0.01 and doc["beta"] == 0.01
+    row, = doc["rows"]
+    assert row["band"] == "ok" and row["verdict"] == "holds" and row["metric"] == "won" and row["seat"] is None
+    assert 0 <= row["lo"] <= row["rate"] <= row["hi"] <= 1 and 0 < row["level"] < 1
+    assert isinstance(row["successes"], int) and isinstance(row["games"], int) and row["games"] <= row["max_games"]
+    assert abs(row["rate"] - row["successes"] / row["games"]) < 1e-12
+    assert (row["band_lo"], row["band_hi"], row["centre"], row["detect"]) == (0.25, 0.35, 0.3, 0.1)
 
 
 def test_undecided_is_its_own_verdict_and_fails_ci(tmp_path, monkeypatch):

@@ -86,7 +86,7 @@ def test_run_arguments_work_or_are_one_line(tmp_path_factory, capsys, game, opti
 @FUZZ
 @given(cmd=st.sampled_from(["trace", "bench", "compare", "check", "sweep", "report", "games", "compile", "nosuch"]),
        args=st.lists(st.one_of(WEIRD_TEXT, WEIRD_INT.map(str), st.sampled_from(["ufs", "--seed", "--game-index", "-n", "--repeat",
-                                                                              "--metric", "--vs", "threat=2", "0", "--json"])), max_size=5))
+                                                                              "--metric", "--vs", "threat=2", "0", "--output"])), max_size=5))
 def test_other_commands_work_or_are_one_line(tmp_path_factory, capsys, monkeypatch, cmd, args):
     monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
     if cmd in ("bench", "compile", "report", "sweep") and "ufs" in args and not any(a.startswith("-") for a in args):

@@ -184,7 +184,7 @@ def test_bands_seat_true_and_band_lists_are_refused(tmp_path):
 
 
 def test_check_json_to_an_unwritable_path_is_refused_before_playing(tmp_path, simkit_cmd):
-    proc = subprocess.run(simkit_cmd + ["check", str(ROOT / "experiments/bands.toml"), "--json", "/proc/nope/x.json"],
+    proc = subprocess.run(simkit_cmd + ["check", str(ROOT / "experiments/bands.toml"), "--format", "json", "--output", "/proc/nope/x.json"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
@@ -221,7 +221,8 @@ def test_output_files_simkit_did_not_write_are_never_overwritten(tmp_path, simki
         assert _cli(simkit_cmd, run_args + ["--output", str(ours)], tmp_path).returncode == 0
     ours.write_text(ours.read_text() + " ")  # once the user edits it, it is theirs
     _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(ours)], tmp_path), "was not written by simkit")
-    _one_line_exit_2(_cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--json", str(mine)], tmp_path),
+    _one_line_exit_2(_cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--format", "json",
+                                        "--output", str(mine)], tmp_path),
                      "was not written by simkit")
     assert mine.read_text() == "precious"
 
@@ -532,7 +533,7 @@ def test_ctrl_c_before_a_run_starts_says_so(tmp_path, monkeypatch, capsys):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(sweep_mod, "load", interrupted)
-    monkeypatch.setattr(sys, "argv", ["simkit", "sweep", str(_exp(tmp_path / "e.toml")), "--runs", str(tmp_path / "runs")])
+    monkeypatch.setattr(sys, "argv", ["simkit", "sweep", str(_exp(tmp_path / "e.toml")), "--out", str(tmp_path / "runs")])
     with pytest.raises(SystemExit) as exc:
         cli.main()
     assert exc.value.code == 130 and capsys.readouterr().err.strip() == "interrupted"

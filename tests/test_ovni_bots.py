@@ -26,7 +26,7 @@ def run(bots, players=4, n=40, seed=5, **settings):
     return GAME.simulate(params, game_seeds(seed, 0, n), bot_table(len(resolved), 0, n, True), resolved)
 
 
-@pytest.mark.parametrize("bot", ["greedy", "strategic", "search:b2"])
+@pytest.mark.parametrize("bot", ["greedy", "strategic", "search:budget=2"])
 def test_bots_are_seeded(bot):
     a = run([bot], n=8)
     b = run([bot], n=8)
@@ -82,12 +82,12 @@ def test_strategic_uses_the_energy_card_both_ways():
 
 
 def test_search_budget_changes_its_bids():
-    a = run(["search:b2"], n=12)
-    b = run(["search:b16"], n=12)
+    a = run(["search:budget=2"], n=12)
+    b = run(["search:budget=16"], n=12)
     assert not np.array_equal(np.asarray(a["score"]), np.asarray(b["score"]))
 
 
-@pytest.mark.parametrize("bot", ["strategic", "search:b2"])
+@pytest.mark.parametrize("bot", ["strategic", "search:budget=2"])
 def test_bots_decide_from_the_observation_only(bot):
     """A position and its hidden twins (other seats' face-down tokens, hands, missions,
     the deck order) give the same observation, hence the same choice (the bot's own

@@ -57,6 +57,20 @@ def test_switches_and_numbers_share_the_flags_without_overlap():
         Number(1, 10, 20, shift=0)  # default out of range
 
 
+@pytest.mark.parametrize("game, old", [("ufoo", "x4"), ("eftaios", "b16"), ("ovni", "b2")])
+def test_every_searching_bot_takes_a_budget_and_no_named_levels(game, old):
+    g = get(game)
+    budget = g.bots["search"].options["budget"]
+    assert g.resolve_bot(f"search:budget={budget.hi}").flags >> budget.shift == budget.hi
+    with pytest.raises(UserError, match=f"no option '{old}'"):
+        g.resolve_bot(f"search:{old}")
+    # the searching bots hand their flags to the other bots' code: the budget's bits must
+    # mean nothing there
+    for info in g.bots.values():
+        for spec in info.options.values():
+            assert spec is budget or not (budget.mask & (spec.mask if isinstance(spec, Number) else spec))
+
+
 def test_option_names_describe_numbers():
     assert UFS.bots["search"].option_names() == ["budget=N (1-4096, default 16)"]
     assert get("aau").bots["strategic"].option_names()[0] == "no-protection"

@@ -13,7 +13,7 @@ import pytest
 from simkit import sensitivity as S
 from simkit.games import REGISTRY, get
 
-DECLARED = [get(n) for n in REGISTRY if get(n).sensitivity]
+DECLARED = [get(n) for n in REGISTRY if get(n).analysis.sensitivity]
 
 
 def test_every_finished_game_declares_its_readings():
@@ -28,7 +28,7 @@ def test_every_setting_that_reads_the_rules_doc_is_declared(game):
 
     from simkit.params import describe
 
-    module = __import__(game.sensitivity.partition(":")[0], fromlist=["x"])
+    module = __import__(game.analysis.sensitivity.partition(":")[0], fromlist=["x"])
     declared = {r.setting for r in S.declaration(game).readings}
     for info in describe(game.params):
         if info.name in declared or not re.match(r"A\d+", info.help or ""):
@@ -41,7 +41,7 @@ def test_declarations_are_consistent(game):
     decl = S.declaration(game)
     assert S.check(game, decl) == []
     assert decl.readings and decl.figures and decl.claims
-    for name in getattr(__import__(game.sensitivity.partition(":")[0], fromlist=["x"]), "TORNADO", ()):
+    for name in getattr(__import__(game.analysis.sensitivity.partition(":")[0], fromlist=["x"]), "TORNADO", ()):
         assert name in {f.name for f in decl.figures}
 
 
@@ -76,29 +76,102 @@ def _frames(rng):
                "rule=none": {"c": _frame(base)}}
 
 
-def test_verdicts_depends_unsettled_robust_and_not_supported():
+def test_verdicts_holds_depends_and_not_shown():
     rng = np.random.default_rng(3)
     n, frames = _frames(rng)
     p0 = frames["default"]["c"]["won"].mean()
-    # threshold between the big drop and the default: the big drop crosses, significantly
+    # threshold between the big drop and the default: the big drop moves it across, significantly
     s = S.analyse(_Game(), _decl(0.20), frames, n)
-    assert [v.status for v in s.verdicts] == ["depends"] and s.verdicts[0].depends_on == ("rule=big",)
+    assert [v.status for v in s.verdicts] == [S.DEPENDS] and s.verdicts[0].depends_on == ("rule=big",)
+    assert S.verdict_rows(s)[0]["verdict"] == "depends on A1 rule=big"
     big = s.change("win rate", "rule=big")
     assert big.diff.estimate == pytest.approx(-600 / n) and big.significant and big.diff.hi < 0
     none = s.change("win rate", "rule=none")
     assert none.diff.estimate == 0 and none.p_holm == 1.0
-    # threshold just below the default: the tiny change crosses but cannot be told from noise
+    # threshold just below the default: not shown at the default already (its interval reaches it)
     s = S.analyse(_Game(), _decl(p0 - 0.0002), frames, n)
-    assert s.verdicts[0].status == "depends"  # the big drop still crosses
-    s = S.analyse(_Game(), _decl(p0 - 0.0002), {k: v for k, v in frames.items() if k != "rule=big"}, n)
-    assert s.verdicts[0].status == "unsettled" and s.verdicts[0].unsettled_under == ("rule=small",)
-    # threshold far below: nothing crosses
-    assert S.analyse(_Game(), _decl(0.05), frames, n).verdicts[0].status == "robust"
-    # just below the big drop's value: nothing crosses, but under it the claim is no longer shown
+    assert s.verdicts[0].status == S.NOT_SHOWN and "default" in s.verdicts[0].not_shown_under
+    assert S.verdict_rows(s)[0]["verdict"] == "not shown (at the default reading)"
+    assert "not shown at the default: win rate" in s.verdicts[0].detail
+    # threshold far below: shown at the default and under every reading
+    s = S.analyse(_Game(), _decl(0.05), frames, n)
+    assert s.verdicts[0].status == S.HOLDS and s.verdicts[0].tests == 4
+    assert S.verdict_rows(s)[0]["verdict"] == "holds under every reading" and "closest: win rate" in s.verdicts[0].detail
+    # just below the big drop's value: nothing crosses, but under it the claim is not shown
     s = S.analyse(_Game(), _decl(p0 - 600 / n - 0.01), frames, n)
-    assert s.verdicts[0].status == "weakened" and s.verdicts[0].weakened_under == ("rule=big",)
+    v = s.verdicts[0]
+    assert v.status == S.NOT_SHOWN and v.weakened_under == ("rule=big",) and v.not_shown_under == ("rule=big",)
+    assert S.verdict_rows(s)[0]["verdict"] == "not shown under A1 rule=big"
     # a claim the default does not support
-    assert S.analyse(_Game(), _decl(0.5), frames, n).verdicts[0].status == "not supported"
+    assert S.analyse(_Game(), _decl(0.5), frames, n).verdicts[0].status == S.NOT_SHOWN
+
+
+def _claim_decl(conditions: tuple, games: int) -> S.Declaration:
+    """One figure, the mean of a number per game (a plain mean: a t interval), and one claim."""
+    mean = lambda fr, n: [(1.0, *S.game_mean(fr["c"], n, "x"))]  # noqa: E731
+    return S.Declaration(readings=(S.Reading("rule", ("other",), "A1", "made up"),), cells=(S.Cell("c", {}, ("bot",)),),
+                         figures=(S.Figure("gap", ("c",), mean, scale=1.0, unit="points"),),
+                         claims=(S.Claim("the claim", conditions),), games=games)
+
+
+def _numbers(x: np.ndarray) -> pl.DataFrame:
+    return pl.DataFrame({"game_index": np.arange(x.size), "seat": np.ones(x.size, np.int8), "x": x})
+
+
+def test_a_claim_never_shown_is_not_called_robust():
+    """+0.4 [-1.6, +2.4] at the default and a reading that changes nothing: the old rule
+    called the claim 'robust' (nothing crosses); it is not shown. A failed equivalence
+    (an interval reaching past the margin) is not shown either; one inside it holds."""
+    rng = np.random.default_rng(9)
+    n = 400
+    x = rng.normal(0, 1, n)
+    x = x - x.mean() + 0.4
+    x = (x - 0.4) * (1.0 / (x.std(ddof=1) * 1.96 / np.sqrt(n))) + 0.4  # 95% interval +0.4 ± 1.0 (t: slightly wider)
+    frames = {"default": {"c": _numbers(x)}, "rule=other": {"c": _numbers(x)}}
+    s = S.analyse(_Game(), _claim_decl((("gap", ">", 0.0),), n), frames, n)
+    assert s.defaults["gap"].lo < 0 < s.defaults["gap"].hi
+    assert s.verdicts[0].status == S.NOT_SHOWN and s.verdicts[0].not_shown_under == ("default", "rule=other")
+    # equivalence within ±1.2: the interval reaches past +1.2 ... not shown; within ±2: holds
+    s = S.analyse(_Game(), _claim_decl((("gap", ">", -1.2), ("gap", "<", 1.2)), n), frames, n)
+    assert s.verdicts[0].status == S.NOT_SHOWN
+    s = S.analyse(_Game(), _claim_decl((("gap", ">", -2.0), ("gap", "<", 2.0)), n), frames, n)
+    assert s.verdicts[0].status == S.HOLDS and s.verdicts[0].tests == 4
+    doc = S.to_json(s)["claims"][0]
+    assert doc["status"] == "holds" and doc["tests"] == 4 and all(isinstance(c["lo"], float) for c in doc["conditions"])
+    assert {"claim", "status", "depends_on", "unsettled_under", "weakened_under", "detail"} <= set(doc)
+
+
+def _at_threshold_rate(rng, reps: int, p: float, conditions, n: int = 2000) -> int:
+    """How often a win-rate claim is called 'holds' when the true rate is ``p`` under the
+    default and under each of three readings (each replays 10% of the games afresh)."""
+    win = lambda fr, g: [(1.0, *S.game_mean(fr["c"], g, "won"))]  # noqa: E731
+    decl = S.Declaration(readings=(S.Reading("rule", ("r0", "r1", "r2"), "A1", "made up"),), cells=(S.Cell("c", {}, ("bot",)),),
+                         figures=(S.Figure("win rate", ("c",), win, binary=True),),
+                         claims=(S.Claim("the claim", conditions),), games=n)
+    holds = 0
+    for _ in range(reps):
+        base = rng.random(n) < p
+        frames = {"default": {"c": _frame(base)}}
+        for r in ("r0", "r1", "r2"):
+            frames[f"rule={r}"] = {"c": _frame(np.where(rng.random(n) < 0.1, rng.random(n) < p, base))}
+        holds += S.analyse(_Game(), decl, frames, n).verdicts[0].status == S.HOLDS
+    return holds
+
+
+def test_holds_under_every_reading_errs_at_most_alpha_at_the_threshold():
+    """The true figure sits exactly at the claim's threshold under every reading: 'holds'
+    at most alpha of the time (intersection-union test: every test must be passed);
+    a claim true by 4 points is called so most of the time."""
+    from scipy import stats as sps
+
+    rng = np.random.default_rng(11)
+    reps = 600
+    edge = _at_threshold_rate(rng, reps, 0.30, (("win rate", ">", 0.30),))
+    assert edge <= sps.binom.ppf(0.999, reps, S.ALPHA)
+    # a margin: 30% within (25%, 35%) stated as two conditions, the truth on its edge
+    edge2 = _at_threshold_rate(rng, reps // 2, 0.35, (("win rate", ">", 0.25), ("win rate", "<", 0.35)))
+    assert edge2 <= sps.binom.ppf(0.999, reps // 2, S.ALPHA)
+    assert _at_threshold_rate(rng, 60, 0.34, (("win rate", ">", 0.30),)) / 60 > 0.8
 
 
 def test_holm_runs_over_every_change():
@@ -148,7 +221,7 @@ def test_a_small_sensitivity_run_and_its_report_section(name, games, tmp_path):
     s = S.sensitivity(game, games=games, out_root=None, progress=False)
     decl = S.declaration(game)
     assert len(s.verdicts) == len(decl.claims)
-    assert {v.status for v in s.verdicts} <= {"robust", "weakened", "depends", "unsettled", "not supported"}
+    assert {v.status for v in s.verdicts} <= {S.HOLDS, S.DEPENDS, S.NOT_SHOWN}
     # a reading limited to some cells changes only the figures that read them
     for c in s.changes:
         r = c.variant.reading
@@ -157,7 +230,7 @@ def test_a_small_sensitivity_run_and_its_report_section(name, games, tmp_path):
     first = decl.figures[0]
     assert s.defaults[first.name].n == games
     rep = Report("t", "t")
-    S.report_section(rep, s, list(getattr(__import__(game.sensitivity.partition(":")[0], fromlist=["x"]), "TORNADO")))
+    S.report_section(rep, s, list(getattr(__import__(game.analysis.sensitivity.partition(":")[0], fromlist=["x"]), "TORNADO")))
     rep.write(tmp_path)
     text = (tmp_path / "README.md").read_text()
     assert "How sure are these numbers" in text and (tmp_path / "sensitivity.png").exists()
@@ -204,13 +277,17 @@ def test_readings_limited_to_some_cells_change_nothing_elsewhere(name, only):
 
 def test_sensitivity_command(tmp_path, simkit_cmd):
     out = tmp_path / "s.json"
-    proc = subprocess.run(simkit_cmd + ["sensitivity", "ufs", "-n", "200", "--runs", str(tmp_path / "runs"), "--json", str(out),
-                                        "--plot", str(tmp_path / "t.png"), "--no-progress"],
+    proc = subprocess.run(simkit_cmd + ["sensitivity", "ufs", "-n", "200", "--out", str(tmp_path / "runs"), "--format", "json",
+                                        "--output", str(out), "--plot", str(tmp_path / "t.png"), "--no-progress"],
                           capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "claims" in proc.stdout
+    assert (tmp_path / "runs" / "ufs").is_dir()
     doc = json.loads(out.read_text())
-    assert doc["games_per_cell"] == 200 and doc["claims"] and (tmp_path / "t.png").exists()
+    assert doc["games_per_cell"] == 200 and doc["claims"] and doc["figures"] and (tmp_path / "t.png").exists()
+    assert all(r["lo"] <= r["change"] <= r["hi"] for r in doc["rows"])  # one row per change, numbers
+    again = subprocess.run(simkit_cmd + ["sensitivity", "ufs", "-n", "200", "--out", str(tmp_path / "runs"), "--no-progress"],
+                           capture_output=True, text=True, timeout=600, cwd=tmp_path)  # the same runs, resumed
+    assert again.returncode == 0 and "claims" in again.stdout, again.stderr
 
 
 def test_runs_of_older_code_in_its_own_folders_are_replaced(tmp_path):

@@ -296,6 +296,19 @@ def test_holm():
     np.testing.assert_allclose(holm_adjusted(p), [0.03, 0.06, 0.06, 0.02])
 
 
+def test_holm_matches_statsmodels():
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(0)
+    for m in (1, 2, 5, 30):
+        for _ in range(20):
+            p = rng.random(m) ** 3
+            p[rng.random(m) < 0.2] = p[0]  # ties
+            reject, adjusted, _, _ = multipletests(p, alpha=0.05, method="holm")
+            np.testing.assert_allclose(holm_adjusted(p), adjusted, rtol=1e-12)
+            assert holm(p, alpha=0.05) == [bool(r) for r in reject]
+
+
 def test_holm_ignores_nan():
     assert holm([0.01, float("nan"), 0.02]) == [True, False, True]
     adj = holm_adjusted([0.01, float("nan"), 0.02])

@@ -121,7 +121,7 @@ def _state(t):
     return State(t.s, t.rng, t.b)
 
 
-VARIANTS = [dict(v) for v in GAME.test_variants]
+VARIANTS = [dict(v) for v in GAME.checks.variants]
 CASES = [(v, bot) for v in VARIANTS for bot in GAME.bots if bot != "search"] + [({}, "search")]
 
 

@@ -31,8 +31,8 @@ BOTS = {
                          "when they pay; aliens: follow every seat's possible sectors from the announcements, chase and "
                          "attack where a human is likely", {**RESTRICTIONS, **VARIANTS}),
     "search": BotInfo("search", 2, "determinized Monte Carlo at contested moves: samples worlds consistent with the "
-                      "announcements and plays each candidate out in them (4 worlds; b16, b64: more; deep: one more round)",
-                      {"b16": search.BUDGET_16, "b64": search.BUDGET_64, "deep": search.DEEP,
+                      "announcements and plays each candidate out in them (search:budget=N worlds, default 4; deep: one more round)",
+                      {"budget": search.BUDGET, "deep": search.DEEP,
                        "humans": search.ONLY_HUMANS, "aliens": search.ONLY_ALIENS}, exclusive=(("humans", "aliens"),)),
 }
 

@@ -2,7 +2,8 @@
 
 At a contested move (a human with an alien's possible reach on its path or a hatch near, an
 alien with a human possibly in reach) it ranks the legal moves with the heuristic, keeps the
-best few, and scores each of them in ``budget`` sampled worlds:
+best few, and scores each of them in ``budget`` sampled worlds (``search:budget=N``, 4 by
+default):
 
 1. **Sample a world** consistent with what the seat has seen (``belief.py``): the undecided
    seats' sides (exactly as many humans as are left to place, R1.2), their characters, their
@@ -20,7 +21,7 @@ best few, and scores each of them in ``budget`` sampled worlds:
 3. Every candidate meets the same worlds and the same chance (common random numbers); the
    best mean wins.
 
-Options: ``b16``, ``b64`` (16 or 64 worlds instead of 4), ``deep``; the heuristic's
+Options: ``budget=N`` (worlds per contested move), ``deep``; the heuristic's
 restriction options apply to the decisions the heuristic takes.
 """
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simkit.game import Number
 from simkit.games.eftaios import engine as E
 from simkit.games.eftaios.board import (
     B_ADVANCED,
@@ -59,8 +61,11 @@ from . import belief as B
 from . import heuristic as H
 from .belief import M_A, M_H, M_LA, M_LH, S_AGE_A, S_AGE_H, S_CAN_A, S_CAN_H, S_FED, S_GONE, W, sg
 
-BUDGET_16, BUDGET_64, DEEP, ONLY_HUMANS, ONLY_ALIENS = 512, 1024, 2048, 4096, 8192
-BASE_WORLDS = 4
+DEEP, ONLY_HUMANS, ONLY_ALIENS = 2048, 4096, 8192
+# above every option bit, the heuristic's too (its GUARD is 1 << 16): the heuristic gets these flags
+BUDGET = Number(lo=1, hi=4096, default=4, shift=17, help="worlds sampled per contested move")
+BUDGET_SHIFT = BUDGET.shift
+BUDGET_MASK = (1 << BUDGET.bits) - 1
 MAX_CAND = 5
 REVEAL_COST = 0.035  # value an empty attack gives away
 VIS_MAX = 0.6  # the most an alien is taken to know where a human is
@@ -736,11 +741,7 @@ def choose(flags, obs, legal, rng, b, mem, ib, fb):
         kc += 1
     if kc == 1:
         return ib[I_CAND]
-    worlds = BASE_WORLDS
-    if (flags & BUDGET_16) != 0:
-        worlds = 16
-    if (flags & BUDGET_64) != 0:
-        worlds = 64
+    worlds = (flags >> BUDGET_SHIFT) & BUDGET_MASK
     rounds = 2 if (flags & DEEP) != 0 else 1
     for c in range(kc):
         fb[F_VAL + c] = 0.0

@@ -5,8 +5,8 @@ tokens and every planet's unseen tokens) and the list of legal actions.
 Options restrict a bot to measure what a choice is worth: ``no-swap``, ``no-shield``,
 ``no-extra``, ``no-nomajority``, ``no-six-twice`` never use that ability card (swap_human,
 force_field, extra_moves, abduct_without_majority, six_twice); ``one-mission`` /
-``two-missions`` keep that many missions. ``search`` takes ``b2`` / ``b16`` / ``b64``:
-samples of the hidden tokens per candidate placement (default 6).
+``two-missions`` keep that many missions. ``search`` takes ``budget=N``: worlds sampled
+from the hidden tokens per bid, every candidate placement played in each (default 6).
 """
 
 from simkit.game import BotInfo
@@ -30,8 +30,8 @@ BOTS = {
                          "chances from the visible tokens, its 6 face down, the energy card on purpose); plays "
                          "toward its missions, majorities, mappings and airspace", OPTIONS, exclusive=ONE_OF),
     "search": BotInfo("search", 3, "strategic, but each bid is chosen among its 4 best by playing the round's placements "
-                      "out in worlds sampled from the tokens it cannot see (6 samples; b2/b16/b64)",
-                      {**OPTIONS, "b2": search.BUDGET_2, "b16": search.BUDGET_16, "b64": search.BUDGET_64}, exclusive=ONE_OF),
+                      "out in worlds sampled from the tokens it cannot see (search:budget=N worlds, default 6)",
+                      {**OPTIONS, "budget": search.BUDGET}, exclusive=ONE_OF),
 }
 
 SCRATCH = 1024  # the search bot builds a world (a state) in its int scratch

@@ -23,13 +23,14 @@ never looks at the state: the worlds are built from its observation (the engine'
 public view at the state's own offsets) in its int scratch, which must hold a state.
 
 All other decisions (and the dummy's tokens) are the strategic bot's. The budget S is
-an option: ``b2``, ``b16``, ``b64`` (default 6); K is 4.
+``search:budget=N``: sampled worlds per bid (default 6); K is 4.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from simkit.game import Number
 from simkit.games.ovni.engine import (
     A_PLACE,
     A_PLACE_DUMMY,
@@ -64,9 +65,9 @@ from . import strategic
 from .evaluate import F_AV, F_E, GREEDY, STRATEGIC
 from .strategic import F_CAND, F_SIXCOST, F_TOKCOST, MAX_CAND, place_choice, prepare_place
 
-BUDGET_2 = 1 << 8
-BUDGET_16 = 1 << 9
-BUDGET_64 = 1 << 10
+BUDGET = Number(lo=1, hi=4096, default=6, shift=8, help="worlds sampled per bid")  # above the strategic bot's option bits
+BUDGET_SHIFT = BUDGET.shift
+BUDGET_MASK = (1 << BUDGET.bits) - 1
 K_CANDIDATES = 4
 
 # int scratch: [0, SIZE) a world (the engine's state layout); then the sample's tokens
@@ -257,13 +258,7 @@ def choose(x, legal, rng, b, mem, ib, fb, flags):
         fb[F_SUM + c] = 0.0
     if k <= 1:
         return first
-    samples = 6
-    if flags & BUDGET_2:
-        samples = 2
-    elif flags & BUDGET_16:
-        samples = 16
-    elif flags & BUDGET_64:
-        samples = 64
+    samples = (flags >> BUDGET_SHIFT) & BUDGET_MASK
     for i in range(VIEW_SIZE):
         ib[i] = x[i]
     state = next_u64(rng, BOT) | np.uint64(1)

@@ -20,11 +20,11 @@ BOTS = {
     "aggressive": BotInfo("aggressive", 1, "rushes the enemy mothership; fires the ion cannon at it whenever it can, else at any UFO in line", RESTRICTIONS),
     "tactical": BotInfo("tactical", 2, "keeps out of enemy fire lines, takes shots with positive expectation choosing laser or ion by the odds, "
                         "repairs, pushes losers next to asteroids", RESTRICTIONS),
-    "search": BotInfo("search", 3, "Monte Carlo with tactical rollouts: tries candidate movement plans and attacks, 8 rollouts each "
-                      "(x4: 32, x16: 128) to the start of its next turn scored by a fitted value of the position, and leaves "
-                      "tactical's choice only for a candidate better by 2 standard errors (tactical-moves / tactical-attacks: "
-                      "search only the attacks / only the moves)",
-                      {**RESTRICTIONS, "x4": search.X4, "x16": search.X16, "tactical-moves": search.NO_PLAN_SEARCH,
+    "search": BotInfo("search", 3, "Monte Carlo with tactical rollouts: tries candidate movement plans and attacks, "
+                      "search:budget=N rollouts each (default 8) to the start of its next turn scored by a fitted value of "
+                      "the position, and leaves tactical's choice only for a candidate better by 2 standard errors "
+                      "(tactical-moves / tactical-attacks: search only the attacks / only the moves)",
+                      {**RESTRICTIONS, "budget": search.BUDGET, "tactical-moves": search.NO_PLAN_SEARCH,
                        "tactical-attacks": search.NO_ATTACK_SEARCH}),
 }
 

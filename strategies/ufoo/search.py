@@ -3,7 +3,7 @@
 At the first movement decision of its turn it builds a few candidate movement plans (the
 tactical plan, the aggressive plan, a cautious tactical plan that keeps out of the enemy's
 fire lines, a bolder one that ignores risks, and staying put) and plays each out
-``ROLLOUTS`` times with the tactical bot for both seats, the dice drawn from the bot's own
+``budget`` times with the tactical bot for both seats, the dice drawn from the bot's own
 stream, to the start of its next turn (``HORIZON``), where the position is scored by a
 logistic model of the win probability fitted on tactical games (``VALUE_COEF``,
 experiments/fit_ufoo_value.py); a game that ends on the way scores 1 or 0. Every candidate
@@ -21,7 +21,8 @@ chance and seed slots, which the game loop leaves empty for bots, are borrowed f
 rollout and cleared afterwards). Everything runs compiled on state copies in the scratch
 arrays.
 
-Budget (options): 8 rollouts per candidate by default; ``x4`` 32, ``x16`` 128. The
+Budget (``search:budget=N``): rollouts per candidate (movement plan or attack), 8 by
+default, at most 128 (the scratch keeps every rollout's value). The
 restrictions of the heuristic bots (``laser-only``, ``ion-only``, ``no-repair``) apply to its
 candidates and to its own side in the rollouts. ``tactical-moves`` searches only the attacks
 (movement as tactical), ``tactical-attacks`` only the movement.
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simkit.game import Number
 from simkit.games.ufoo.engine import (
     A_END_MOVE,
     A_END_TURN,
@@ -79,9 +81,12 @@ from .heuristic import (
     W_SHOT,
 )
 
-ROLLOUTS = 8
-X4, X16 = 8, 16  # option bits (after the heuristic bots' restrictions 1, 2, 4)
-NO_PLAN_SEARCH, NO_ATTACK_SEARCH = 32, 64
+NO_PLAN_SEARCH, NO_ATTACK_SEARCH = 32, 64  # option bits (after the heuristic bots' restrictions 1, 2, 4)
+# two rollouts at least: a candidate must beat tactical's by standard errors of the differences
+BUDGET = Number(lo=2, hi=128, default=8, shift=7, help="rollouts per candidate movement plan or attack")
+BUDGET_SHIFT = BUDGET.shift
+BUDGET_MASK = (1 << BUDGET.bits) - 1
+MAX_ROLLOUTS = BUDGET.hi
 HORIZON = 2  # turns a rollout plays: to the start of our next turn, then the value of the position
 Z_DEVIATE = 2.0  # a candidate replaces the tactical bot's choice only if it beats it by this many standard errors
 MAX_CAND = 12
@@ -93,23 +98,19 @@ I_PLAN_W = I_STATE + SIZE  # the heuristic's planning copy
 I_MEM = I_PLAN_W + SIZE  # the two seats' heuristic memory during a rollout
 I_CAND = I_MEM + 2 * MEMORY  # candidate plans (MEMORY ints each) or actions
 I_SEEDS = I_CAND + MAX_CAND * MEMORY  # two seeds per rollout, as four 32-bit halves
-SCRATCH = max(I_SEEDS + 4 * 128 + 16, 96 + MAX_CAND * 16 * 8)
+SCRATCH = max(I_SEEDS + 4 * MAX_ROLLOUTS + 16, 96 + MAX_CAND * MAX_ROLLOUTS)
 # float scratch
 F_WT = 0  # the tactical weights
 F_VAR = 16  # a variant's weights
 F_SCORE = 32  # candidates' summed values
 F_FEAT = 64  # features of a position
-F_VALS = 96  # each rollout's value: candidate c, rollout r at c * 16 * ROLLOUTS + r
+F_VALS = 96  # each rollout's value: candidate c, rollout r at c * MAX_ROLLOUTS + r
 
 
 @kernel
-def rollouts(code_flags):
-    """The number of rollouts per candidate for the bot's options."""
-    if code_flags & X16:
-        return 16 * ROLLOUTS
-    if code_flags & X4:
-        return 4 * ROLLOUTS
-    return ROLLOUTS
+def rollouts(flags):
+    """The number of rollouts per candidate (the budget)."""
+    return (flags >> BUDGET_SHIFT) & BUDGET_MASK
 
 
 @kernel
@@ -163,7 +164,7 @@ def pick_best(fb, n, reps):
     mean = (fb[F_SCORE + best] - fb[F_SCORE]) / reps
     var = 0.0
     for r in range(reps):
-        d = fb[F_VALS + best * 16 * ROLLOUTS + r] - fb[F_VALS + r] - mean
+        d = fb[F_VALS + best * MAX_ROLLOUTS + r] - fb[F_VALS + r] - mean
         var += d * d
     se = np.sqrt(var / max(reps - 1, 1) / reps)
     if mean > Z_DEVIATE * se:
@@ -290,7 +291,7 @@ def plan_search(s, rng, b, ib, fb, flags, mem):
             rng[CHANCE] = seed_of(ib, r, 0)
             rng[SEED_SLOT] = seed_of(ib, r, 1)
             v = play_out(s, rng, b, ib, fb, flags, me)
-            fb[F_VALS + c * 16 * ROLLOUTS + r] = v
+            fb[F_VALS + c * MAX_ROLLOUTS + r] = v
             fb[F_SCORE + c] += v
     best = pick_best(fb, n, reps)
     for i in range(MEMORY):
@@ -380,7 +381,7 @@ def attack_search(s, rng, b, ib, fb, flags, mem):
             rng[SEED_SLOT] = seed_of(ib, r, 1)
             apply_action(w, rng, b, ib[I_CAND + c])
             v = play_out(s, rng, b, ib, fb, flags, me)
-            fb[F_VALS + c * 16 * ROLLOUTS + r] = v
+            fb[F_VALS + c * MAX_ROLLOUTS + r] = v
             fb[F_SCORE + c] += v
     return ib[I_CAND + pick_best(fb, n, reps)]
 

@@ -11,7 +11,7 @@ import numpy as np
 
 import strategies.aau as bots
 
-from ...game import GameSpec, OutputTable, derived_column, game_column, seat_column
+from ...game import Analysis, Checks, GameSpec, OutputTable, Text, derived_column, game_column, seat_column
 from . import board as board_mod
 from . import describe
 from . import engine as E
@@ -53,16 +53,6 @@ OUTPUTS = OutputTable([
 ], seat_block=E.PLAYER_BLOCK)
 
 
-def summary_lines(frame) -> list[str]:
-    import polars as pl
-
-    games = frame.filter(pl.col("seat") == 1)
-    shared = frame.group_by("game_index").agg(pl.col("won").sum()).filter(pl.col("won") > 1).height
-    lines = [f"bases destroyed per game: {games['bases_destroyed'].mean():.2f}; "
-             f"table reaches the semi-cooperative threshold in {games['earth_won'].mean():.1%} of games; shared wins {shared / games.height:.1%}"]
-    return lines
-
-
 SPEC = GameSpec(
     name="aau",
     slug="alien-attack-usa",
@@ -76,24 +66,30 @@ SPEC = GameSpec(
     default_bot="strategic",
     seats=lambda p: p.players,
     seat_range=(2, 4),
-    describe_action=describe.describe_action,
-    describe_step=describe.describe_step,
-    describe_state=describe.describe_state,
-    describe_setup=describe.describe_setup,
-    describe_result=describe.describe_result,
-    invariants=describe.invariants,
-    trace_mark=lambda s: int(s[E.ROUND]),
-    trace_legend=("numbers are space ids of the board file (data/board.json); attack markers: drawn each\n"
-                  "round, one per seat + 2; a covered marker gets the seat's disc, the others become alien\n"
-                  "bases at the round's end; points: what the placement scored at once (R4)"),
-    summary_means=("score", "mission_points", "bases_taken", "parks"),
-    summarize=summary_lines,
-    compare_metrics=("earth_won", "bases_destroyed"),
     max_steps=2_000,
-    test_variants=tuple({"players": n, "semi_coop": semi} for n in (2, 3, 4) for semi in (False, True)),
-    report="simkit.games.aau.report:build",
-    sensitivity="simkit.games.aau.sensitivity:DECLARATION",
-    experiment="experiments/aau-balance.toml",
+    text=Text(
+        describe_action=describe.describe_action,
+        describe_state=describe.describe_state,
+        describe_step=describe.describe_step,
+        describe_setup=describe.describe_setup,
+        describe_result=describe.describe_result,
+        trace_mark=lambda s: int(s[E.ROUND]),
+        trace_legend="numbers are space ids of the board file (data/board.json); attack markers: drawn each\n"
+                      "round, one per seat + 2; a covered marker gets the seat's disc, the others become alien\n"
+                      "bases at the round's end; points: what the placement scored at once (R4)",
+    ),
+    analysis=Analysis(
+        questions="simkit.games.aau.questions:QUESTIONS",
+        summary_means=("score", "mission_points", "bases_taken", "parks"),
+        compare_metrics=("earth_won", "bases_destroyed"),
+        report="simkit.games.aau.report:build",
+        experiment="experiments/aau-balance.toml",
+        sensitivity="simkit.games.aau.sensitivity:DECLARATION",
+    ),
+    checks=Checks(
+        invariants=describe.invariants,
+        variants=tuple({"players": n, "semi_coop": semi} for n in (2, 3, 4) for semi in (False, True)),
+    ),
 )
 
 

@@ -1,27 +1,35 @@
-"""The Alien Attack USA balance report: seat advantage, mission payoffs, the
-semi-cooperative mode and the value of each special power."""
+"""The Alien Attack USA balance report's own sections (simkit.report.compose puts the
+answers to simkit/games/aau/questions.py first): the evidence for the seats, the mission
+cards and the semi-cooperative mode, the points each card scores, the value of each
+special power, and whether the conclusions hold for stronger bots."""
 
 from __future__ import annotations
 
-import itertools
+import dataclasses
 import re
 
 import numpy as np
 import polars as pl
 
-from ...ladder import CLASSES, Contrast, Means, boot_taus, classify, difference
+from ...ladder import CLASSES, Contrast, classify, difference, rules
+from ...questions import SHOWN, Answer
 from ...report import PALETTE, Report, fmt_p, pct, style
-from ...stats import chi2_uniform, clustered_mean, equivalence_bound, holm, paired_binary, wilson
+from ...stats import clustered_mean, holm_adjusted, mean_interval, paired_numeric, wilson
 from . import board as board_mod
+from .questions import QUESTIONS
 
 POWERS = ["protection", "cover", "neighbourhood", "extra"]
+POWER_BITS = {"protection": 1, "cover": 2, "neighbourhood": 4, "extra": 8}
 BORDER_KEYS = {"Pacific": "PAC", "Mexico": "MEX", "Gulf": "GULF", "Atlantic": "ATL"}
+CARDS = {"city_mission": [2, 3, 4, 5], "border_mission": list(BORDER_KEYS)}
+Q = {q.id: q for q in QUESTIONS}
 
-
-def _mean(part: pl.DataFrame, column: str) -> str:
-    """Mean per seat with a 95% interval clustered by game (the seats of one game are not independent)."""
-    m = clustered_mean(part[column].to_numpy().astype(np.float64), _game_ids(part))
-    return f"{m.estimate:.2f} [{m.lo:.2f}, {m.hi:.2f}]"
+# Grids of experiments/aau-balance.toml: seats and missions (0: greedy and strategic; 4:
+# search), powers (5: greedy, 2: strategic, 6: search), the search against strategic (3).
+SEAT_GRIDS = (0, 4)
+POWER_GRIDS = (5, 2, 6)
+HEADS_UP_GRID = 3
+SKILL = ("random", "greedy", "strategic", "team", "search")  # the order of the ladder, by bot name
 
 
 def _game_ids(part: pl.DataFrame) -> np.ndarray:
@@ -32,251 +40,140 @@ def _game_ids(part: pl.DataFrame) -> np.ndarray:
     return keys.to_series().to_numpy()
 
 
-def _games_per_cell(f: pl.DataFrame, grid: int) -> str:
-    counts = f.filter(pl.col("grid") == grid).group_by("players", "semi_coop", "table").agg(pl.col("game_index").n_unique())["game_index"]
-    lo, hi = int(counts.min()), int(counts.max())
-    return f"{lo:,}" if lo == hi else f"{lo:,}-{hi:,}"
+def _mean(part: pl.DataFrame, column: str, digits: int = 2) -> str:
+    """Mean per seat with a 95% interval clustered by game (the seats of one game are not independent)."""
+    if not part.height:
+        return "n/a"
+    m = clustered_mean(part[column].to_numpy().astype(np.float64), _game_ids(part))
+    return f"{m.estimate:.{digits}f} [{m.lo:.{digits}f}, {m.hi:.{digits}f}]"
 
 
-def build(result, target) -> None:
+def _rate(hits: np.ndarray) -> str:
+    return pct(wilson(int(np.sum(hits)), int(np.size(hits))))
+
+
+def _ours(rep: Report, qid: str) -> list[Answer]:
+    return [a for a in rep.answers if a.question == qid]
+
+
+def _evidence(rep: Report, answers: list[Answer]) -> None:
+    """The answers of one question at each player count: one table when they share their
+    method, else one each."""
+    if len({a.method for a in answers}) != 1 or len(answers) < 2:
+        for a in answers:
+            rep.evidence(a)
+        return
+    rep.bullets([a.sentence for a in answers])
+    a = answers[0]
+    rep.table([{"players": x.group.get("players", ""), **r} for x in answers for r in x.rows()],
+              f"{a.title} Estimand: {a.estimand}. Method: {a.method}.")
+
+
+def _card(estimate_label: str) -> str:
+    """'city mission card 5 (held 449 times, raw 42.4%)' -> '5'."""
+    return estimate_label.split(" (")[0].rsplit(" card ", 1)[-1]
+
+
+def build(result, rep: Report) -> None:
     import matplotlib.pyplot as plt
 
     style()
     exp = result.experiment
     f = result.frame.with_columns(pl.col("bot").cast(pl.Utf8))
     game = exp.game
-    rep = Report("Alien Attack USA: balance report", game.slug)
-    grids = sorted(f["grid"].unique().to_list())
-    per_cell = {g: _games_per_cell(f, g) for g in grids}
-    parts = [f"{per_cell[g]} games per cell for {what}" for g, what in
-             ((0, "seats and missions"), (1, "the semi-cooperative comparison"), (2, "the powers")) if g in per_cell]
-    rep.text(
-        f"Seat advantage, mission payoffs, the semi-cooperative mode and the special powers of Alien Attack USA, "
-        f"from seeded games: {', '.join(parts)} ({f.height:,} seat rows in all)."
-    )
+    rep.headline_figure = "missions"
     rep.bullets([
-        f"Reproduce: `simkit sweep {exp.path}` (or `simkit report aau`); runs are cached in `runs/sweeps/{exp.name}/`.",
-        "Rules as implemented, with the inferred round procedure and every choice: [docs/rules/alien-attack-usa.md](../../docs/rules/alien-attack-usa.md).",
+        "Rules as implemented, with the inferred round procedure and every choice: "
+        "[docs/rules/alien-attack-usa.md](../../docs/rules/alien-attack-usa.md).",
         "**The board is a stand-in** (no public source describes the real one): absolute numbers describe this board; "
         "the method carries over to the real board by replacing `simkit/games/aau/data/board.json`. The section on "
         "readings plays built-in variants that each move one stand-in fact (the Canada icons, the corner spaces' labels, "
         "the places of the city values, the parks and herds) and marks the claims that depend on them.",
         "Bots: " + "; ".join(f"`{k}`: {v.help}" for k, v in game.bots.items()) + ".",
-        "Intervals are 95%. Means and shares per seat are clustered by game (the seats of one game are not independent); "
-        "Earth's rates are Wilson intervals over games; paired differences use Tango's score interval and the score test it inverts.",
-        "Seat tests: chi-square against equal shares, Holm over the tables; fairness: two one-sided tests (TOST) give the "
-        "largest seat advantage that the data still allow, with a Bonferroni correction over every seat of every table.",
+        "A shared win counts 1/k for each of the k winners (win share). Intervals are 95%; means per seat are clustered "
+        "by game (the seats of one game are not independent).",
     ])
 
     # -- 1. seats --------------------------------------------------------------------------
-    seats_part = f.filter(pl.col("grid") == 0)
-    rep.heading("First-player advantage")
-    rep.text("Equal bots at every seat. Seat 1 is the first start player; the start player passes to the left "
-             "each round. A shared win counts 1/k for each of the k winners.")
-    bots0 = list(dict.fromkeys(seats_part["bot"].to_list()))
-    counts = sorted(seats_part["players"].unique().to_list())
-    tables = [(bot, n) for bot in bots0 for n in counts]
-    all_seats = sum(n for _, n in tables)
-    tost_alpha = 0.05 / all_seats  # Bonferroni: the "ruled out" statements hold together at 5%
-    rows, pvals = [], []
-    fig, axes = plt.subplots(1, len(bots0), figsize=(5.2 * len(bots0), 3.8), squeeze=False)
-    summary_bits = []
-    for ax, bot in zip(axes[0], bots0):
-        for i, n in enumerate(counts):
-            part = seats_part.filter((pl.col("bot") == bot) & (pl.col("players") == n))
-            games = part["game_index"].n_unique()
-            shares = part.group_by("seat").agg(pl.col("win_share").sum()).sort("seat")["win_share"].to_numpy()
-            stat, p = chi2_uniform(shares)
-            pvals.append(p)
-            row = {"bot": bot, "players": n, "games": f"{games:,}", **{f"seat {k + 1}": "" for k in range(4)}}
-            xs, ys, err = [], [], [[], []]
-            bound = 0.0
-            for seat in range(n):
-                values = part.filter(pl.col("seat") == seat + 1)["win_share"].to_numpy()
-                ci = clustered_mean(values, np.arange(values.size))  # one row per game: plain normal interval
-                bound = max(bound, equivalence_bound(values, 1.0 / n, tost_alpha))
-                row[f"seat {seat + 1}"] = pct(ci)
-                xs.append(seat + 1 + (i - 1) * 0.22)
-                ys.append(100 * ci.estimate)
-                err[0].append(max(0.0, 100 * (ci.estimate - ci.lo)))
-                err[1].append(max(0.0, 100 * (ci.hi - ci.estimate)))
-            row["fair share"] = f"{100 / n:.1f}%"
-            row["chi-square p"] = fmt_p(p)
-            row["_bound"] = bound
-            rows.append(row)
-            ax.bar(xs, ys, width=0.2, yerr=err, capsize=2, color=PALETTE[i], label=f"{n} players")
-            ax.axhline(100 / n, color=PALETTE[i], ls=":", lw=1)
-            if bot == game.default_bot:
-                summary_bits.append(f"{n}p seat 1 {100 * shares[0] / games:.1f}% (fair {100 / n:.0f}%)")
-        ax.set_xlabel("seat (1 = first start player)")
-        ax.set_ylabel("win share (%)")
-        ax.set_title(f"bot: {bot}")
+    seats = _ours(rep, "seat_fairness")
+    if seats:
+        rep.heading("First-player advantage")
+        rep.text(f"The `{game.default_bot}` bot at every seat, competitive mode. Seat 1 is the first start player; the "
+                 "start player passes to the left each round. Each seat's win share is compared with the average seat's "
+                 "(the fair share).")
+        for a in seats:
+            rep.evidence(a)
+        fig, ax = plt.subplots(figsize=(6.4, 3.4))
+        for i, a in enumerate(seats):
+            xs = np.arange(1, len(a.estimates) + 1) + (i - 1) * 0.2
+            ys = [100 * e.estimate for e in a.estimates]
+            err = [[100 * (e.estimate - e.lo) for e in a.estimates], [100 * (e.hi - e.estimate) for e in a.estimates]]
+            ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, color=PALETTE[i], label=f"{a.group.get('players', '')} players")
+        margin = 100 * Q["seat_fairness"].margin
+        ax.axhspan(-margin, margin, color="0.9", zorder=0, label=f"±{margin:.0f} points")
+        ax.axhline(0, color="k", lw=0.8)
         ax.set_xticks([1, 2, 3, 4])
-        ax.legend()
-    for row, rejected in zip(rows, holm(pvals)):
-        row["seats differ (Holm, 5%)"] = "yes" if rejected else "no"
-        row["no seat's share is off by more than"] = f"{100 * row.pop('_bound'):.2f} pts"
-    rep.table(rows, f"Win share by seat with 95% intervals; a chi-square test against equal shares, Holm-corrected over the "
-                    f"{len(tables)} tables; and the largest gap from the fair share that TOST does not rule out (every seat of "
-                    f"every table together at 5%: each one-sided test at {tost_alpha:.2g})")
-    differ = [r for r in rows if r["seats differ (Holm, 5%)"] == "yes"]
-    same = [r for r in rows if r["seats differ (Holm, 5%)"] == "no"]
-    if same:
-        key = "no seat's share is off by more than"
-        worst = max(same, key=lambda r: float(r[key].split()[0]))
-        differing = ", ".join(f"{r['bot']} with {r['players']} players" for r in differ)
-        rep.text(f"No significant seat difference is not by itself evidence of fairness; the equivalence test is: in each of "
-                 f"the {len(same)} table(s) without a significant difference, a seat advantage (or handicap) above "
-                 f"{worst[key]} is ruled out (the last column gives each table's bound)"
-                 + (f"; seats differ significantly in {differing}." if differ else "."))
-    rep.figure(fig, "seats", "Win share by seat and player count, 95% intervals (dotted lines: a fair share)")
-    rep.summary = "; ".join(summary_bits)
+        ax.set_xlabel("seat (1 = first start player)")
+        ax.set_ylabel("win share minus fair share (points)")
+        ax.set_title(f"Seat advantage, bot {game.default_bot}")
+        ax.legend(ncols=2)
+        rep.figure(fig, "seats", "Each seat's win share minus the fair share, by player count, 95% intervals (grey: the ±margin "
+                                 "within which the seats count as fair)")
 
     # -- 2. missions ---------------------------------------------------------------------------
-    rep.heading("Mission payoffs")
-    strat = seats_part.filter(pl.col("bot") == game.default_bot)
-    # mission tables [count, points] per tier, from the built-in board the experiment plays
-    missions = board_mod._load(str(board_mod.BUILTIN))[0]["missions"]
-    rows = []
-    for card in (2, 3, 4, 5):
-        part = strat.filter(pl.col("city_mission") == card)
-        pts = part["city_mission_points"].to_numpy()
-        tiers = missions["city"][str(card)]
-        rows.append({"city card": card, "seats": f"{len(pts):,}", "mean points": _mean(part, "city_mission_points"),
-                     "tier 1 reached": f"{100 * np.mean(pts > 0):.1f}%",
-                     "tier 2": f"{100 * np.mean(pts >= tiers[1][1]):.1f}%",
-                     "tier 3": f"{100 * np.mean(pts >= tiers[2][1]):.1f}%",
-                     "tiers": "/".join(str(count) for count, _ in tiers)})
-    spread_city = max(float(r["mean points"].split()[0]) for r in rows) - min(float(r["mean points"].split()[0]) for r in rows)
-    rep.table(rows, f"City mission cards (bot `{game.default_bot}`, all player counts): points and how often each tier is reached (95% intervals clustered by game; win shares by player count below)")
-    rows_b = []
-    for card in ("Pacific", "Mexico", "Gulf", "Atlantic"):
-        part = strat.filter(pl.col("border_mission") == card)
-        pts = part["border_mission_points"].to_numpy()
-        tiers = missions["border"][BORDER_KEYS[card]]
-        rows_b.append({"border card": card, "seats": f"{len(pts):,}", "mean points": _mean(part, "border_mission_points"),
-                       "tier 1 reached": f"{100 * np.mean(pts > 0):.1f}%",
-                       "tier 2": f"{100 * np.mean(pts >= tiers[1][1]):.1f}%",
-                       "tier 3": f"{100 * np.mean(pts >= tiers[2][1]):.1f}%"})
-    spread_border = max(float(r["mean points"].split()[0]) for r in rows_b) - min(float(r["mean points"].split()[0]) for r in rows_b)
-    rep.table(rows_b, "Border mission cards, same games")
-    rep.text(f"Spread between the best and the worst card: **{spread_city:.1f} points** for city cards, "
-             f"**{spread_border:.1f} points** for border cards (mean points, all player counts pooled).")
-    rows_g = []
-    for n in sorted(strat["players"].unique().to_list()):
-        part = strat.filter(pl.col("players") == n)
-        rows_g.append({"players": n, "mean score": _mean(part, "score"), "in play (cities, herds)": _mean(part, "immediate_points"),
-                       "city mission": _mean(part, "city_mission_points"), "border mission": _mean(part, "border_mission_points"),
-                       "parks": _mean(part, "parks_points"), "alien bases": _mean(part, "bases_points"),
-                       "territorial expansion": _mean(part, "expansion_points"), "global protection": _mean(part, "protection_points"),
-                       "protection met": f"{100 * (part['protection_points'] > 0).mean():.1f}%"})
-    rep.table(rows_g, "Where the points come from: mean points per seat of each source, by player count")
-    card_wins_section(rep, strat, game.default_bot)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
-    for ax, data, key, title, xlabel in ((axes[0], rows, "city card", "City mission cards", "city mission card (its city value)"),
-                                         (axes[1], rows_b, "border card", "Border mission cards", "border mission card (the border it names)")):
-        labels = [str(r[key]) for r in data]
-        means = [float(r["mean points"].split()[0]) for r in data]
-        los = [float(r["mean points"].split("[")[1].split(",")[0]) for r in data]
-        his = [float(r["mean points"].split(",")[1].rstrip("]")) for r in data]
-        ax.bar(labels, means, yerr=[np.subtract(means, los), np.subtract(his, means)], capsize=3, color=PALETTE[:len(labels)])
-        ax.set_ylabel("mean points")
-        ax.set_xlabel(xlabel)
-        ax.set_title(title)
-    rep.figure(fig, "missions", "Mean mission points by card, 95% intervals clustered by game")
+    strat = f.filter(pl.col("grid") == Q["city_mission"].where["grid"]).filter(pl.col("table") == Q["city_mission"].where["table"])
+    payoffs = {qid: _ours(rep, qid) for qid in ("city_mission", "border_mission")}
+    if strat.height and any(payoffs.values()):
+        rep.heading("Which mission card helps its holder win?")
+        rep.text("Every seat is dealt one city mission card and one border mission card. A card's payoff is the win share "
+                 "of a seat holding it minus that of a seat holding an average card, adjusted for the seat and the player "
+                 "count (the cards are compared within each player count, then pooled). This is the one ranking of the "
+                 "cards in this report; the points a card scores come after it, and are not a ranking.")
+        per_count = {}
+        for qid, answers in payoffs.items():
+            for a in answers:
+                rep.evidence(a)
+            per_count[qid] = dataclasses.replace(Q[qid], by=("players",)).answers(strat)
+            if answers and per_count[qid]:
+                rep.table(_payoff_by_count(answers[0], per_count[qid]),
+                          f"{Q[qid].item_name.capitalize()}s ranked by their payoff (all player counts, adjusted), and the "
+                          "same question asked at each player count (points of win share against an average card, 95% "
+                          "intervals; * shown at 5%, Holm over the cards)")
+        _missions_figure(rep, payoffs, per_count)
+        _mission_points(rep, strat)
 
     # -- 3. semi-cooperative mode ------------------------------------------------------------------
-    coop = f.filter((pl.col("grid") == 1) & (pl.col("seat") == 1))
-    if coop.height:
-        rep.heading("Semi-cooperative mode: can Earth win?")
-        rep.text(f"Earth wins when the table destroys at least {exp.cells[0].spec.params.semi_coop_threshold} alien bases. "
-                 "The same seeds are played in both modes, so the difference is a paired comparison "
-                 "(Tango's score interval and the score test it inverts, on whether the table reached the threshold).")
-        rows = []
-        for n in sorted(coop["players"].unique().to_list()):
-            for bot in list(dict.fromkeys(coop["bot"].to_list())):
-                semi = coop.filter((pl.col("players") == n) & (pl.col("bot") == bot) & (pl.col("semi_coop")))
-                comp = coop.filter((pl.col("players") == n) & (pl.col("bot") == bot) & (~pl.col("semi_coop")))
-                if not semi.height or not comp.height:
-                    continue
-                semi, comp = semi.sort("game_index"), comp.sort("game_index")
-                pr = paired_binary(semi["earth_won"].to_numpy(), comp["earth_won"].to_numpy())
-                rows.append({"players": n, "bots": bot, "games": f"{semi.height:,}",
-                             "Earth wins (semi-coop)": pct(wilson(int(semi["earth_won"].sum()), semi.height)),
-                             "mean bases destroyed": _mean(semi, "bases_destroyed"),
-                             "threshold reached in competitive mode": pct(wilson(int(comp["earth_won"].sum()), comp.height)),
-                             "difference [95% CI]": f"{100 * pr.estimate:+.1f} [{100 * pr.lo:+.1f}, {100 * pr.hi:+.1f}] points",
-                             "score test p": fmt_p(pr.p_value)})
-        rep.table(rows, "Probability that Earth wins, by player count and bots (all seats the same bot), and the same seeds in competitive mode")
-        fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
-        ax = axes[0]
-        team_bot = "team" if "team" in coop["bot"].to_list() else coop["bot"][0]
-        for i, n in enumerate(sorted(coop["players"].unique().to_list())):
-            part = coop.filter((pl.col("players") == n) & (pl.col("bot") == team_bot) & pl.col("semi_coop"))
-            vals = part["bases_destroyed"].to_numpy()
-            bins = np.arange(vals.min(), vals.max() + 2) - 0.5
-            ax.hist(vals, bins=bins, histtype="step", lw=1.5, density=True, color=PALETTE[i], label=f"{n} players")
-        ax.axvline(exp.cells[0].spec.params.semi_coop_threshold - 0.5, color="k", ls="--", lw=1)
-        ax.set_xlabel("bases destroyed by the table")
-        ax.set_ylabel("share of games")
-        ax.set_title(f"Bases destroyed, semi-cooperative, bot {team_bot} (dashed: threshold)")
-        ax.legend()
-        ax = axes[1]
-        bots_c = list(dict.fromkeys(coop["bot"].to_list()))
-        ns = sorted(coop["players"].unique().to_list())
-        width = 0.8 / len(bots_c)
-        for j, bot in enumerate(bots_c):
-            ys, err = [], [[], []]
-            for n in ns:
-                part = coop.filter((pl.col("players") == n) & (pl.col("bot") == bot) & pl.col("semi_coop"))
-                ci = wilson(int(part["earth_won"].sum()), part.height)
-                ys.append(100 * ci.estimate)
-                err[0].append(max(0.0, 100 * (ci.estimate - ci.lo)))
-                err[1].append(max(0.0, 100 * (ci.hi - ci.estimate)))
-            ax.bar(np.arange(len(ns)) + j * width, ys, width, yerr=err, capsize=2, color=PALETTE[j], label=bot)
-        ax.set_xticks(np.arange(len(ns)) + width * (len(bots_c) - 1) / 2, [f"{n} players" for n in ns])
-        ax.set_ylabel("Earth wins (%)")
-        ax.set_title("Semi-cooperative mode: Earth's chance")
-        ax.legend()
-        rep.figure(fig, "semi-coop", "Left: distribution of bases destroyed. Right: probability that Earth wins, by bots and player count")
+    coop = f.filter((pl.col("grid") == Q["semi_coop"].where["grid"]) & (pl.col("seat") == 1))
+    if coop.height and coop["semi_coop"].n_unique() == 2:
+        _semi_coop(rep, coop, int(coop["semi_coop_threshold"][0]))
 
     # -- 4. powers ---------------------------------------------------------------------------------
-    powers = f.filter(pl.col("grid") == 2)
-    if powers.height:
+    bot, values = _power_values(f, POWER_GRIDS[1])
+    if values:
         rep.heading("What each special power is worth")
-        rep.text("Two-player games of the strategic bot against a copy of itself that never uses one power, seats "
-                 "rotated so that each bot plays first in half the games. A win share above 50% means the power helps.")
-        rows, pvals = [], []
-        for power in POWERS:
-            restricted = f"{game.default_bot}:no-{power}"
-            games_ = powers.filter(pl.col("table").str.contains(f"no-{power}"))
-            full = games_.filter(pl.col("bot") == game.default_bot)
-            if not full.height:
-                continue
-            share = float(full["win_share"].sum())
-            n = full.height
-            ci = wilson(int(round(share)), n)
-            from scipy.stats import binomtest
-
-            p = binomtest(int(round(share)), n, 0.5).pvalue
-            pvals.append(p)
-            used = (full["powers_used"].to_numpy() & {"protection": 1, "cover": 2, "neighbourhood": 4, "extra": 8}[power]) > 0
-            rows.append({"power": power, "games": f"{n:,}", "win share of the bot using it": pct(ci),
-                         "used in": f"{100 * used.mean():.0f}% of games", "p (vs 50%)": fmt_p(p),
-                         "restricted copy": f"`{restricted}`"})
-        for r, rej in zip(rows, holm(pvals)):
-            r["significant (Holm)"] = "yes" if rej else "no"
-        rep.table(rows, "Win share of the full bot against a copy without one power (95% intervals; Holm over the four powers)")
-        fig, ax = plt.subplots(figsize=(6, 3.4))
-        ys = [float(r["win share of the bot using it"].split("%")[0]) for r in rows]
-        lo = [float(r["win share of the bot using it"].split("[")[1].split(",")[0]) for r in rows]
-        hi = [float(r["win share of the bot using it"].split(",")[1].rstrip("]")) for r in rows]
-        ax.bar([r["power"] for r in rows], ys, yerr=[np.subtract(ys, lo), np.subtract(hi, ys)], capsize=3, color=PALETTE[:len(rows)])
+        rep.text(f"Two-player games of the `{bot}` bot against a copy of itself that never uses one power, seats rotated "
+                 "so that each plays first in half the games. A win share above 50% means the power helps its user; the "
+                 "test is a one-sample t-test of the win share against 50%, Holm over the powers.")
+        p_adj = holm_adjusted([v[1] for v in values.values()])
+        rows = []
+        for (power, (ci, _, part)), p in zip(values.items(), p_adj):
+            used = (part["powers_used"].to_numpy() & POWER_BITS[power]) > 0
+            rows.append({"power": power, "games": f"{part.height:,}", "win share of the bot using it": pct(ci),
+                         "power used in": _rate(used) + " of games", "p (Holm)": fmt_p(p),
+                         "verdict": ("helps" if ci.estimate > 0.5 else "hurts") if p < 0.05 else "not shown",
+                         "restricted copy": f"`{bot}:no-{power}`"})
+        rep.table(rows, "Win share of the full bot against a copy without one power (95% t intervals over games)")
+        fig, ax = plt.subplots(figsize=(6, 3.2))
+        cis = [values[p][0] for p in values]
+        ax.errorbar(range(len(cis)), [100 * c.estimate for c in cis], capsize=4, fmt="o", color=PALETTE[0],
+                    yerr=[[max(0.0, 100 * (c.estimate - c.lo)) for c in cis], [max(0.0, 100 * (c.hi - c.estimate)) for c in cis]])
         ax.axhline(50, color="k", ls=":", lw=1)
-        ax.set_ylabel("win share (%)")
-        ax.set_ylim(40, max(hi) + 2)
-        ax.set_title("Full bot against a copy without the power")
-        rep.figure(fig, "powers", "Win share of the bot that may use the power, 95% intervals (dotted: no effect)")
+        ax.set_xticks(range(len(cis)), list(values))
+        ax.set_xlim(-0.5, len(cis) - 0.5)
+        ax.set_ylabel("win share of the bot using it (%)")
+        ax.set_title(f"{bot} against a copy without the power")
+        rep.figure(fig, "powers", "Win share of the bot that may use the power against a copy that may not, 95% intervals "
+                                  "(dotted: 50%, no effect)")
 
     _stronger_play(rep, f, game)
 
@@ -284,50 +181,141 @@ def build(result, target) -> None:
     rep.code("simkit compare aau --set players=3 --set semi_coop=false --vs semi_coop=true --bot team -n 20000\n"
              "simkit compare aau --set players=2 --bot strategic --vs-bot greedy -n 20000\n"
              "simkit compare aau --set players=3 --vs semi_coop=true --bot strategic --bot greedy --bot greedy --rotate-seats --by-bot -m win_share")
-    sensitivity_section(rep, result)
-    rep.write(target)
+    from ...sensitivity import section_for_report
+    from .sensitivity import TORNADO
+
+    section_for_report(rep, result, list(TORNADO))
+
+
+def _payoff_by_count(pooled: Answer, by_count: list[Answer]) -> list[dict]:
+    """One row per card, best payoff first: the pooled payoff and the payoff at each player count."""
+    rows = []
+    for rank, e in enumerate(sorted(pooled.estimates, key=lambda e: -e.estimate), 1):
+        card = _card(e.label)
+        row = {"rank": rank, "card": card, "all player counts": e.text() + (" *" if e.verdict == SHOWN else "")}
+        for a in by_count:
+            match = [x for x in a.estimates if _card(x.label) == card]
+            row[f"{a.group.get('players')} players"] = (match[0].text() + (" *" if match[0].verdict == SHOWN else "")) if match else ""
+        rows.append(row)
+    return rows
+
+
+def _missions_figure(rep: Report, payoffs: dict, per_count: dict) -> None:
+    import matplotlib.pyplot as plt
+
+    panels = [(qid, a[0]) for qid, a in payoffs.items() if a]
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.4), squeeze=False)
+    for ax, (qid, pooled) in zip(axes[0], panels):
+        order = sorted(pooled.estimates, key=lambda e: e.estimate)  # best card on top
+        cards = [_card(e.label) for e in order]
+        for i, a in enumerate(per_count.get(qid, [])):
+            got = {_card(e.label): e for e in a.estimates}
+            ys = [k + 0.16 * (i - 1) - 0.32 for k, c in enumerate(cards) if c in got]
+            es = [got[c] for c in cards if c in got]
+            ax.errorbar([100 * e.estimate for e in es], ys, xerr=[[100 * (e.estimate - e.lo) for e in es],
+                        [100 * (e.hi - e.estimate) for e in es]], fmt=".", ms=4, lw=0.8, capsize=1.5, color=PALETTE[i],
+                        label=f"{a.group.get('players')} players")
+        ax.errorbar([100 * e.estimate for e in order], range(len(order)), fmt="o", color="k", capsize=3, label="all (adjusted)",
+                    xerr=[[100 * (e.estimate - e.lo) for e in order], [100 * (e.hi - e.estimate) for e in order]])
+        ax.axvline(0, color="k", lw=0.8, ls=":")
+        ax.set_yticks(range(len(cards)), cards)
+        ax.set_xlabel("win share minus an average card's (points)")
+        ax.set_title(Q[qid].item_name.capitalize() + "s")
+    axes[0][0].legend(loc="lower right", fontsize=8)
+    rep.figure(fig, "missions", "Payoff of each mission card: the win share of a seat holding it minus a seat holding an "
+                                "average card, adjusted for seat and player count, 95% intervals; best card on top")
+
+
+def _mission_points(rep: Report, strat: pl.DataFrame) -> None:
+    """The points each card scores, in the cards' own order: how easily its tiers are
+    reached, and where its holders' points come from (not which card is better)."""
+    rep.heading("Points scored by each mission card (not a ranking)", 3)
+    rep.text("The points a card scores measure how easily its tiers are reached, not how much it helps its holder win: a "
+             "card also steers its holder's play (a city card asks for discs around cities of its value, and every second "
+             "and third disc around a city scores that city's value during play), and what wins is the total against the "
+             "other players'. The cards are listed in their own order; the ranking is the payoff above.")
+    missions = board_mod._load(str(board_mod.BUILTIN))[0]["missions"]
+    for column, label in (("city_mission", "city card"), ("border_mission", "border card")):
+        rows = []
+        for card in CARDS[column]:
+            part = strat.filter(pl.col(column) == card)
+            if not part.height:
+                continue
+            pts = part[f"{column}_points"].to_numpy()
+            tiers = missions["city"][str(card)] if column == "city_mission" else missions["border"][BORDER_KEYS[card]]
+            rows.append({label: card, "seats": f"{part.height:,}", "mission points scored": _mean(part, f"{column}_points"),
+                         "tier 1 reached": _rate(pts > 0), "tier 3 reached": _rate(pts >= tiers[2][1]),
+                         "points in play (cities, herds)": _mean(part, "immediate_points", 1), "score": _mean(part, "score", 1)})
+        rep.table(rows, f"{label.capitalize()}s: points scored by the seats holding each (bot `{strat['table'][0]}`, all player "
+                        "counts pooled; 95% intervals clustered by game)")
+    rep.heading("Where the points come from", 3)
+    rows = []
+    for n in sorted(strat["players"].unique().to_list()):
+        part = strat.filter(pl.col("players") == n)
+        rows.append({"players": n, "score": _mean(part, "score", 1), "in play (cities, herds)": _mean(part, "immediate_points", 1),
+                     "city mission": _mean(part, "city_mission_points", 1), "border mission": _mean(part, "border_mission_points", 1),
+                     "parks": _mean(part, "parks_points", 1), "alien bases": _mean(part, "bases_points", 1),
+                     "territorial expansion": _mean(part, "expansion_points", 1), "global protection": _mean(part, "protection_points", 1),
+                     "protection met": _rate(part["protection_points"].to_numpy() > 0)})
+    rep.table(rows, "Where the points come from: mean points per seat of each source, by player count (95% intervals clustered by game)")
+
+
+def _semi_coop(rep: Report, coop: pl.DataFrame, threshold: int) -> None:
+    import matplotlib.pyplot as plt
+
+    rep.heading("Semi-cooperative mode: can Earth win?")
+    rep.text(f"In the semi-cooperative mode everybody loses unless the table destroys at least {threshold} alien bases. "
+             "The same seeds are played in both modes, so each game is compared with itself (Tango's paired interval "
+             "and McNemar's test). Only the `team` bot plays differently in this mode (it also destroys bases for the "
+             "table when the invasion threatens); the other bots' games are the same in both modes, so for them the "
+             "rate is simply how often the table reaches the threshold anyway.")
+    _evidence(rep, _ours(rep, "semi_coop"))
+    rows = []
+    for n in sorted(coop["players"].unique().to_list()):
+        for bot in dict.fromkeys(coop["table"].to_list()):
+            semi = coop.filter((pl.col("players") == n) & (pl.col("table") == bot) & pl.col("semi_coop")).sort("game_index")
+            comp = coop.filter((pl.col("players") == n) & (pl.col("table") == bot) & ~pl.col("semi_coop")).sort("game_index")
+            if not semi.height or not comp.height:
+                continue
+            same = semi.join(comp, on="game_index", suffix="_c")
+            rows.append({"players": n, "bots": bot, "games": f"{semi.height:,}", "Earth wins (semi-cooperative)": _rate(semi["earth_won"].to_numpy()),
+                         "threshold reached (competitive)": _rate(comp["earth_won"].to_numpy()),
+                         "bases destroyed (semi-cooperative)": _mean(semi, "bases_destroyed"),
+                         "games played differently": _rate((same["bases_destroyed"] != same["bases_destroyed_c"]).to_numpy())})
+    rep.table(rows, "Earth's chance by player count and bots (every seat the same bot), and the same games in competitive mode "
+                    "(95% intervals)")
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    ax = axes[0]
+    team = "team" if "team" in coop["table"].to_list() else coop["table"][0]
+    for i, n in enumerate(sorted(coop["players"].unique().to_list())):
+        vals = coop.filter((pl.col("players") == n) & (pl.col("table") == team) & pl.col("semi_coop"))["bases_destroyed"].to_numpy()
+        if vals.size:
+            ax.hist(vals, bins=np.arange(vals.min(), vals.max() + 2) - 0.5, histtype="step", lw=1.5, density=True,
+                    color=PALETTE[i], label=f"{n} players")
+    ax.axvline(threshold - 0.5, color="k", ls="--", lw=1)
+    ax.set_xlabel("bases destroyed by the table")
+    ax.set_ylabel("share of games")
+    ax.set_title(f"Bases destroyed, semi-cooperative, bot {team} (dashed: threshold)", fontsize=10)
+    ax.legend()
+    ax = axes[1]
+    bots = list(dict.fromkeys(coop["table"].to_list()))
+    ns = sorted(coop["players"].unique().to_list())
+    width = 0.8 / len(bots)
+    for j, bot in enumerate(bots):
+        cis = [wilson(int(p["earth_won"].sum()), p.height) for p in
+               (coop.filter((pl.col("players") == n) & (pl.col("table") == bot) & pl.col("semi_coop")) for n in ns)]
+        ax.bar(np.arange(len(ns)) + j * width, [100 * c.estimate for c in cis], width, capsize=2, color=PALETTE[j], label=bot,
+               yerr=[[max(0.0, 100 * (c.estimate - c.lo)) for c in cis], [max(0.0, 100 * (c.hi - c.estimate)) for c in cis]])
+    ax.set_xticks(np.arange(len(ns)) + width * (len(bots) - 1) / 2, [f"{n} players" for n in ns])
+    ax.set_ylim(0, 100)
+    ax.set_ylabel("Earth wins (%)")
+    ax.set_title("Semi-cooperative mode: Earth's chance", fontsize=10)
+    ax.legend()
+    rep.figure(fig, "semi-coop", "Left: distribution of bases destroyed. Right: how often Earth wins, by bots and player count, "
+                                 "95% intervals")
 
 
 # ---- does it hold under stronger play? ----------------------------------------------------
-# Grids of experiments/aau-balance.toml: seats and missions (0: greedy and strategic; 4:
-# search), powers (5: greedy, 2: strategic, 6: search), the search against strategic (3).
-SEAT_GRIDS = (0, 4)
-POWER_GRIDS = (5, 2, 6)
-HEADS_UP_GRID = 3
-SKILL = ("random", "greedy", "strategic", "team", "search")  # the order of the ladder, by bot name
-
-
-def _own(values: dict, highest: bool, unit: str = "pts") -> tuple[str, str | None]:
-    """A bot's own answer (the key with the highest or lowest estimate) and, when it is
-    separated from the runner-up (intervals read as normal), the separation in words."""
-    order = sorted(values, key=lambda k: values[k].estimate, reverse=highest)
-    a, b = values[order[0]], values[order[1]]
-    d = difference(a.estimate, a.lo, a.hi, b.estimate, b.lo, b.hi, unit)
-    sep = d.lo > 0 if highest else d.hi < 0
-    return str(order[0]), (f"{order[0]} ({d.text()} against {order[1]})" if sep else None)
-
-
-def _claim(claim, values_by_bot: dict[str, dict], reference: str, highest: bool, unit: str) -> tuple[dict, dict, dict]:
-    """For a claim 'key ``claim`` has the highest (lowest) value': each bot's margin of
-    ``claim`` over its nearest other key (independent estimates), its own answers, and the
-    other answers it separates."""
-    contrasts, picks, other = {}, {}, {}
-    for b, values in values_by_bot.items():
-        if claim not in values:
-            continue
-        sign = 1 if highest else -1
-        rest = max((k for k in values if k != claim), key=lambda k: sign * values[k].estimate)
-        x, r = values[claim], values[rest]
-        d = difference(x.estimate, x.lo, x.hi, r.estimate, r.lo, r.hi, unit)
-        contrasts[b] = d if highest else Contrast(-d.estimate, -d.hi, -d.lo, unit)
-        own, sep = _own(values, highest, unit)
-        if own != str(claim):
-            picks[b] = own
-            if sep:
-                other[b] = sep
-    return contrasts, picks, other
-
-
 def _line(claim: str, contrasts: dict[str, Contrast], reference: str, picks: dict | None = None,
           other: dict | None = None) -> tuple[str, str]:
     cls, why = classify(contrasts, reference, other)
@@ -337,18 +325,16 @@ def _line(claim: str, contrasts: dict[str, Contrast], reference: str, picks: dic
 
 
 def _share_test(part: pl.DataFrame) -> tuple:
-    """Win share of one bot's rows (one row per game), its Wilson interval and the
-    binomial test against 50%."""
-    from scipy.stats import binomtest
-
-    share = float(part["win_share"].sum())
-    n = part.height
-    return wilson(int(round(share)), n), binomtest(int(round(share)), n, 0.5).pvalue
+    """Mean win share of one bot's rows (one row per game), its t interval and the
+    one-sample t-test against 50%."""
+    share = part["win_share"].to_numpy().astype(np.float64)
+    d = paired_numeric(share, np.full(share.size, 0.5))
+    return mean_interval(share), d.p_value
 
 
 def _power_values(f: pl.DataFrame, grid: int) -> tuple[str | None, dict[str, tuple]]:
     """The bot of a power grid and, for each power, its win share against a copy of itself
-    without that power (and that bot's rows)."""
+    without that power, the test's p-value, and that bot's rows."""
     part = f.filter(pl.col("grid") == grid)
     full = [b for b in dict.fromkeys(part["bot"].to_list()) if "no-" not in b]
     if not full:
@@ -356,7 +342,7 @@ def _power_values(f: pl.DataFrame, grid: int) -> tuple[str | None, dict[str, tup
     out = {}
     for power in POWERS:
         rows = part.filter(pl.col("table").str.contains(f"no-{power}", literal=True) & (pl.col("bot") == full[0]))
-        if rows.height:
+        if rows.height >= 2:
             out[power] = (*_share_test(rows), rows)
     return full[0], out
 
@@ -366,159 +352,112 @@ def _rank(bot: str) -> int:
     return SKILL.index(base) if base in SKILL else len(SKILL)
 
 
-def _means(part: pl.DataFrame, column: str, group: str, keys: list) -> Means:
-    index = {k: i for i, k in enumerate(keys)}
-    part = part.filter(pl.col(group).is_in(keys))
-    return Means(_game_ids(part), np.array([index[k] for k in part[group].to_list()]),
-                 part[column].to_numpy().astype(np.float64), len(keys))
-
-
 def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
-    """Seat advantage, mission payoffs and power values recomputed for every bot of the
-    ladder, with rank correlations, and each conclusion classed as surviving, flipping,
+    """Seat advantage, mission payoffs and power values asked again for every bot of the
+    ladder (the same questions), and each conclusion classed as surviving, flipping,
     fading or undecided (simkit.ladder)."""
-    seat_frames = {}
+    cells = {}  # bot -> its grid of equal bots at every seat
     for g in SEAT_GRIDS:
         part = f.filter(pl.col("grid") == g)
-        for b in dict.fromkeys(part["bot"].to_list()):
-            seat_frames[b] = part.filter((pl.col("bot") == b) & (pl.col("table") == b))  # equal bots at every seat
-    bots = sorted((b for b in seat_frames if seat_frames[b].height), key=_rank)
+        for b in dict.fromkeys(part["table"].to_list()):
+            cells[b] = g
+    bots = sorted(cells, key=_rank)
     heads = f.filter(pl.col("grid") == HEADS_UP_GRID)
     if len(bots) < 2 and not heads.height:
         return
     reference = game.default_bot if game.default_bot in bots else bots[0]
     rep.heading("Does it hold under stronger play?")
-    rep.text("The bots form a ladder of skill: " + " < ".join(f"`{b}`" for b in bots) + ". `search` plays every legal action "
-             "out to the end of the game on copies of the state, with the markers still in the bag in an order of its own "
-             "and `strategic` at every seat, and keeps the action that wins most (`search:budget=N`: simulations per "
-             f"decision). Each headline is a claim that the default bot `{reference}`'s games establish; it is measured again "
+    rep.text("The bots form a ladder of skill: " + " < ".join(f"`{b}`" for b in bots) + ". "
+             + ("`search` plays every legal action out to the end of the game on copies of the state, with the markers still "
+                "in the bag in an order of its own and `strategic` at every seat, and keeps the action that wins most "
+                "(`search:budget=N`: simulations per decision); its cells play fewer games (it is slow), so their intervals "
+                "are wider. " if "search" in bots else "")
+             + f"Each headline is a claim that the default bot `{reference}`'s games establish; it is measured again "
              "for every bot of the ladder as a *margin* that is positive when the claim holds for that bot, with its 95% "
-             f"interval. A claim *survives* when the strongest bot finds it too (its interval above 0) and no bot above `{reference}` "
-             f"finds the opposite; it *flips* when a bot above `{reference}` finds the opposite (its interval below 0) or "
-             f"separates another answer (a weaker bot's dissent is noted, not counted); it "
-             f"*fades* when the strongest bot's interval contains 0 but lies below `{reference}`'s margin (the effect is ruled "
-             f"out at `{reference}`'s size, not ruled out smaller); it is *undecided* when the strongest bot's interval "
-             f"contains both 0 and `{reference}`'s margin (too few games to tell), or when `{reference}` does not separate it. "
-             "The searching bot's cells play fewer games (it is slow), so their intervals are wider. Rank correlations are "
-             "Kendall's tau-b (+1 the same order, -1 the reverse) with 95% bootstrap intervals over games.")
+             f"interval. " + rules(reference))
     said = {k: [] for k in CLASSES}
 
     if heads.height:
         rep.heading("The search against strategic", 3)
-        rows = []
-        budgets = []
+        rows, budgets = [], []
         for table in dict.fromkeys(heads["table"].to_list()):
             part = heads.filter(pl.col("table") == table)
-            searcher = next(b for b in dict.fromkeys(part["bot"].to_list()) if b.startswith("search"))
+            searcher = next((b for b in dict.fromkeys(part["bot"].to_list()) if b.startswith("search")), None)
+            if searcher is None:
+                continue
             m = re.search(r"budget=(\d+)", searcher)
             ci, p = _share_test(part.filter(pl.col("bot") == searcher))
             budgets.append((int(m.group(1)) if m else 0, ci))
             rows.append({"searching bot": f"`{searcher}`", "games": f"{part['game_index'].n_unique():,}",
                          "its win share against strategic": pct(ci), "p (vs 50%)": fmt_p(p)})
         rep.table(rows, "Two players, seats rotated (each bot plays first in half the games): the win share of the searching "
-                        "bot against `strategic` (95% Wilson intervals; a shared win counts half)")
-        budgets.sort(key=lambda x: x[0])
-        top = budgets[-1]
-        rep.text(f"At budget {top[0]} the search takes {pct(top[1])} of the wins from `strategic`"
-                 + (f"; {', '.join(f'{pct(ci)} at budget {bb}' for bb, ci in budgets[:-1])}." if len(budgets) > 1 else "."))
+                        "bot against `strategic` (95% t intervals over games; a shared win counts half)")
 
-    # -- seats ----------------------------------------------------------------------------------------
+    # -- seats: the seat question for every bot ------------------------------------------------------
     rep.heading("Seat advantage, by bot", 3)
-    counts = sorted(f.filter(pl.col("grid") == 0)["players"].unique().to_list())
-    seats0 = int(f["seat"].min())  # the first seat's number in the data
-    rows, pvals, seat_share = [], [], {}
+    rows = []
     for b in bots:
-        for n in counts:
-            part = seat_frames[b].filter(pl.col("players") == n)
-            if not part.height:
-                continue
-            games = part["game_index"].n_unique()
-            shares = part.group_by("seat").agg(pl.col("win_share").sum()).sort("seat")["win_share"].to_numpy()
-            _, p = chi2_uniform(shares)
-            pvals.append(p)
-            row = {"bot": b, "players": n, "games": f"{games:,}", **{f"seat {k + 1}": "" for k in range(max(counts))}}
-            for seat in range(n):
-                values = part.filter(pl.col("seat") == seat + seats0)["win_share"].to_numpy()
-                ci = clustered_mean(values, np.arange(values.size))
-                seat_share[(b, n, seat + 1)] = ci
-                row[f"seat {seat + 1}"] = pct(ci)
-            row["chi-square p"] = fmt_p(p)
+        for a in dataclasses.replace(Q["seat_fairness"], where={"grid": cells[b], "table": b}).answers(f):
+            row = {"bot": b, "players": a.group.get("players"), "games": f"{a.games:,}", **{f"seat {k}": "" for k in range(1, 5)}}
+            for k, e in enumerate(a.estimates):
+                row[f"seat {k + 1}"] = e.text().replace(" points", "")
+            row["verdict"] = a.verdict
             rows.append(row)
-    for row, rejected in zip(rows, holm(pvals)):
-        row["seats differ (Holm, 5%)"] = "yes" if rejected else "no"
-    rep.table(rows, "Win share by seat, equal bots at every seat, with 95% intervals; chi-square against equal shares, "
-                    "Holm over the tables")
-    for n in counts:
-        have = [b for b in bots if (b, n, 1) in seat_share]
-        if reference not in have or len(have) < 2:
+    rep.table(rows, "Each seat's win share minus the fair share (points, 95% intervals), equal bots at every seat; the verdict "
+                    "of the seat question (shown: some seat differs, Holm; equivalent: every seat within the margin)")
+    for n in sorted(f.filter(pl.col("grid") == SEAT_GRIDS[0])["players"].unique().to_list()):
+        if n < 2:
             continue
-        # the seat the reference favours: its win share minus the bot's best other seat, game by game
-        ref_vals = {s: seat_share[(reference, n, s)] for s in range(1, n + 1)}
-        claim = max(ref_vals, key=lambda s: ref_vals[s].estimate)
+        per_bot = {}
+        for b in bots:
+            part = f.filter((pl.col("grid") == cells[b]) & (pl.col("table") == b) & (pl.col("players") == n))
+            if part.height:
+                wide = part.pivot(on="seat", index="game_index", values="win_share", aggregate_function="first").drop_nulls()
+                per_bot[b] = {int(c): wide[c].to_numpy() for c in wide.columns if c != "game_index"}
+        if reference not in per_bot or len(per_bot) < 2:
+            continue
+        means = {b: {s: v.mean() for s, v in cols.items()} for b, cols in per_bot.items()}
+        claim = max(means[reference], key=means[reference].get)
         contrasts, picks, other = {}, {}, {}
-        for b in have:
-            part = seat_frames[b].filter(pl.col("players") == n)
-            wide = part.pivot(on="seat", index="game_index", values="win_share", aggregate_function="first").sort("game_index")
-            col = {s: wide[str(s - 1 + seats0)].to_numpy() for s in range(1, n + 1)}
-            vals = {s: seat_share[(b, n, s)] for s in range(1, n + 1)}
-            rest = max((s for s in vals if s != claim), key=lambda s: vals[s].estimate)
-            d = clustered_mean(col[claim] - col[rest], np.arange(wide.height))
+        for b, cols in per_bot.items():
+            rest = max((s for s in cols if s != claim), key=means[b].get)
+            d = clustered_mean(cols[claim] - cols[rest], np.arange(len(cols[claim])))
             contrasts[b] = Contrast(d.estimate, d.lo, d.hi)
-            own = max(vals, key=lambda s: vals[s].estimate)
+            own = max(means[b], key=means[b].get)
             if own != claim:
                 picks[b] = f"seat {own}"
-                runner = max((s for s in vals if s != own), key=lambda s: vals[s].estimate)
-                sep = clustered_mean(col[own] - col[runner], np.arange(wide.height))
+                runner = max((s for s in cols if s != own), key=means[b].get)
+                sep = clustered_mean(cols[own] - cols[runner], np.arange(len(cols[own])))
                 if sep.lo > 0:
-                    other[b] = f"seat {own} ({100 * sep.estimate:+.1f} [{100 * sep.lo:+.1f}, {100 * sep.hi:+.1f}] points of win share against seat {runner})"
+                    other[b] = (f"seat {own} ({100 * sep.estimate:+.1f} [{100 * sep.lo:+.1f}, {100 * sep.hi:+.1f}] points of "
+                                f"win share against seat {runner})")
         cls, line = _line(f"with {n} players seat {claim} is favoured (its win share minus the next best seat's, game by game)",
                           contrasts, reference, picks, other)
         said[cls].append(line)
-    for n in counts:
-        have = [b for b in bots if (b, n, 1) in seat_share]
-        means = {}
-        for b in have:
-            part = seat_frames[b].filter(pl.col("players") == n)
-            means[b] = _means(part.with_columns((pl.col("seat") - seats0).alias("seat")), "win_share", "seat", list(range(n)))
-        taus = boot_taus(means, list(itertools.combinations(have, 2)))
-        rep.text(f"{n} players, Kendall's tau between the bots' orders of the seats [95% bootstrap interval over games]: "
-                 + "; ".join(f"{a} vs {b} {t}" for (a, b), t in taus.items()) + ".")
 
-    # -- missions -------------------------------------------------------------------------------------
+    # -- missions: the payoff question for every bot ----------------------------------------------------
     rep.heading("Mission payoffs, by bot", 3)
-    for column, points, label, cards in (("city_mission", "city_mission_points", "city card", [2, 3, 4, 5]),
-                                         ("border_mission", "border_mission_points", "border card", list(BORDER_KEYS))):
-        rows, pts, share = [], {}, {}
-        for card in cards:
-            row = {label: card}
-            for b in bots:
-                part = seat_frames[b].filter(pl.col(column) == card)
-                m = clustered_mean(part[points].to_numpy().astype(np.float64), _game_ids(part))
-                s = clustered_mean(part["win_share"].to_numpy(), _game_ids(part))
-                pts.setdefault(b, {})[card] = m
-                share.setdefault(b, {})[card] = s
-                row[f"{b}: mean points"] = f"{m.estimate:.2f} [{m.lo:.2f}, {m.hi:.2f}]"
-                row[f"{b}: win share"] = pct(s)
-            rows.append(row)
-        rep.table(rows, f"{label.capitalize()}s: mean mission points and the win share of the seats holding each card, by bot "
-                        f"(all player counts; 95% intervals clustered by game)")
-        tau_p = boot_taus({b: _means(seat_frames[b], points, column, cards) for b in bots}, list(itertools.combinations(bots, 2)))
-        tau_s = boot_taus({b: _means(seat_frames[b], "win_share", column, cards) for b in bots}, list(itertools.combinations(bots, 2)))
-        rep.text(f"Kendall's tau between the bots' orders of the {label}s [95% bootstrap interval over games]: "
-                 + "; ".join(f"{a} vs {b}: points {tau_p[(a, b)]}, win share {tau_s[(a, b)]}" for a, b in itertools.combinations(bots, 2)) + ".")
-        for what, values, unit, scale in (("mean mission points", pts, "x", 1.0), ("win share", share, "pts", 1.0)):
-            for highest in (True, False):
-                claim = max(values[reference], key=lambda k: (1 if highest else -1) * values[reference][k].estimate)
-                contrasts, picks, other = _claim(claim, values, reference, highest, unit)
-                cls, line = _line(f"the {label} {claim} has the {'largest' if highest else 'smallest'} {what} (its margin over "
-                                  f"the {'next' if highest else 'next smallest'} card; cards read as independent)",
-                                  contrasts, reference, picks, other)
-                said[cls].append(line)
-        spread = {b: difference(max(m.estimate for m in pts[b].values()), *(lambda m: (m.lo, m.hi))(max(pts[b].values(), key=lambda m: m.estimate)),
-                                min(m.estimate for m in pts[b].values()), *(lambda m: (m.lo, m.hi))(min(pts[b].values(), key=lambda m: m.estimate)), "x")
-                  for b in bots}
-        rep.text(f"Spread between the best and the worst {label} (mean points) [95% interval]: "
-                 + ", ".join(f"`{b}` {v.estimate:.2f} [{v.lo:.2f}, {v.hi:.2f}]" for b, v in spread.items()) + ".")
+    for qid in ("city_mission", "border_mission"):
+        payoff = {}
+        for b in bots:
+            got = dataclasses.replace(Q[qid], where={"grid": cells[b], "table": b}).answers(f)
+            if got:
+                payoff[b] = {_card(e.label): e for e in got[0].estimates}
+        if reference not in payoff:
+            continue
+        rep.table([{"card": c, **{b: (payoff[b][c].text() + (" *" if payoff[b][c].verdict == SHOWN else "")) if c in payoff[b] else ""
+                                  for b in payoff}} for c in sorted(payoff[reference], key=lambda c: -payoff[reference][c].estimate)],
+                  f"{Q[qid].item_name.capitalize()}s: the payoff (win share of a holder minus an average card's, adjusted for "
+                  f"seat and player count; 95% intervals; * shown, Holm) for each bot, ordered by `{reference}`'s payoff")
+        for c, e in payoff[reference].items():
+            if e.verdict != SHOWN:
+                continue
+            sign = 1 if e.estimate > 0 else -1
+            contrasts = {b: Contrast(sign * v[c].estimate, min(sign * v[c].lo, sign * v[c].hi), max(sign * v[c].lo, sign * v[c].hi))
+                         for b, v in payoff.items() if c in v}
+            cls, line = _line(f"the {Q[qid].item_name} {c} pays {'more' if sign > 0 else 'less'} than an average one (its "
+                              f"payoff{'' if sign > 0 else ', negated'})", contrasts, reference)
+            said[cls].append(line)
 
     # -- powers ----------------------------------------------------------------------------------------
     values = {}
@@ -531,30 +470,28 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
         rep.heading("Power values, by bot", 3)
         pb = list(values)
         ref_p = reference if reference in values else pb[0]
-        rows = []
         allp = [(b, pw) for b in pb for pw in values[b]]
-        rejected = dict(zip(allp, holm([values[b][pw][1] for b, pw in allp])))
-        for pw in POWERS:
-            row = {"power": pw}
-            for b in pb:
-                if pw in values[b]:
-                    ci, p, _ = values[b][pw]
-                    row[b] = pct(ci) + (" *" if rejected[(b, pw)] else "")
-            rows.append(row)
+        adj = dict(zip(allp, holm_adjusted([values[b][pw][1] for b, pw in allp])))
+        rows = [{"power": pw, **{b: pct(values[b][pw][0]) + (" *" if adj[(b, pw)] < 0.05 else "") for b in pb if pw in values[b]}}
+                for pw in POWERS]
         rep.table(rows, "Win share of each bot against a copy of itself that never uses the power (two players, seats rotated; "
-                        "95% Wilson intervals; * significant against 50%, Holm over every bot and power)")
-        taus = boot_taus({b: _means(pl.concat([values[b][p][2].with_columns(pl.lit(p).alias("power")) for p in values[b]]),
-                                    "win_share", "power", [p for p in POWERS if p in values[b]]) for b in pb},
-                         list(itertools.combinations(pb, 2)))
-        rep.text("Games: " + ", ".join(f"`{b}` {values[b][next(iter(values[b]))][0].n:,} per power" for b in pb)
-                 + ". Kendall's tau between the bots' orders of the powers [95% bootstrap interval over games]: "
-                 + "; ".join(f"{a} vs {b}: {t}" for (a, b), t in taus.items()) + ".")
+                        "95% t intervals; * differs from 50%, Holm over every bot and power). Games: "
+                        + ", ".join(f"`{b}` {values[b][next(iter(values[b]))][2].height:,} per power" for b in pb))
         shares = {b: {p: values[b][p][0] for p in values[b]} for b in pb}
         claim = max(shares[ref_p], key=lambda k: shares[ref_p][k].estimate)
-        contrasts, picks, other = _claim(claim, shares, ref_p, True, "pts")
-        cls, line = _line(f"{claim} is the most valuable power (its win share minus the next power's; powers played in "
-                          f"separate games)", contrasts, ref_p, picks, other)
-        said[cls].append(line)
+        contrasts, picks = {}, {}
+        for b, s in shares.items():
+            if claim not in s or len(s) < 2:
+                continue
+            rest = max((k for k in s if k != claim), key=lambda k: s[k].estimate)
+            contrasts[b] = difference(s[claim].estimate, s[claim].lo, s[claim].hi, s[rest].estimate, s[rest].lo, s[rest].hi)
+            own = max(s, key=lambda k: s[k].estimate)
+            if own != claim:
+                picks[b] = own
+        if len(shares[ref_p]) >= 2:
+            cls, line = _line(f"{claim} is the most valuable power (its win share minus the next power's; powers played in "
+                              f"separate games)", contrasts, ref_p, picks)
+            said[cls].append(line)
         for pw in POWERS:
             have = {b: shares[b][pw] for b in pb if pw in shares[b]}
             if ref_p not in have:
@@ -566,96 +503,8 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
                               f"without it, minus 50%{'' if sign > 0 else ', negated'})", contrasts, ref_p)
             said[cls].append(line)
 
-    rep.heading("What survives, what flips", 3)
-    rep.text("Each line: the claim, then each bot's margin [95% interval] (positive: the claim holds for that bot; points "
-             "of win share, or plain mission points), then why it is classed so.")
-    rep.bullets([f"**{k.capitalize()}**: {s}." for k in CLASSES for s in said[k]])
-
-
-def card_wins_section(rep: Report, strat: pl.DataFrame, bot: str) -> None:
-    """Mission cards ranked by the win share of the seats holding them against the fair
-    share, at each player count (a pool over player counts has no fair share), and why
-    mean mission points and win share can rank the cards differently."""
-    from ...stats import holm_adjusted, paired_numeric
-
-    rep.heading("Which mission card wins?", 3)
-    rep.text("A card is good for its holder when it wins more than the fair share (1/2, 1/3 or 1/4 of the games). Each "
-             "game deals each card to at most one seat, so the seats holding a card are one per game: its win share is "
-             "their mean share of the win (a shared win counts 1/k), tested against the fair share with a one-sample t-test, "
-             "Holm over every card and player count of the table.")
-    for kind, column, cards in (("city card", "city_mission", (2, 3, 4, 5)),
-                                ("border card", "border_mission", ("Pacific", "Mexico", "Gulf", "Atlantic"))):
-        rows = []
-        for n in sorted(strat["players"].unique().to_list()):
-            for card in cards:
-                part = strat.filter((pl.col("players") == n) & (pl.col(column) == card))
-                if not part.height:
-                    continue
-                share = part["win_share"].to_numpy()
-                d = paired_numeric(share, np.full(share.size, 1.0 / n))  # share minus the fair share
-                rows.append({"players": n, kind: card, "seats": f"{part.height:,}",
-                             "win share": f"{100 * share.mean():.1f}%", "fair share": f"{100 / n:.1f}%",
-                             "minus fair [95% CI]": f"{100 * d.estimate:+.1f} [{100 * d.lo:+.1f}, {100 * d.hi:+.1f}] pts",
-                             "mean score": f"{part['score'].mean():.1f}",
-                             "in play (cities, herds)": f"{part['immediate_points'].mean():.1f}",
-                             "mission points": f"{part[column + '_points'].mean():.1f}",
-                             "_d": d.estimate, "_p": d.p_value, "_pts": float(part[column + "_points"].mean()),
-                             "_play": float(part["immediate_points"].mean()), "_score": float(part["score"].mean())})
-        for r, p in zip(rows, holm_adjusted([r["_p"] for r in rows])):
-            r["p (Holm)"] = fmt_p(p)
-            r["verdict"] = ("more than fair" if r["_d"] > 0 else "less than fair") if p < 0.05 else "not shown to differ"
-        rows.sort(key=lambda r: (r["players"], -r["_d"]))
-        table = []
-        for r in rows:
-            rank = 1 + sum(1 for o in rows if o["players"] == r["players"] and o["_d"] > r["_d"])
-            table.append({"players": r["players"], "rank": rank, **{k: v for k, v in r.items() if k != "players" and not k.startswith("_")}})
-        rep.table(table, f"{kind.capitalize()}s ranked by the win share of their holders at each player count (bot `{bot}`), "
-                         f"with the holders' mean score and where it comes from")
-        if kind == "city card":
-            rep.text(_points_against_wins(rows, kind, strat, column))
-
-
-def _points_against_wins(rows: list[dict], kind: str, strat: pl.DataFrame, column: str) -> str:
-    """Where the ranking by mission points and the ranking by win share disagree, say so,
-    with the numbers that explain it: the two cards' win shares, their difference with a
-    95% interval (a ratio of totals over games, linearised by game, since both cards can
-    be dealt in the same game), and where their holders' points come from."""
-    from ...sensitivity import per_game
-    from ...stats import ratio_estimate
-
-    parts = []
-    for n in sorted({r["players"] for r in rows}):
-        at = [r for r in rows if r["players"] == n]
-        best_win = max(at, key=lambda r: r["_d"])
-        best_pts = max(at, key=lambda r: r["_pts"])
-        if best_win is best_pts:
-            parts.append(f"with {n} players card {best_win[kind]} leads both in mission points and in win share")
-            continue
-        part = strat.filter(pl.col("players") == n)
-        games = int(part["game_index"].max()) + 1
-        d = ratio_estimate([(1.0, *per_game(part, games, pl.col("win_share"), pl.col(column) == best_win[kind])),
-                            (-1.0, *per_game(part, games, pl.col("win_share"), pl.col(column) == best_pts[kind]))])
-        settled = d.lo > 0
-        parts.append(
-            f"with {n} players card {best_pts[kind]} earns the most mission points ({best_pts['_pts']:.1f}, against "
-            f"{best_win['_pts']:.1f} for card {best_win[kind]}), yet card {best_win[kind]} ranks first by win share "
-            f"({best_win['win share']} against {best_pts['win share']}: {100 * d.estimate:+.1f} [{100 * d.lo:+.1f}, {100 * d.hi:+.1f}] "
-            f"points, {'a difference the games show' if settled else 'a difference these games cannot tell from chance'}); "
-            f"its holders score {best_win['_play'] - best_pts['_play']:+.1f} points in play (cities and herds) and "
-            f"{best_win['_score'] - best_pts['_score']:+.1f} in all")
-    return ("**Points against wins.** Mission points are only part of a score, and a card also steers its holder's play: "
-            "a city card asks for discs around cities of its value, and every second and third disc around a city scores "
-            "that city's value during play, so a card can pay through points in play that the mission-points column does "
-            "not show; and what wins is the total against the other players', not its mean. Here: " + "; ".join(parts) + ". "
-            "A card's mean mission points measure how easily its tiers are reached, not how much it helps its holder win. "
-            "Both rankings rest on where the stand-in board puts the city values: the section on readings below plays the "
-            "same games with the values in other places (`board=cities-reversed`) and says which of these claims survive.")
-
-
-def sensitivity_section(rep: Report, result) -> None:
-    """How the headline figures move under the other readings of unclear rules (when the
-    experiment file asks for it: ``sensitivity = GAMES``)."""
-    from ...sensitivity import section_for_report
-    from .sensitivity import TORNADO
-
-    section_for_report(rep, result, list(TORNADO))
+    if any(said.values()):
+        rep.heading("What survives, what flips", 3)
+        rep.text("Each line: the claim, then each bot's margin [95% interval] (positive: the claim holds for that bot; points "
+                 "of win share), then why it is classed so.")
+        rep.bullets([f"**{k.capitalize()}**: {s}." for k in CLASSES for s in said[k]])

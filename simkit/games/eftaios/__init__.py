@@ -11,7 +11,7 @@ import numpy as np
 
 import strategies.eftaios as bots
 
-from ...game import GameSpec, OutputTable, derived_column, game_column, seat_column
+from ...game import Analysis, Checks, GameSpec, OutputTable, Text, derived_column, game_column, seat_column
 from . import board as board_mod
 from . import describe
 from . import engine as E
@@ -71,15 +71,6 @@ OUTPUTS = OutputTable([
 ], seat_block=E.PLAYER_BLOCK)
 
 
-def summary_lines(frame) -> list[str]:
-    import polars as pl
-
-    games = frame.filter(pl.col("seat") == 1)
-    return [f"human win {games['human_win'].mean():.1%}, alien win {games['alien_win'].mean():.1%}; "
-            f"escapes per game {games['escaped'].mean():.2f}, humans killed {games['humans_killed'].mean():.2f}, "
-            f"rounds {games['rounds'].mean():.1f}"]
-
-
 SPEC = GameSpec(
     name="eftaios",
     slug="eftaios",
@@ -93,31 +84,37 @@ SPEC = GameSpec(
     default_bot="heuristic",
     seats=lambda p: p.players,
     seat_range=(2, 8),
-    describe_action=describe.describe_action,
-    describe_step=describe.describe_step,
-    describe_state=describe.describe_state,
-    describe_setup=describe.describe_setup,
-    describe_result=describe.describe_result,
-    invariants=describe.invariants,
-    trace_mark=lambda s: int(s[E.ROUND]),
-    trace_legend=("sectors: column letter and row (A01-W14); the Human and Alien sectors: where the sides\n"
-                  "start; hatch k (X): escape hatch k, on sector X (open, damaged by a red card, or used);\n"
-                  "noise in X: an announcement, true or a bluff; quiet: no Dangerous Sector card drawn;\n"
-                  "fed: an alien that killed a human (moves up to 3 sectors)"),
-    summary_means=("escaped", "humans_killed", "rounds", "kills"),
-    summarize=summary_lines,
-    compare_metrics=("human_win", "alien_win", "escaped"),
     max_steps=6_000,
-    test_variants=(
-        {},
-        {"mode": "basic", "players": 4},
-        {"map": "fermi", "players": 3, "scenario": "old_guard"},
-        {"map": "galvani", "players": 8, "scenario": "infection"},
-        {"players": 5, "scenario": "arena", "arena_start": "random"},
+    text=Text(
+        describe_action=describe.describe_action,
+        describe_state=describe.describe_state,
+        describe_step=describe.describe_step,
+        describe_setup=describe.describe_setup,
+        describe_result=describe.describe_result,
+        trace_mark=lambda s: int(s[E.ROUND]),
+        trace_legend="sectors: column letter and row (A01-W14); the Human and Alien sectors: where the sides\n"
+                      "start; hatch k (X): escape hatch k, on sector X (open, damaged by a red card, or used);\n"
+                      "noise in X: an announcement, true or a bluff; quiet: no Dangerous Sector card drawn;\n"
+                      "fed: an alien that killed a human (moves up to 3 sectors)",
     ),
-    report="simkit.games.eftaios.report:build",
-    experiment="experiments/eftaios.toml",
-    sensitivity="simkit.games.eftaios.sensitivity:DECLARATION",
+    analysis=Analysis(
+        questions="simkit.games.eftaios.questions:QUESTIONS",
+        summary_means=("escaped", "humans_killed", "rounds", "kills"),
+        compare_metrics=("human_win", "alien_win", "escaped"),
+        report="simkit.games.eftaios.report:build",
+        experiment="experiments/eftaios.toml",
+        sensitivity="simkit.games.eftaios.sensitivity:DECLARATION",
+    ),
+    checks=Checks(
+        invariants=describe.invariants,
+        variants=(
+            {},
+            {"mode": "basic", "players": 4},
+            {"map": "fermi", "players": 3, "scenario": "old_guard"},
+            {"map": "galvani", "players": 8, "scenario": "infection"},
+            {"players": 5, "scenario": "arena", "arena_start": "random"},
+        ),
+    ),
 )
 
 

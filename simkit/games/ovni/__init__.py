@@ -12,7 +12,7 @@ import numpy as np
 
 import strategies.ovni as bots
 
-from ...game import GameSpec, OutputTable, derived_column, game_column, seat_column
+from ...game import Analysis, Checks, GameSpec, OutputTable, Text, derived_column, game_column, seat_column
 from . import board as board_mod
 from . import describe
 from . import engine as E
@@ -93,14 +93,6 @@ OUTPUTS = OutputTable([
 ], seat_block=E.PLAYER_BLOCK)
 
 
-def summary_lines(frame) -> list[str]:
-    import polars as pl
-
-    games = frame.filter(pl.col("seat") == 1)
-    return [f"rounds per game {games['rounds'].mean():.2f}; capped {games['capped'].mean():.2%}; "
-            f"shared wins {games['draw'].mean():.2%}; missions completed {frame['missions_done'].sum() / max(1, frame['missions_kept'].sum()):.1%}"]
-
-
 SPEC = GameSpec(
     name="ovni",
     slug="ovni",
@@ -114,25 +106,31 @@ SPEC = GameSpec(
     default_bot="strategic",
     seats=lambda p: p.players,
     seat_range=(2, 4),
-    describe_action=describe.describe_action,
-    describe_step=describe.describe_step,
-    describe_state=describe.describe_state,
-    describe_setup=describe.describe_setup,
-    describe_result=describe.describe_result,
-    invariants=describe.invariants,
-    trace_mark=lambda s: int(s[E.ROUND]),
-    trace_legend=("places a 5 in area C: a command token of value 5 in recruitment area C (equal values\n"
-                  "cancel, the highest sum wins the aliens on the area's card); table: aliens held (captured\n"
-                  "ones included), UFOs in cities and on the launch pad, cities mapped, humans abducted"),
-    summary_means=("score", "rounds", "points_majorities", "points_ufos", "points_airspace", "points_mapping",
-                   "points_humans", "points_missions"),
-    summarize=summary_lines,
-    compare_metrics=("rounds", "missions_done"),
     max_steps=20_000,
-    test_variants=({"players": 2}, {"players": 3}, {"players": 4}),
-    report="simkit.games.ovni.report:build",
-    experiment="experiments/ovni.toml",
-    sensitivity="simkit.games.ovni.sensitivity:DECLARATION",
+    text=Text(
+        describe_action=describe.describe_action,
+        describe_state=describe.describe_state,
+        describe_step=describe.describe_step,
+        describe_setup=describe.describe_setup,
+        describe_result=describe.describe_result,
+        trace_mark=lambda s: int(s[E.ROUND]),
+        trace_legend="places a 5 in area C: a command token of value 5 in recruitment area C (equal values\n"
+                      "cancel, the highest sum wins the aliens on the area's card); table: aliens held (captured\n"
+                      "ones included), UFOs in cities and on the launch pad, cities mapped, humans abducted",
+    ),
+    analysis=Analysis(
+        questions="simkit.games.ovni.questions:QUESTIONS",
+        summary_means=("score", "rounds", "points_majorities", "points_ufos", "points_airspace", "points_mapping",
+                       "points_humans", "points_missions"),
+        compare_metrics=("rounds", "missions_done"),
+        report="simkit.games.ovni.report:build",
+        experiment="experiments/ovni.toml",
+        sensitivity="simkit.games.ovni.sensitivity:DECLARATION",
+    ),
+    checks=Checks(
+        invariants=describe.invariants,
+        variants=({"players": 2}, {"players": 3}, {"players": 4}),
+    ),
 )
 
 

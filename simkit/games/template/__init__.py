@@ -7,7 +7,7 @@ import numpy as np
 
 import strategies.template as bots
 
-from ...game import GameSpec, OutputTable, game_column, seat_column
+from ...game import Analysis, Checks, GameSpec, OutputTable, Text, game_column, seat_column
 from . import board as board_mod
 from . import describe
 from . import engine as E
@@ -33,15 +33,22 @@ SPEC = GameSpec(
     default_bot="hold20",
     seats=lambda p: p.players,
     seat_range=(2, 4),
-    describe_action=describe.describe_action,
-    describe_step=describe.describe_step,
-    describe_state=describe.describe_state,
-    invariants=describe.invariants,
-    trace_mark=lambda s: int(s[E.TURNS]),
-    summary_means=("score", "turns"),
     max_steps=5_000,
-    test_variants=({"players": 2}, {"players": 4, "target": 50}),
-    template=True,
+    text=Text(
+        describe_action=describe.describe_action,
+        describe_state=describe.describe_state,
+        describe_step=describe.describe_step,
+        trace_mark=lambda s: int(s[E.TURNS]),
+    ),
+    analysis=Analysis(
+        questions="simkit.games.template.questions:QUESTIONS",
+        summary_means=("score", "turns"),
+    ),
+    checks=Checks(
+        invariants=describe.invariants,
+        variants=({"players": 2}, {"players": 4, "target": 50}),
+        template=True,
+    ),
 )
 
 

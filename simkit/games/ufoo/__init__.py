@@ -12,7 +12,7 @@ import numpy as np
 
 import strategies.ufoo as bots
 
-from ...game import GameSpec, OutputTable, derived_column, game_column, seat_column
+from ...game import Analysis, Checks, GameSpec, OutputTable, Text, derived_column, game_column, seat_column
 from . import board as board_mod
 from . import describe
 from . import engine as E
@@ -45,17 +45,6 @@ OUTPUTS = OutputTable([
 ], seat_block=E.SEAT_BLOCK)
 
 
-def summary_lines(frame) -> list[str]:
-    import polars as pl
-
-    games = frame.filter(pl.col("seat") == 1)
-    n = games.height
-    first_won = frame.filter(pl.col("first") & pl.col("won")).height
-    draws = int(games["draw"].sum())
-    return [f"first player won {first_won / n:.1%}, second {(n - first_won - draws) / n:.1%}, draws {draws / n:.1%}; "
-            f"median game {games['turns'].median():.0f} turns"]
-
-
 SPEC = GameSpec(
     name="ufoo",
     slug="ufo-o",
@@ -69,33 +58,39 @@ SPEC = GameSpec(
     default_bot="tactical",
     seats=lambda p: 2,
     seat_range=(2, 2),
-    describe_action=describe.describe_action,
-    describe_step=describe.describe_step,
-    describe_state=describe.describe_state,
-    describe_setup=describe.describe_setup,
-    describe_result=describe.describe_result,
-    invariants=describe.invariants,
-    trace_mark=lambda s: int(s[E.TURN]),
-    trace_legend=("A, B: the two sides; A0-A3, B0-B3: their UFOs (numbered 0-3 as in the rules);\n"
-                  "(col,row): a hex; structure: what is left of a side's mothership (0 loses);\n"
-                  "a UFO is on a hex, damaged (red side up: -1 on its attack rolls), destroyed (back on its\n"
-                  "mothership at its owner's next turn), docked (there, may leave a turn later) or ready;\n"
-                  "dice [...]: what the step rolled, forced steps after it included (e.g. asteroid rolls)"),
-    summary_means=("turns", "kills", "ms_hits"),
-    summarize=summary_lines,
     max_steps=20_000,
-    report="simkit.games.ufoo.report:build",
-    experiment="experiments/ufo-o.toml",
-    sensitivity="simkit.games.ufoo.sensitivity:DECLARATION",
-    test_variants=(
-        {},
-        {"fire_lines": "any", "ufos_block_fire": True, "mothership_blocks_fire": True, "push_path": "straight", "push_through": "empty",
-         "push_off_board": "destroyed", "push_into_asteroid": "destroyed", "mothership_fire": "start", "mothership_volley": "single",
-         "asteroid_roll_timing": "after_each_move", "respawn_delay": "same_turn"},
-        {"push_path": "away", "push_optional": False, "push_blocked": "none", "attacks_per_turn": "one",
-         "no_target_ends_turn": True, "damaged_defender_malus": False, "ion_backfire_zero": False, "asteroid_check": "moved",
-         "mothership_attack_from": "moved", "mothership_ion_backfire": False, "mothership_attack_uses_attack": False,
-         "mothership_fire": "end", "launch_cost": 1, "push_through": "any", "push_length": "up_to"},
+    text=Text(
+        describe_action=describe.describe_action,
+        describe_state=describe.describe_state,
+        describe_step=describe.describe_step,
+        describe_setup=describe.describe_setup,
+        describe_result=describe.describe_result,
+        trace_mark=lambda s: int(s[E.TURN]),
+        trace_legend="A, B: the two sides; A0-A3, B0-B3: their UFOs (numbered 0-3 as in the rules);\n"
+                      "(col,row): a hex; structure: what is left of a side's mothership (0 loses);\n"
+                      "a UFO is on a hex, damaged (red side up: -1 on its attack rolls), destroyed (back on its\n"
+                      "mothership at its owner's next turn), docked (there, may leave a turn later) or ready;\n"
+                      "dice [...]: what the step rolled, forced steps after it included (e.g. asteroid rolls)",
+    ),
+    analysis=Analysis(
+        questions="simkit.games.ufoo.questions:QUESTIONS",
+        summary_means=("turns", "kills", "ms_hits"),
+        report="simkit.games.ufoo.report:build",
+        experiment="experiments/ufo-o.toml",
+        sensitivity="simkit.games.ufoo.sensitivity:DECLARATION",
+    ),
+    checks=Checks(
+        invariants=describe.invariants,
+        variants=(
+            {},
+            {"fire_lines": "any", "ufos_block_fire": True, "mothership_blocks_fire": True, "push_path": "straight", "push_through": "empty",
+             "push_off_board": "destroyed", "push_into_asteroid": "destroyed", "mothership_fire": "start", "mothership_volley": "single",
+             "asteroid_roll_timing": "after_each_move", "respawn_delay": "same_turn"},
+            {"push_path": "away", "push_optional": False, "push_blocked": "none", "attacks_per_turn": "one",
+             "no_target_ends_turn": True, "damaged_defender_malus": False, "ion_backfire_zero": False, "asteroid_check": "moved",
+             "mothership_attack_from": "moved", "mothership_ion_backfire": False, "mothership_attack_uses_attack": False,
+             "mothership_fire": "end", "launch_cost": 1, "push_through": "any", "push_length": "up_to"},
+        ),
     ),
 )
 

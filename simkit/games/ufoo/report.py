@@ -1,7 +1,8 @@
-"""The Ufo.O balance report (experiments/ufo-o.toml): first-player advantage for every pairing
-of the bots, the strength ladder, what laser, ion cannon and repair are worth, game length,
-and how sure the numbers are: each reading of an unclear rule and the stand-in board's variant
-switched on its own (simkit/games/ufoo/sensitivity.py), and A15 with A18 together."""
+"""The Ufo.O balance report (experiments/ufo-o.toml), after its answers (questions.py):
+who wins, by turn order and by seat, for every pairing of the bots; which bot is stronger
+head to head; what laser, ion cannon and repair are worth; game length; and how sure the
+numbers are: each reading of an unclear rule and the stand-in board's variants switched on
+its own (simkit/games/ufoo/sensitivity.py), and A15 with A18 together."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
+from ...questions import VariantEffect, contrast_verdict, two_sided_p
 from ...report import PALETTE, Report, fmt_p, pct, style
-from ...stats import holm_adjusted, paired_binary, paired_numeric, wilson
+from ...stats import holm_adjusted, wilson
+from .questions import BOTS, DEFAULTS, QUESTIONS, OptionWorth, Seats, paired_family
 
-DEFAULTS = {"board": "", "asteroid_check": "all", "mothership_attack_from": "all", "mothership_fire": "any_time"}
-BOT_ORDER = ["random", "aggressive", "tactical", "search"]
-EQUIV_MARGIN = 0.02  # TOST margin for "no first-player advantage": 2 points
+
+def _question(qid: str):
+    return next(q for q in QUESTIONS if q.id == qid)
 
 
 def _table_key(bots) -> str:
@@ -38,33 +41,9 @@ def _games(part: pl.DataFrame) -> pl.DataFrame:
     return part.filter(pl.col("seat") == 1).sort("game_index")
 
 
-def _first_player(part: pl.DataFrame) -> dict:
-    """The first player's wins, losses and draws, and its advantage (wins minus losses, in
-    points) with a 95% interval, a two-sided p-value and the TOST margin it rules out."""
-    g = _games(part)
-    first = g["first_seat"].to_numpy()
-    winner = g["winner"].to_numpy()
-    n = len(g)
-    w = int(np.sum(winner == first))
-    loss = int(np.sum((winner > 0) & (winner != first)))
-    d = n - w - loss
-    x = np.where(winner == first, 1.0, np.where(winner > 0, -1.0, 0.0))
-    adv = float(x.mean())
-    se = float(np.sqrt(max(x.var(ddof=1), 1e-12) / n))
-    p = float(2 * sps.norm.sf(abs(adv) / se)) if se > 0 else 1.0
-    z90 = sps.norm.ppf(0.95)
-    ruled = max(abs(adv - z90 * se), abs(adv + z90 * se))  # 90% interval inside (-m, m): TOST at 5%
-    return {"n": n, "win": wilson(w, n), "loss": wilson(loss, n), "draw": wilson(d, n), "adv": adv,
-            "adv_lo": adv - 1.96 * se, "adv_hi": adv + 1.96 * se, "p": p, "ruled_out": ruled}
-
-
-def _pts(x: float) -> str:
-    return f"{100 * x:+.1f}"
-
-
 def _mean_ci(values) -> str:
     v = np.asarray(values, dtype=float)
-    se = v.std(ddof=1) / math.sqrt(len(v)) if len(v) > 1 else 0.0
+    se = v.std(ddof=1) / math.sqrt(len(v)) if len(v) > 1 else float("nan")
     return f"{v.mean():.2f} [{v.mean() - 1.96 * se:.2f}, {v.mean() + 1.96 * se:.2f}]"
 
 
@@ -83,7 +62,46 @@ def _survival(turns: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
     return t, 1.0 - ended_by / len(turns)
 
 
-def build(result, target) -> None:
+def _pairings(f: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
+    """Every cell of two bots from the ladder under the default readings: self-play, then
+    the pairs, in the ladder's listing order (a label and the cell's rows)."""
+    out = []
+    for i, a in enumerate(BOTS):
+        for b in BOTS[i:]:
+            for cand in ([a] if a == b else [[a, b], [b, a]]):
+                part = _cell(f, a if a == b else cand)
+                if part.height:
+                    out.append((f"{a} vs {b}", part))
+                    break
+    return out
+
+
+def _forest(ax, labels, estimates, shown) -> None:
+    """Points with their 95% intervals, one row each (filled: shown, hollow: not shown)."""
+    for y, (e, s) in enumerate(zip(estimates, shown)):
+        ax.errorbar(100 * e.estimate, y, xerr=[[100 * (e.estimate - e.lo)], [100 * (e.hi - e.estimate)]], fmt="o",
+                    color=PALETTE[0], mfc=PALETTE[0] if s else "white", capsize=3)
+    ax.axvline(0, color="k", ls=":", lw=1)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.set_ylim(len(labels) - 0.5, -0.5)
+
+
+def _over_pairings(estimates, margin: float) -> list[tuple[str, str]]:
+    """(Holm-adjusted p, verdict) of one position's deviation in each pairing, Holm over the
+    pairings; a zero-width interval (every game alike) is no test."""
+    z = sps.norm.ppf(0.975)
+    se = [(e.hi - e.lo) / (2 * z) for e in estimates]
+    p_adj = holm_adjusted([two_sided_p(e.estimate, s) if s > 0 else float("nan") for e, s in zip(estimates, se)])
+    return [(fmt_p(p), contrast_verdict(e.estimate, s, margin, p)) if s > 0 else ("", "too few games")
+            for e, s, p in zip(estimates, se, p_adj)]
+
+
+def _says(verdict: str, e, margin: float) -> str:
+    return {"shown": "favoured" if e.estimate > 0 else "disfavoured", "equivalent": f"fair within ±{100 * margin:.0f} points",
+            "too few games": "too few games (every game alike)"}.get(verdict, "not shown either way")
+
+
+def build(result, rep: Report) -> None:
     import matplotlib.pyplot as plt
 
     style()
@@ -91,172 +109,131 @@ def build(result, target) -> None:
     game = exp.game
     f = result.frame.with_columns(pl.col("bot").cast(pl.Utf8))
     cap = int(f["turn_cap"][0])
-    rep = Report("Ufo.O: balance report", game.slug)
-    n_games = f.group_by("table", *DEFAULTS).agg(pl.col("game_index").n_unique())["game_index"].sum()
-    rep.text(
-        f"First-player advantage, the bots' strength ladder, what each weapon and repair is worth, how long games "
-        f"last, and how these move with the asteroid layout and with the readings the rulebook leaves open. "
-        f"{n_games:,} simulated games in {len(exp.cells)} cells; every rate with its 95% interval.")
+    rep.headline_figure = "first-player"
     rep.bullets([
-        f"Reproduce: `simkit sweep {exp.path} --jobs 1` (a few minutes on one core, and about 5 more for the sensitivity "
-        f"section's runs); runs are cached in `runs/sweeps/{exp.name}/` and `runs/sensitivity/ufoo/`.",
         f"Root seed {exp.seed}: game *i* of every cell has the same seed and, seats rotated, the same bot in the same seat, "
         "so cells are compared game by game (paired) where they differ only in a bot option, the board or a reading.",
         "Rules as implemented, with every reading (A1-A37) and stand-in: [docs/rules/ufo-o.md](../../docs/rules/ufo-o.md).",
         "**The board is a stand-in** (nothing public describes the real sheet: 9 x 11 hexes, motherships at the middle of the "
         "top and bottom rows, an asteroid belt with three gaps and four outliers); absolute numbers describe this board.",
         "Bots: " + "; ".join(f"`{k}`: {v.help}" for k, v in game.bots.items()) + ".",
-        "Intervals: Wilson for rates; normal for the first player's advantage (wins minus losses, a draw counting 0) and for "
-        "means; Tango's score interval with McNemar's test for paired rates; Holm's correction within each family of tests. "
-        f"No advantage found is stated as an equivalence (TOST at 5%: the 90% interval of the advantage inside ±m; m reported).",
-        f"Turn cap (A33): {cap} turns (one player's turn each); a game reaching it is a draw, an outcome of its own.",
+        f"Turn cap (A33): {cap} turns (one player's turn each); a game reaching it is a draw, which counts as a win for "
+        "neither player, so a player's fair share of wins is half the games that have a winner.",
     ])
 
-    # -- 1. first-player advantage ---------------------------------------------------------------
-    rep.heading("First-player advantage")
-    rep.text("Every pairing of the bots, seats rotated; the first player is chosen by the rulebook's die roll, so each bot "
-             "moves first in about half of its games. The first player's wins, draws and losses are shares of all games; the "
-             "advantage is wins minus losses in points.")
-    pairings = []
-    for i, a in enumerate(BOT_ORDER):
-        for b in BOT_ORDER[i:]:
-            key = a if a == b else None
-            for cand in ([a] if a == b else [[a, b], [b, a]]):
-                part = _cell(f, cand if key is None else key)
-                if part.height:
-                    pairings.append((f"{a} vs {b}" if a != b else f"{a} vs {a}", part))
-                    break
-    rows, pvals, fps = [], [], []
-    for label, part in pairings:
-        fp = _first_player(part)
-        fps.append((label, fp))
-        pvals.append(fp["p"])
-    adj = holm_adjusted(pvals)
-    for (label, fp), p_adj in zip(fps, adj):
-        if p_adj < 0.05:
-            verdict = "first player favoured" if fp["adv"] > 0 else "second player favoured"
-        elif fp["ruled_out"] <= EQUIV_MARGIN:
-            verdict = f"no advantage: above {100 * fp['ruled_out']:.1f} points ruled out"
-        else:
-            verdict = f"inconclusive: above {100 * fp['ruled_out']:.1f} points ruled out"
-        rows.append({"pairing": label, "games": f"{fp['n']:,}", "first player wins": pct(fp["win"]), "draws": pct(fp["draw"]),
-                     "first player loses": pct(fp["loss"]), "advantage (points)": f"{_pts(fp['adv'])} [{_pts(fp['adv_lo'])}, {_pts(fp['adv_hi'])}]",
-                     "p (Holm)": fmt_p(p_adj), "verdict": verdict})
-    rep.table(rows, "The first player's results, by pairing (95% intervals; the verdict tests wins = losses, Holm over the pairings)")
-    fig, ax = plt.subplots(figsize=(8.5, 0.45 * len(fps) + 1.2))
-    for y, (label, fp) in enumerate(fps):
-        w, d, lo = 100 * fp["win"].estimate, 100 * fp["draw"].estimate, 100 * fp["loss"].estimate
-        ax.barh(y, w, color=PALETTE[0], label="first player wins" if y == 0 else None)
-        ax.barh(y, d, left=w, color=PALETTE[7], label="draw" if y == 0 else None)
-        ax.barh(y, lo, left=w + d, color=PALETTE[1], label="second player wins" if y == 0 else None)
-        ax.errorbar(w, y, xerr=[[w - 100 * fp["win"].lo], [100 * fp["win"].hi - w]], color="k", capsize=3, lw=1)
-    ax.axvline(50, color="k", ls=":", lw=1)
-    ax.set_yticks(range(len(fps)), [lab for lab, _ in fps])
-    ax.invert_yaxis()
-    ax.set_xlim(0, 100)
-    ax.set_xlabel("share of games (%)")
-    ax.set_title("Who wins: the first player, nobody (turn cap), the second player")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3)
-    rep.figure(fig, "first-player", "Outcome shares by pairing; whiskers: 95% interval of the first player's win rate; dotted: 50%")
-    heads = [fp for label, fp in fps if label in ("tactical vs tactical", "aggressive vs aggressive")]
-    if heads:
-        rep.summary = "; ".join(f"{label}: first player wins {pct(fp['win'])}" for label, fp in fps
-                                if label in ("tactical vs tactical", "aggressive vs aggressive"))
-
-    # -- 2. strength ladder ---------------------------------------------------------------------------
-    rep.heading("Strength ladder")
-    rep.text("Each pair of different bots, seats rotated, split by who moved first. A win rate above 50% means the row's bot "
-             "is stronger; draws count as neither.")
-    present = [b for b in BOT_ORDER if _cell(f, b).height or any(b in lab for lab, _ in pairings)]
-    rows = []
-    share = np.full((len(present), len(present)), np.nan)
-    lad_p, lad_rows = [], []
-    for i, a in enumerate(present):
-        for j, b in enumerate(present):
-            if i >= j:
-                continue
-            part = _cell(f, [a, b])
-            if not part.height:
-                part = _cell(f, [b, a])
-            if not part.height:
-                continue
-            mine = part.filter(pl.col("bot") == a)
-            n = mine.height
-            wins = int(mine["won"].sum())
-            losses = int(part.filter(pl.col("bot") == b)["won"].sum())
+    # -- 1. who wins: turn order and seat --------------------------------------------------------
+    pairings = _pairings(f)
+    first_q, seat_q = _question("first_player"), _question("seat")
+    rep.heading("Who wins: the first player and the seats")
+    rep.text("The rulebook's die roll decides who moves first (A32); with seats rotated each bot and each seat should move "
+             "first in half of the games (the table of seats below checks the roll). A position's figure is its win rate "
+             "minus the fair share (the average position's win rate); the headline games are the tactical bot against itself.")
+    for q in (first_q, seat_q):
+        for a in q.answers(f):
+            rep.evidence(a)
+    selfplay = _cell(f, "tactical")
+    if selfplay.height:
+        rows = []
+        for seat in (1, 2):
+            mine = selfplay.filter(pl.col("seat") == seat)
             first = mine.filter(pl.col("first"))
             second = mine.filter(~pl.col("first"))
-            ci = wilson(wins, n)
-            share[i, j] = 100 * ci.estimate
-            share[j, i] = 100 * losses / n
-            test = sps.binomtest(wins, wins + losses, 0.5) if wins + losses else None
-            lad_p.append(test.pvalue if test else 1.0)
-            lad_rows.append({"bot": a, "against": b, "games": f"{n:,}", "wins": pct(ci), "draws": pct(wilson(n - wins - losses, n)),
-                             f"wins moving first": pct(wilson(int(first["won"].sum()), first.height)),
-                             f"wins moving second": pct(wilson(int(second["won"].sum()), second.height))})
-    for r, p_adj in zip(lad_rows, holm_adjusted(lad_p)):
-        r["p (wins = losses, Holm)"] = fmt_p(p_adj)
-        rows.append(r)
-    rep.table(rows, "Win rate of each bot against each other bot, overall and by seat order (95% intervals)")
-    if len(present) > 1:
-        fig, ax = plt.subplots(figsize=(5.2, 4.2))
-        im = ax.imshow(share, cmap="RdBu", vmin=0, vmax=100)
-        for i in range(len(present)):
-            for j in range(len(present)):
-                if not np.isnan(share[i, j]):
-                    ax.text(j, i, f"{share[i, j]:.0f}", ha="center", va="center", fontsize=10)
-        ax.set_xticks(range(len(present)), present)
-        ax.set_yticks(range(len(present)), present)
-        ax.set_xlabel("opponent")
-        ax.set_ylabel("bot")
-        ax.grid(False)
-        fig.colorbar(im, ax=ax, label="wins of the row's bot (%)")
-        ax.set_title("Strength ladder")
-        rep.figure(fig, "ladder", "Win rate (%) of the row's bot against the column's bot, seats rotated")
+            rows.append({"seat": seat, "games": f"{mine.height:,}", "moves first (die roll)": _share(first.height, mine.height),
+                         "wins": _share(mine["won"].sum(), mine.height),
+                         "wins moving first": _share(first["won"].sum(), first.height),
+                         "wins moving second": _share(second["won"].sum(), second.height)})
+        rep.table(rows, "Tactical self-play, seat by seat: how often the die roll gives it the first move, and its win rate "
+                        "overall, moving first and moving second (95% Wilson intervals): a seat's edge that remains at "
+                        "equal turn order comes from the seat, not from the roll")
+    # every pairing but random against another bot: random never wins those, so who moves
+    # first there is only who won the die roll
+    rows, first_est, seat_est, labels = [], [], [], []
+    skipped, random_wins, random_games = [], 0, 0
+    for label, part in pairings:
+        a, _, b = label.partition(" vs ")
+        if "random" in (a, b) and a != b:
+            skipped.append(label)
+            mine = part.filter(pl.col("bot") == "random")
+            random_wins, random_games = random_wins + int(mine["won"].sum()), random_games + mine.height
+            continue
+        fa = Seats(position=first_q.position, position_name="turn position", names=first_q.names, by=()).answers(part, False)
+        sa = Seats(position="seat", by=()).answers(part, False)
+        if not fa or not sa:
+            continue
+        labels.append(label)
+        first_est.append(fa[0].estimates[0])  # the first player (turn position 1)
+        seat_est.append(sa[0].estimates[1])  # seat 2
+        g = _games(part)
+        rows.append({"pairing": label, "games": f"{g.height:,}", "first player wins": _share(int((g["winner"] == g["first_seat"]).sum()), g.height),
+                     "draws": _share(int(g["draw"].sum()), g.height)})
+    first_v, seat_v = _over_pairings(first_est, first_q.margin), _over_pairings(seat_est, first_q.margin)
+    for row, e, (p, v), s2, (p2, v2) in zip(rows, first_est, first_v, seat_est, seat_v):
+        row.update({"first player minus fair share": e.text(), "p (first player, Holm)": p, "first player": _says(v, e, first_q.margin),
+                    "seat 2 minus fair share": s2.text(), "p (seat 2, Holm)": p2, "seat 2": _says(v2, s2, first_q.margin)})
+    rep.table(rows, f"Every pairing of the bots, seats rotated, default readings: the first player's and seat 2's win rates, "
+                    f"each minus the fair share, with 95% intervals; p-values Holm-adjusted over the {len(rows)} pairings, "
+                    "for the first player and for seat 2 separately (in a game of two, the two positions' deviations are one "
+                    "test)"
+                    + (f". Left out: {', '.join(skipped)}: random won {random_wins:,} of these {random_games:,} games, so there "
+                       "who moves first measures the die roll, not the game" if skipped else ""))
+    if labels:
+        fig, axes = plt.subplots(1, 2, figsize=(9, 0.45 * len(labels) + 1.4), sharey=True)
+        _forest(axes[0], labels, first_est, [v == "shown" for _, v in first_v])
+        axes[0].set_xlabel("first player: win rate minus fair share (points)")
+        _forest(axes[1], labels, seat_est, [v == "shown" for _, v in seat_v])
+        axes[1].set_xlabel("seat 2: win rate minus fair share (points)")
+        fig.suptitle("Who wins more than the fair share, by pairing (95% intervals)")
+        rep.figure(fig, "first-player", "The first player's and seat 2's win rates minus the fair share, per pairing of the bots, "
+                                         "with 95% intervals (filled: shown after Holm over the pairings; dotted: no advantage)")
 
-    # -- 3. what laser, ion cannon and repair are worth ------------------------------------------------------------
+    # -- 2. which bot is stronger ------------------------------------------------------------------
+    rep.heading("Which bot is stronger, head to head")
+    rep.text("Each pair of different bots, seats rotated. Only pairs whose difference is shown are ordered; the bots are "
+             "listed in the order they were written, which is not a ranking.")
+    h2h = _question("head_to_head")
+    answers = h2h.answers(f)
+    for a in answers:
+        rep.evidence(a)
+    rows = []
+    for label, part in pairings:
+        a, _, b = label.partition(" vs ")
+        if a == b:
+            continue
+        mine = part.filter(pl.col("bot") == a)
+        first, second = mine.filter(pl.col("first")), mine.filter(~pl.col("first"))
+        rows.append({"bot": a, "against": b, "games": f"{mine.height:,}", "wins": _share(mine["won"].sum(), mine.height),
+                     "wins moving first": _share(first["won"].sum(), first.height),
+                     "wins moving second": _share(second["won"].sum(), second.height)})
+    rep.table(rows, "Each pair's games split by who moved first (95% Wilson intervals)")
+    if answers:
+        plotted = [e for e in answers[0].estimates if not e.label.startswith("random ")]
+        if plotted:
+            fig, ax = plt.subplots(figsize=(7, 0.5 * len(plotted) + 1.3))
+            _forest(ax, [e.label.split(":")[0].replace(" against ", " minus ") for e in plotted], plotted,
+                    [e.verdict == "shown" for e in plotted])
+            ax.set_xlabel("win rate of the first bot minus the second's (points)")
+            ax.set_title("Head to head (95% intervals; filled: shown after Holm)")
+            rep.figure(fig, "ladder", "Each pair of bots other than random: the first bot's win rate minus the second's in their "
+                                      "games, with 95% intervals (the pairs with random are in the tables above)")
+
+    # -- 3. what laser, ion cannon and repair are worth -------------------------------------------
     rep.heading("What laser, ion cannon and repair are worth")
     rep.text("A bot that gives up one option plays the full bot, seats rotated, on the same seeds as the full bot's games "
              "against itself; its game-by-game result is compared with the full bot's in the same seat (paired). The "
              "difference is what the option is worth, in points of win rate. `laser-only` keeps the ion attack on a "
              "mothership (the only way to win) and gives up the ion cannon against UFOs.")
-    rows, pv, plot = [], [], []
+    plot = []
     for base in ("tactical", "search"):
-        full = _cell(f, base)
-        if not full.height:
-            continue
-        for opt, worth in (("laser-only", "ion cannon at UFOs"), ("ion-only", "lasers"), ("no-repair", "repair")):
-            name = f"{base}:{opt}"
-            part = _cell(f, [name, base])
-            if not part.height:
-                continue
-            r = part.filter(pl.col("bot") == name).sort("game_index")
-            n = r.height
-            fb = full.filter((pl.col("seat") == pl.col("game_index") % 2 + 1) & (pl.col("game_index") < n)).sort("game_index")
-            assert np.array_equal(r["game_index"].to_numpy(), fb["game_index"].to_numpy())
-            pr = paired_binary(r["won"].to_numpy(), fb["won"].to_numpy())
-            pv.append(pr.p_value)
-            used = {"laser-only": "ions", "ion-only": "lasers", "no-repair": "repairs"}[opt]
-            uses = fb[used].to_numpy()
-            rows.append({"bot": base, "gives up": worth, "games": f"{n:,}", "restricted bot wins": pct(wilson(int(r["won"].sum()), n)),
-                         "full bot wins (same seeds, same seat)": pct(wilson(int(fb["won"].sum()), n)),
-                         "worth (points)": f"{_pts(-pr.estimate)} [{_pts(-pr.hi)}, {_pts(-pr.lo)}]",
-                         f"full bot's uses per game": f"{uses.mean():.2f}", "p (McNemar)": pr.p_value})
-            plot.append((f"{base}: {worth}", -100 * pr.estimate, -100 * pr.hi, -100 * pr.lo))
-    for row, p_adj in zip(rows, holm_adjusted(pv)):
-        row["p (Holm)"] = fmt_p(p_adj)
-        row["p (McNemar)"] = fmt_p(row["p (McNemar)"])
-    rep.table(rows, "Win rate lost by giving up one option (positive: the option helps); paired by seed, 95% intervals")
+        for a in OptionWorth(bot=base).answers(f):
+            rep.evidence(a)
+            plot += [(f"{base} {e.label.split(':')[0]}", e) for e in a.estimates]
     if plot:
-        fig, ax = plt.subplots(figsize=(7, 0.5 * len(plot) + 1.2))
-        for y, (label, est, lo, hi) in enumerate(plot):
-            ax.errorbar(est, y, xerr=[[est - lo], [hi - est]], fmt="o", color=PALETTE[y % 3], capsize=4)
-        ax.axvline(0, color="k", ls=":", lw=1)
-        ax.set_yticks(range(len(plot)), [p[0] for p in plot])
-        ax.invert_yaxis()
-        ax.set_xlabel("worth of the option (points of win rate)")
-        ax.set_title("What each option is worth")
-        rep.figure(fig, "options", "Points of win rate a bot loses without the option against the full bot (95% paired intervals)")
+        fig, ax = plt.subplots(figsize=(7, 0.5 * len(plot) + 1.3))
+        _forest(ax, [p[0] for p in plot], [p[1] for p in plot], [p[1].verdict == "shown" for p in plot])
+        ax.set_xlabel("win rate without the option minus the full bot's (points)")
+        ax.set_title("What each option is worth (95% paired intervals)")
+        rep.figure(fig, "options", "Win rate of a bot without one option minus the full bot's on the same seeds, with 95% "
+                                   "paired intervals (below 0: the option helps; filled: shown after Holm)")
     usage = []
     for bot in ("aggressive", "tactical", "search"):
         g = _cell(f, bot)
@@ -279,7 +256,7 @@ def build(result, target) -> None:
              "censored at the cap. The curve is the share of games still running after each turn.")
     rows = []
     fig, ax = plt.subplots(figsize=(7.5, 4))
-    for i, bot in enumerate(BOT_ORDER):
+    for i, bot in enumerate(BOTS):
         g = _games(_cell(f, bot))
         if not g.height:
             continue
@@ -320,15 +297,12 @@ def build(result, target) -> None:
         "and against themselves (experiments/tune_ufoo.py), and the searching bot deviates from tactical only when its "
         "rollouts show a clear gain. A reading can change what a bot's fixed habits are worth (A18 `moved` against the "
         "aggressive bot's parking, above) as much as the game.",
-        "A larger run (10x the games per cell) would shrink every interval about 3x; the verdicts above that rest on "
-        "intervals far from 0 would not change.",
     ])
     rep.heading("Compare variants yourself", 3)
     rep.code("simkit compare ufoo --bot tactical --set board=no-outliers --vs board= -n 40000\n"
              "simkit compare ufoo --bot tactical --set board=13-rows --vs board= -n 40000\n"
              "simkit compare ufoo --bot tactical --vs-bot tactical:no-repair -n 40000\n"
              "simkit sensitivity ufoo")
-    rep.write(target)
 
 
 def sensitivity_section(rep: Report, result):
@@ -389,41 +363,36 @@ def _together_section(rep: Report, f: pl.DataFrame) -> None:
     """A15 and A18 are the same phrase ("termina il movimento"), so the consistent other
     reading switches both; the sensitivity section switches them one at a time."""
     both = {"asteroid_check": "moved", "mothership_attack_from": "moved"}
-    rows, pv = [], []
+    first_q = _question("first_player")
+    rows, first_won, turns = [], [], []
     for bot in ("tactical", "aggressive"):
-        base = _games(_cell(f, bot))
-        part = _cell(f, bot, **both)
+        base, part = _cell(f, bot), _cell(f, bot, **both)
         if not base.height or not part.height:
             continue
-        for label, frame in (("default (A15/A18: every UFO)", _cell(f, bot)), ("A15 and A18: only UFOs that moved", part)):
-            g = _games(frame)
-            fp = _first_player(frame)
-            per_game = frame.group_by("game_index").agg(pl.col("asteroid_damage").sum(), pl.col("volley_hits").sum())
-            row = {"bot": bot, "reading": label, "games": f"{fp['n']:,}", "first player wins": pct(fp["win"]),
-                   "advantage (points)": f"{_pts(fp['adv'])} [{_pts(fp['adv_lo'])}, {_pts(fp['adv_hi'])}]",
-                   "mean turns": _mean_ci(g["turns"].to_numpy()),
-                   "asteroid damage / game": _mean_ci(per_game["asteroid_damage"].to_numpy()),
-                   "volley hits / game": _mean_ci(per_game["volley_hits"].to_numpy())}
-            if frame is part:
-                n = len(g)
-                b0 = base.filter(pl.col("game_index") < n)
-                pr = paired_binary((g["winner"] == g["first_seat"]).to_numpy(), (b0["winner"] == b0["first_seat"]).to_numpy())
-                dt = paired_numeric(g["turns"].to_numpy().astype(float), b0["turns"].to_numpy().astype(float))
-                pv.append(pr.p_value)
-                row["first player wins vs default (points)"] = f"{_pts(pr.estimate)} [{_pts(pr.lo)}, {_pts(pr.hi)}]"
-                row["turns vs default"] = f"{dt.estimate:+.2f} [{dt.lo:+.2f}, {dt.hi:+.2f}]"
-                row["_p"] = pr.p_value
-            rows.append(row)
+        per_game = {}
+        for label, frame in (("default (A15/A18: every UFO)", base), ("A15 and A18: only UFOs that moved", part)):
+            g = _games(frame).with_columns((pl.col("winner") == pl.col("first_seat")).alias("first player won"))
+            per_game[label] = g.select("game_index", "first player won", pl.col("turns").cast(pl.Float64))
+            fa = Seats(position=first_q.position, position_name="turn position", names=first_q.names, by=()).answers(frame, False)
+            totals = frame.group_by("game_index").agg(pl.col("asteroid_damage").sum(), pl.col("volley_hits").sum())
+            rows.append({"bot": bot, "reading": label, "games": f"{g.height:,}",
+                         "first player wins": _share(g["first player won"].sum(), g.height),
+                         "first player minus fair share": fa[0].estimates[0].text() if fa else "n/a",
+                         "mean turns": _mean_ci(g["turns"].to_numpy()),
+                         "asteroid damage / game": _mean_ci(totals["asteroid_damage"].to_numpy()),
+                         "volley hits / game": _mean_ci(totals["volley_hits"].to_numpy())})
+        old, new = per_game.values()
+        first_won.append((VariantEffect(f"{bot} self-play", metric="first player won"), old, new))
+        turns.append((VariantEffect(f"{bot} self-play", metric="turns"), old, new))
     if not rows:
         return
     rep.heading("A15 and A18 read together")
     rep.text("A15 (asteroid rolls) and A18 (the ion attack on the enemy mothership) read the same phrase, \"termina il "
              "movimento\"; the rules document gives both the same default so that the phrase means one thing. The section "
              "above switches them one at a time; here both read \"only a UFO that moved\" (`asteroid_check=moved`, "
-             "`mothership_attack_from=moved`), against the default on the same seeds (paired; Holm over the two bots).")
-    adj = iter(holm_adjusted(pv))
-    for row in rows:
-        if "_p" in row:
-            row["p (first player, Holm)"] = fmt_p(next(adj))
-            del row["_p"]
-    rep.table(rows, "Both readings switched together against the default, self-play, 95% intervals")
+             "`mothership_attack_from=moved`), against the default on the same seeds.")
+    rep.table(rows, "Self-play under each reading (95% intervals)")
+    for family in (first_won, turns):
+        answers = paired_family(family)
+        rep.table([r for a in answers for r in a.rows()],
+                  f"The reading minus the default on the same seeds ({answers[0].method})")

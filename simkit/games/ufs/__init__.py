@@ -10,7 +10,7 @@ import numpy as np
 
 import strategies.ufs as bots
 
-from ...game import GameSpec, OutputTable, game_column
+from ...game import Analysis, Checks, GameSpec, OutputTable, Text, game_column
 from . import board as board_mod
 from . import describe
 from . import engine as E
@@ -33,14 +33,6 @@ OUTPUTS = OutputTable([
 ])
 
 
-def summary_lines(frame) -> list[str]:
-    """Loss causes, as shares of all games."""
-    n = frame.height
-    counts = dict(frame.group_by("loss_cause").len().iter_rows())
-    parts = [f"{cause or 'won'} {counts.get(cause, 0) / n:.1%}" for cause in (None, "damage", "mothership")]
-    return ["outcomes: " + ", ".join(parts)]
-
-
 SPEC = GameSpec(
     name="ufs",
     slug="under-falling-skies",
@@ -54,27 +46,33 @@ SPEC = GameSpec(
     default_bot="greedy",
     seats=lambda p: 1,
     seat_range=(1, 1),
-    describe_action=describe.describe_action,
-    describe_state=describe.describe_state,
-    describe_result=describe.describe_result,
-    invariants=describe.invariants,
-    trace_mark=lambda s: int(s[E.ROUND]),
-    trace_legend=("sky rows top to bottom, columns 1-5: X2 explosion (shoot value), < > arrows,\n"
-                  "M mothership icon, P purple ship, W white ship (a ship's letter precedes its cell;\n"
-                  "p, w on the landing row); dice: g grey, W white, * placed;\n"
-                  "rooms: E energy, J jets, R research, B robot, +n modifier, cN energy cost"),
-    summary_means=("rounds", "research_reached", "damage_taken", "ships_shot"),
-    summarize=summary_lines,
     max_steps=2_000,
-    test_variants=tuple(
-        {"city": city, "city_side": side, "threat": threat, "robots": robots}
-        for city in ("roswell", "new_york", "washington")
-        for side in ("normal", "damaged")
-        for threat, robots in ((0, True), (4, True), (2, False))
+    text=Text(
+        describe_action=describe.describe_action,
+        describe_state=describe.describe_state,
+        describe_result=describe.describe_result,
+        trace_mark=lambda s: int(s[E.ROUND]),
+        trace_legend="sky rows top to bottom, columns 1-5: X2 explosion (shoot value), < > arrows,\n"
+                      "M mothership icon, P purple ship, W white ship (a ship's letter precedes its cell;\n"
+                      "p, w on the landing row); dice: g grey, W white, * placed;\n"
+                      "rooms: E energy, J jets, R research, B robot, +n modifier, cN energy cost",
     ),
-    report="simkit.games.ufs.report:build",
-    sensitivity="simkit.games.ufs.sensitivity:DECLARATION",
-    experiment="experiments/ufs-threat.toml",
+    analysis=Analysis(
+        questions="simkit.games.ufs.questions:QUESTIONS",
+        summary_means=("rounds", "research_reached", "damage_taken", "ships_shot"),
+        report="simkit.games.ufs.report:build",
+        experiment="experiments/ufs-threat.toml",
+        sensitivity="simkit.games.ufs.sensitivity:DECLARATION",
+    ),
+    checks=Checks(
+        invariants=describe.invariants,
+        variants=tuple(
+            {"city": city, "city_side": side, "threat": threat, "robots": robots}
+            for city in ("roswell", "new_york", "washington")
+            for side in ("normal", "damaged")
+            for threat, robots in ((0, True), (4, True), (2, False))
+        ),
+    ),
 )
 
 

@@ -1,5 +1,5 @@
-"""The Under Falling Skies balance report: how hard is each threat level, city and side,
-for bots of different skill."""
+"""The Under Falling Skies balance report, after its answers (questions.py): how hard is each
+threat level, city and side, for bots of different skill."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import re
 import numpy as np
 import polars as pl
 
-from ...ladder import CLASSES, Contrast, Means, boot_taus, classify, difference, from_difference
-from ...report import PALETTE, Report, fmt_p, pct, style
-from ...stats import clustered_mean, clustered_rate, design_effect, diff_independent, holm, paired_binary, wilson
+from ...ladder import CLASSES, Contrast, Means, boot_taus, classify, difference, from_difference, rules
+from ...report import PALETTE, Report, pct, style
+from ...stats import clustered_mean, clustered_rate, design_effect, diff_independent, holm, holm_adjusted, paired_binary, wilson
+from .questions import CITY_NAMES, MAIN, QUESTIONS, DamagedSide, RuleVariant, ThreatLevels, select_games
 
 BUDGET = re.compile(r"(?:^|[:+])budget=(\d+)")
 
-CITY_NAMES = {"roswell": "Roswell", "new_york": "New York", "washington": "Washington"}
 TILE_NAMES = {1: "tile 4 (top)", 2: "tile 3", 4: "tile 2 (skull)", 8: "tile 1 (bottom)"}
 
 
@@ -50,16 +50,14 @@ def _error_bars(ax, xs, cis, **kw) -> None:
                 color=line[0].get_color(), alpha=0.8)
 
 
-def build(result, target) -> None:
+def build(result, rep: Report) -> None:
     import matplotlib.pyplot as plt
 
     style()
     exp = result.experiment
-    everything = result.frame.with_columns(pl.col("bot").cast(pl.Utf8))
     # A cell two grids share (the search's default budget is on its ladder too) comes once per grid: keep it once.
-    everything = everything.drop("grid").unique(maintain_order=True)
-    main = everything.filter(pl.col("damage_rule") == "sum")  # the main grids; variants are compared below
-    variant = everything.filter(pl.col("damage_rule") != "sum")
+    everything = select_games(result.frame, None).with_columns(pl.col("bot").cast(pl.Utf8))
+    main = select_games(everything, MAIN)  # the main grids; the rule variant is compared below
     game = exp.game
     # Bots that played every cell make the tables; bots that played one city only (the
     # searching bot's budget ladder) are read in "Does it hold under stronger play?".
@@ -71,18 +69,18 @@ def build(result, target) -> None:
     cities = [c for c in CITY_NAMES if c in set(f["city"].to_list())]
     sides = [s for s in ("normal", "damaged") if s in set(f["city_side"].to_list())]
     threats = sorted(set(f["threat"].to_list()))
-    rep = Report("Under Falling Skies: balance report", game.slug)
+    rep.headline_figure = "win-rate-by-threat"
 
     n_default = f.filter(pl.col("bot") == default).group_by("threat", "city", "city_side").len()["len"].min()
     rep.text(
         f"Win rates of the solo game by **threat level** (0-4 sky tiles on their threatening side), **city** and "
-        f"**city side**, for {len(bots)} bots of different skill. {f.height:,} simulated games; at least "
-        f"{n_default:,} per cell for the default bot `{default}`. Every rate comes with a 95% interval: Wilson's for one "
+        f"**city side**, for {len(bots)} bots of different skill; at least {n_default:,} games per cell for the default bot "
+        f"`{default}`. Every rate comes with a 95% interval: Wilson's for one "
         f"cell; for rates pooled over cells, which share their seeds, Wilson's at the sample size the shared seeds are worth "
         f"(clustered by seed). Small rates are printed with the digits their intervals need."
     )
     rep.bullets([
-        f"Reproduce: `simkit sweep {exp.path}` (or `make run`); runs are cached in `runs/sweeps/{exp.name}/`.",
+        f"Runs are cached in `runs/sweeps/{exp.name}/` (`make run` runs this experiment).",
         f"Root seed {exp.seed}: game *i* of every cell uses the same seed, so cells share their dice as far as their play allows.",
         "Rules as implemented, with every ambiguity and stand-in: [docs/rules/under-falling-skies.md](../../docs/rules/under-falling-skies.md).",
         "Bots: " + "; ".join(f"`{b}`: {game.bots[b.split(':')[0]].help}" for b in bots if b.split(':')[0] in game.bots) + ".",
@@ -102,10 +100,6 @@ def build(result, target) -> None:
                     row[f"threat {t}"] = pct(_rate(part)) if part.height else ""
                 rows.append(row)
     rep.table(rows, "Win rate [95% interval], by bot, city, side and threat level")
-    head = f.filter((pl.col("bot") == default) & (pl.col("city") == cities[0]) & (pl.col("city_side") == sides[0]))
-    rep.summary = f"{default} on {CITY_NAMES[cities[0]]}: " + ", ".join(
-        f"threat {t} {100 * _rate(head.filter(pl.col('threat') == t)).estimate:.1f}%" for t in threats)
-
     plotted = [b for b in bots if f.filter(pl.col("bot") == b)["won"].any()]
     never = [b for b in bots if b not in plotted]
     fig, axes = plt.subplots(1, len(plotted), figsize=(4.4 * len(plotted), 3.8), sharey=False, squeeze=False)
@@ -136,34 +130,31 @@ def build(result, target) -> None:
                                           "so that rates of 0.01% and 50% can both be read")
     for bot in never:
         part = f.filter(pl.col("bot") == bot)
-        cells = part.select("threat", "city", "city_side").unique().height
+        played = part.select("threat", "city", "city_side").unique().height
         seeds = part["seed"].n_unique()
-        rep.text(f"Bot `{bot}` never won in {part.height:,} games ({cells} cells played on the same {seeds:,} seeds): "
+        rep.text(f"Bot `{bot}` never won in {part.height:,} games ({played} cells played on the same {seeds:,} seeds): "
                  f"95% upper bound {100 * _pooled(part).hi:.3f}% per game, counting each seed once, since games on one "
                  f"seed need not be independent.")
 
-    # -- significance of each step in threat --------------------------------------------
-    rep.heading("Is each threat step harder?", 3)
-    steps, pvals = [], []
+    # -- is each threat level harder? -----------------------------------------------------
+    rep.heading("Is each threat level harder than the one before?", 3)
+    headline = next(q for q in QUESTIONS if q.id == "threat")
+    for a in headline.answers(f):
+        rep.evidence(a)
+    rows, iut = [], []
     for city in cities:
         for side in sides:
-            base = f.filter((pl.col("bot") == default) & (pl.col("city") == city) & (pl.col("city_side") == side))
-            for t0, t1 in zip(threats, threats[1:]):
-                a = base.filter(pl.col("threat") == t0).sort("game_index")
-                b = base.filter(pl.col("threat") == t1).sort("game_index")
-                if not a.height or a.height != b.height:
-                    continue
-                d = paired_binary(a["won"].to_numpy(), b["won"].to_numpy())
-                steps.append((city, side, t0, t1, d))
-                pvals.append(d.p_value)
-    rejected = holm(pvals)
-    rep.table([
-        {"city": CITY_NAMES[c], "side": s, "step": f"{t0} -> {t1}",
-         "drop in win rate (points)": f"{100 * d.estimate:+.2f} [{100 * d.lo:+.2f}, {100 * d.hi:+.2f}]",
-         "p": fmt_p(d.p_value), "significant (Holm, 5%)": "yes" if r else "no"}
-        for (c, s, t0, t1, d), r in zip(steps, rejected)
-    ], f"Bot `{default}`: win rate at one threat level minus the next on the same seeds, with Tango's 95% interval and "
-       f"the score test it inverts, Holm-corrected over all steps")
+            q = ThreatLevels("threat", where={"bot": default, "city": city, "city_side": side})
+            for a in q.answers(f):
+                steps = [e for e in a.estimates if "->" in e.label]
+                iut.append(max(e.p for e in steps))  # every step must be shown: the largest one-sided p decides
+                rows.append({"city": CITY_NAMES[city], "side": side,
+                             **{e.label.replace("threat ", ""): e.text() for e in steps}})
+    for row, p in zip(rows, holm_adjusted(iut)):
+        row["every level harder (Holm)"] = "shown" if p < 0.05 else "not shown"
+    rep.table(rows, f"Bot `{default}`: each step's change in win rate on the same seeds (Tango's 95% interval); a city and "
+                    f"side is shown to get harder at every level when every step is significant one-sided (the largest "
+                    f"step p-value), Holm over the {len(rows)} cities and sides")
 
     # -- which tile hurts most ---------------------------------------------------------
     if 1 in threats:
@@ -231,6 +222,21 @@ def build(result, target) -> None:
     ax.legend()
     rep.figure(fig, "losses", "Left: outcomes by threat level. Right: survival curve, the share of games not yet lost after each round")
 
+    # -- the damaged side ------------------------------------------------------------------
+    if {"normal", "damaged"} <= set(sides):
+        rep.heading("Is the damaged side harder?")
+        rep.text("Each city's tile has a normal and a damaged side. Every cell plays game *i* with the same seed, so the two "
+                 "sides are compared game by game: per seed, the damaged side's result minus the normal side's, averaged over "
+                 "the threat levels. A city's damaged side is *shown harder* or *shown easier* when that difference is "
+                 "significant after Holm over the cities, *within ±1 point* of the normal side when its 90% interval lies "
+                 "inside ±1 point (equivalence), and otherwise not shown.")
+        side_q = DamagedSide(where={"bot": default}, who=f"the {default} bot")
+        for a in side_q.answers(f):
+            rep.evidence(a)
+        rep.table(side_q.by_threat(f), f"Bot `{default}`, city by city and level by level: the damaged side's win rate minus "
+                                       "the normal side's on the same seeds (Tango's 95% interval, McNemar's test), Holm over "
+                                       "every city and threat level")
+
     # -- bots ------------------------------------------------------------------------------
     if len(bots) > 1:
         rep.heading("Skill matters: bots compared")
@@ -254,35 +260,43 @@ def build(result, target) -> None:
 
     _stronger_play(rep, f, main, bots, default, cities, sides, threats)
 
-    # -- paired comparisons ---------------------------------------------------------------
-    rep.heading("Paired comparisons need fewer games")
-    rep.text("Every cell plays game *i* with the same seed, so two cells can be compared game by game "
-             "(`simkit compare` does this for any two variants). Here: the damaged side of each city "
-             "against its normal side, same seeds, bot " + f"`{default}`. Tango's score interval and the score test it "
-             "inverts (McNemar's, without continuity correction: a difference is significant exactly when its interval "
-             "excludes 0) use the pairing; the last columns analyse the same games as two independent samples.")
+    # -- a rule variant, and why pairing pays ---------------------------------------------------
+    variant = everything.filter((pl.col("damage_rule") == "strict") & (pl.col("bot") == default))
+    strict = sorted(set(variant["threat"].to_list()))
+    if strict:
+        rep.heading("A rule variant: the city falls one damage sooner (G9)")
+        rep.text("The rules can be read to end the game when damage reaches the sum of the damage segments (as implemented) "
+                 "or one less (`damage_rule=strict`); the variant plays the same seeds in Roswell (normal side).")
+        for t in strict:
+            q = RuleVariant("damage_rule", "sum", "strict", f"At threat {t} in Roswell (normal side), a damage limit one lower",
+                            {"bot": default, "city": "roswell", "city_side": "normal", "threat": t})
+            for a in q.answers(everything):
+                rep.evidence(a)
+    rep.heading("Paired comparisons need fewer games", 3)
+    rep.text("Two cells compared game by game on the same seeds give a narrower interval than the same games analysed as two "
+             f"independent samples. Here, for bot `{default}`: the damaged against the normal side of each city, and the rule "
+             "variant against the rules as implemented.")
     rows = []
     for city in cities:
         for t in [x for x in threats if x <= 1]:
-            a = f.filter((pl.col("bot") == default) & (pl.col("city") == city) & (pl.col("city_side") == "normal") & (pl.col("threat") == t)).sort("game_index")
-            d = f.filter((pl.col("bot") == default) & (pl.col("city") == city) & (pl.col("city_side") == "damaged") & (pl.col("threat") == t)).sort("game_index")
-            if not a.height or a.height != d.height:
-                continue
-            rows.append(_paired_row(CITY_NAMES[city], t, d, a))
-    for t in sorted(set(variant["threat"].to_list())):
-        v = variant.filter((pl.col("bot") == default) & (pl.col("threat") == t)).sort("game_index")
-        a = f.filter((pl.col("bot") == default) & (pl.col("city") == "roswell") & (pl.col("city_side") == "normal") & (pl.col("threat") == t)).sort("game_index")
-        if not v.height or v.height != a.height:
-            continue
-        rows.append(_paired_row("Roswell, damage limit one lower (damage_rule=strict)", t, v, a, " (strict - sum)"))
+            a = _cell(f, default, city, "normal", t)
+            d = _cell(f, default, city, "damaged", t)
+            if a.height and a.height == d.height:
+                rows.append(_paired_row(f"{CITY_NAMES[city]}: damaged minus normal side", t, d, a))
+    for t in strict:
+        v = variant.filter(pl.col("threat") == t).filter((pl.col("city") == "roswell") & (pl.col("city_side") == "normal")).sort("game_index")
+        a = _cell(f, default, "roswell", "normal", t)
+        if v.height and v.height == a.height:
+            rows.append(_paired_row("Roswell: damage limit one lower minus as implemented", t, v, a))
     rep.table([{k: v for k, v in r.items() if not k.startswith("_")} for r in rows],
-              "Effect of a variant, paired by seed, and how many times more games two independent runs would need for the same precision")
+              "A difference, paired by seed and as two independent samples, and how many times more games two independent "
+              "runs would need for the same precision")
     if rows:
         by_ratio = sorted(rows, key=lambda r: r["_width_ratio"])
         least, most = by_ratio[0], by_ratio[-1]
 
         def where(r: dict) -> str:
-            return f"{r['city']} at threat {r['threat']} (same outcome on {100 * r['_agreement']:.1f}% of the seeds)"
+            return f"{r['comparison']} at threat {r['threat']} (same outcome on {100 * r['_agreement']:.1f}% of the seeds)"
 
         rep.text(f"Here the paired interval is {least['_width_ratio']:.2f}x to {most['_width_ratio']:.2f}x narrower than the "
                  f"independent one, so an unpaired design would need {least['_width_ratio'] ** 2:.1f}x to "
@@ -300,18 +314,16 @@ def build(result, target) -> None:
         f"Data version: {game.data_version(exp.cells[0].spec.params)}.",
     ])
     sensitivity_section(rep, result)
-    rep.write(target)
 
 
-def _paired_row(label: str, threat: int, b: pl.DataFrame, a: pl.DataFrame, suffix: str = "") -> dict:
-    """One row of the paired-comparison table: variant ``b`` minus ``a`` on the same seeds,
-    analysed paired and as two independent samples."""
+def _paired_row(label: str, threat: int, b: pl.DataFrame, a: pl.DataFrame) -> dict:
+    """One row of the paired-comparison table: ``b`` minus ``a`` on the same seeds, analysed
+    paired and as two independent samples."""
     pr = paired_binary(b["won"].to_numpy(), a["won"].to_numpy())
     ind = diff_independent(int(b["won"].sum()), b.height, int(a["won"].sum()), a.height)
-    return {"city": label, "threat": threat, "games": f"{a.height:,}",
-            "damaged - normal (points)": f"{100 * pr.estimate:+.2f}{suffix}",
+    return {"comparison": label, "threat": threat, "games": f"{a.height:,}",
+            "difference (points)": f"{100 * pr.estimate:+.2f}",
             "paired 95% CI": f"[{100 * pr.lo:+.2f}, {100 * pr.hi:+.2f}]",
-            "score test p": fmt_p(pr.p_value),
             "same outcome": f"{100 * pr.agreement:.1f}%",
             "independent 95% CI": f"[{100 * ind.lo:+.2f}, {100 * ind.hi:+.2f}]",
             "games an unpaired design needs": f"{((ind.hi - ind.lo) / (pr.hi - pr.lo)) ** 2:.1f}x",
@@ -331,8 +343,8 @@ def _paired(a: pl.DataFrame, b: pl.DataFrame):
 
 
 def _taus(cells: dict, bots: list[str], labels: list, threats: list[int]) -> dict:
-    """Kendall's tau between every two bots' rankings of the cells, at each threat level,
-    with bootstrap intervals over seeds (cells share their seeds, so they stay paired)."""
+    """Kendall's tau between every two bots' rankings of the cells, at each threat level
+    (point estimates: simkit.ladder.boot_taus)."""
     out = {}
     for t in threats:
         means = {}
@@ -482,13 +494,9 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
              + " (pooled win rate; `random` never wins, so it ranks nothing). Each headline of this report is a claim that "
              f"the default bot `{default}`'s games establish; it is measured again for every bot that wins games, as a "
              "*margin* that is positive when the claim holds for that bot, with its 95% interval (cells play the same seeds, "
-             "so comparisons between cells are paired). A claim *survives* when the strongest bot "
-             f"(`{top}`) finds it too (its interval above 0) and no stronger bot finds the opposite; it *flips* when a bot above "
-             f"`{default}` finds the opposite (its interval below 0) or separates another answer; it *fades* when `{top}`'s interval contains 0 "
-             f"but lies below `{default}`'s margin (the effect is ruled out at `{default}`'s size, not ruled out smaller); it "
-             f"is *undecided* when `{top}`'s interval contains both 0 and `{default}`'s margin (too few games to tell) or when "
-             f"`{default}` does not separate it. `{top}` plays fewer games per cell, so its intervals are wider. Rank "
-             "correlations are Kendall's tau-b (+1 the same order, -1 the reverse), with 95% bootstrap intervals over seeds.")
+             "so comparisons between cells are paired). " + rules(default, top) + f" `{top}` plays fewer games per cell, so "
+             "its intervals are wider. Rank correlations are Kendall's tau-b (+1 the same order, -1 the reverse), as point "
+             "estimates: a bootstrap interval for them did not keep its level.")
     said = {k: [] for k in CLASSES}
     ladder_lines = _budget_ladder(rep, main)
     if len(skill) < 2:
@@ -527,37 +535,42 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
     rep.table([{"bots": f"{a} vs {b}", **{f"threat {t}": str(taus[(a, b, t)]) for t in threats}}
                for a, b in itertools.combinations(skill, 2)],
               f"Kendall's tau between the bots' rankings of the {len(labels)} cities and sides, at each threat level "
-              f"[95% bootstrap interval over seeds; n/a: a bot wins every cell alike]")
+              f"[n/a: a bot wins every cell alike]")
 
     # pairs of cells: does the order the default bot finds hold?
     kinds = ("survives", "flips", "fades", "undecided")
     counts = {b: dict.fromkeys(kinds, 0) for b in others}
     reversed_rows = []
+    ordered = []  # pairs of cells the default bot orders significantly: the claims classed together
     for t in threats:
         for x, y in itertools.combinations(labels, 2):
             ref = _paired(cells[(default, *x, t)], cells[(default, *y, t)])
-            if not ref.significant:
-                continue
-            sign = 1 if ref.estimate > 0 else -1
-            for b in others:
-                d = _paired(cells[(b, *x, t)], cells[(b, *y, t)])
-                cls, _ = classify({default: from_difference(ref, sign=sign), b: from_difference(d, sign=sign)}, default)
-                counts[b][cls] += 1
-                if cls == "flips":
-                    reversed_rows.append({"threat": t, "cells (first minus second)": f"{name[x]} - {name[y]}",
-                                          f"{default} (points)": _pts(ref), f"{b} (points)": _pts(d)})
+            if ref.significant:
+                ordered.append((t, x, y, ref))
+    for t, x, y, ref in ordered:
+        sign = 1 if ref.estimate > 0 else -1
+        for b in others:
+            d = _paired(cells[(b, *x, t)], cells[(b, *y, t)])
+            cls, _ = classify({default: from_difference(ref, sign=sign), b: from_difference(d, sign=sign)}, default,
+                              claims=len(ordered))
+            counts[b][cls] += 1
+            if cls == "flips":
+                reversed_rows.append({"threat": t, "cells (first minus second)": f"{name[x]} - {name[y]}",
+                                      f"{default} (points)": _pts(ref), f"{b} (points)": _pts(d)})
     rep.table([{"bot": b, f"pairs {default} orders significantly": sum(v.values()), "same order (survives)": v["survives"],
-                "reversed (flips)": v["flips"], f"{default}'s gap ruled out (fades)": v["fades"], "cannot tell (undecided)": v["undecided"]}
+                "reversed (flips)": v["flips"], f"{default}'s gap smaller (fades)": v["fades"], "cannot tell (undecided)": v["undecided"]}
                for b, v in counts.items()],
               f"Pairs of cells (same threat level) whose win rates differ significantly for `{default}` (paired 95% interval "
-              f"excluding 0): how each other bot orders them, by the classes above")
+              f"excluding 0): how each other bot orders them, by the classes above (Bonferroni over the {len(ordered)} pairs "
+              f"and the 2 tests of each)")
     if reversed_rows:
-        rep.table(reversed_rows, "Reversed orders: both differences significant, in opposite directions")
+        rep.table(reversed_rows, "Reversed orders: both differences significant after the correction, in opposite directions")
     for b in others:
         c = counts[b]
         n = sum(c.values())
-        for cls, what in (("survives", "keeps the order of"), ("flips", "reverses"), ("fades", f"rules out `{default}`'s gap (but not a smaller one) for"),
-                          ("undecided", "can neither confirm nor rule out the order of")):
+        for cls, what in (("survives", "keeps the order of"), ("flips", "reverses"),
+                          ("fades", f"finds `{default}`'s gap significantly smaller (without confirming it) for"),
+                          ("undecided", "can neither confirm nor show smaller the order of")):
             if c[cls]:
                 said[cls].append(f"the order of two cells (same threat level) that `{default}` finds: `{b}` {what} {c[cls]} of {n} pairs")
 
@@ -581,31 +594,12 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
                               f"{'above' if sign > 0 else 'below'} the next {what})", contrasts, default, picks, other)
             said[cls].append(line)
 
-    # -- the damaged side ----------------------------------------------------------------------
-    if "damaged" in sides and "normal" in sides:
-        found, parts = {}, []
-        for b in skill:
-            harder, easier, worst, n = [], 0, None, 0
-            for c in cities:
-                for t in threats:
-                    d = _paired(cells[(b, c, "damaged", t)], cells[(b, c, "normal", t)])
-                    n += 1
-                    easier += d.significant and d.estimate > 0
-                    if d.significant and d.estimate < 0:
-                        harder.append(f"{CITY_NAMES[c]} at threat {t} ({_pts(d)})")
-                    if worst is None or d.lo < worst[0].lo:
-                        worst = (d, f"{CITY_NAMES[c]} at threat {t}")
-            found[b] = harder
-            parts.append(f"`{b}` easier in {easier} of {n} city x threat cells, " +
-                         (f"harder in {', '.join(harder)}" if harder else
-                          f"harder nowhere; more than {100 * max(0.0, -worst[0].lo):.1f} points harder is ruled out in every cell "
-                          f"(the widest, {worst[1]}: {_pts(worst[0])})"))
-        against = [b for b in skill if found[b]]
-        if not found[default]:
-            cls, claim = ("flips" if against else "survives"), "is never significantly harder than its normal side"
-        else:
-            cls, claim = ("survives" if found[top] else "undecided"), "is significantly harder than its normal side somewhere"
-        said[cls].append(f"the damaged side of a city {claim} (paired by seed, damaged minus normal): " + "; ".join(parts))
+    # -- the damaged side: asked again of each stronger bot (the same question, its own Holm) -----
+    if "damaged" in sides and "normal" in sides and others:
+        rep.heading("Is the damaged side harder, by bot", 3)
+        for b in others:
+            for a in DamagedSide(where={"bot": b}, who=f"the {b} bot").answers(f):
+                rep.evidence(a)
 
     # -- the hardest tile -------------------------------------------------------------------------
     if 1 in threats:
@@ -633,7 +627,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
             group = one["flipped"].replace_strict({bits[k]: i for i, k in enumerate(tiles)}, return_dtype=pl.Int64)
             means[b] = Means(one["game_index"].to_numpy(), group.to_numpy(), one["won"].to_numpy(), len(tiles))
         tile_taus = boot_taus(means, list(itertools.combinations(skill, 2)))
-        rep.text("Kendall's tau between the bots' orders of the tiles [95% bootstrap interval over seeds]: " + "; ".join(
+        rep.text("Kendall's tau between the bots' orders of the tiles: " + "; ".join(
             f"{a} vs {b} {tile_taus[(a, b)]}" for a, b in itertools.combinations(skill, 2)) + ".")
         claim = min(by_bot[default], key=lambda k: by_bot[default][k].estimate)
         contrasts, picks, other = {}, {}, {}

@@ -1,0 +1,77 @@
+"""`simkit run` and `simkit report` give the questions' answers: each line with its
+interval and verdict, the machine-readable formats carry them as numbers and carry the
+run's settings; a game without report code still gets a report from its declarations."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from simkit.cli import app
+
+RUN = ["run", "template", "-n", "2000", "--no-progress", "--set", "players=3", "--set", "target=30"]
+
+
+@pytest.fixture()
+def runner(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return CliRunner()
+
+
+def test_run_prints_each_answer_with_its_interval_and_verdict(runner):
+    res = runner.invoke(app, RUN)
+    assert res.exit_code == 0, res.output
+    line = next(x for x in res.output.splitlines() if x.startswith("answer:"))
+    assert "fair share" in line and "[" in line and "Holm" in line  # number, interval, verdict and its family
+
+
+def test_json_carries_answers_as_numbers_and_the_settings(runner):
+    res = runner.invoke(app, RUN + ["--format", "json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["run"]["settings"] == {"players": 3, "target": 30, "data": ""}
+    assert doc["run"]["bots"] == ["hold20"] * 3 and doc["run"]["seed"] == 0
+    est = doc["answers"][0]["estimates"][0]
+    assert isinstance(est["estimate"], float) and est["lo"] < est["estimate"] < est["hi"]
+    assert doc["answers"][0]["verdict"] in ("shown", "equivalent", "not shown")
+
+
+def test_csv_rows_carry_the_settings_and_the_answers(runner):
+    res = runner.invoke(app, RUN + ["--format", "csv"])
+    assert res.exit_code == 0, res.output
+    import io
+
+    import polars as pl
+
+    f = pl.read_csv(io.StringIO(res.stdout))
+    assert set(f["row"]) == {"summary", "answer"}
+    assert f.filter(pl.col("row") == "summary")["set_players"].to_list() == [3, 3, 3]
+    assert f.filter(pl.col("row") == "answer")["estimate"].dtype == pl.Float64
+
+
+def test_by_column_prints_rates_per_value_and_the_verdict(runner):
+    res = runner.invoke(app, RUN + ["--by", "busts"])
+    assert res.exit_code == 0, res.output
+    assert "win rate by busts:" in res.output and "busts = 0:" in res.output
+    assert any(x.startswith("answer:") and "busts" in x for x in res.output.splitlines())
+
+
+def test_by_unknown_column_is_one_line(runner):
+    from simkit.errors import UserError
+
+    res = runner.invoke(app, RUN + ["--by", "nope"])  # main() turns a UserError into one line and exit 2
+    assert isinstance(res.exception, UserError) and "has no column 'nope'" in str(res.exception)
+    assert not (Path("runs").exists() and any(Path("runs").iterdir()))  # refused before any game
+
+
+def test_a_game_without_report_code_gets_a_report_from_its_questions(runner, tmp_path):
+    res = runner.invoke(app, ["report", "template", "--games", "400", "--no-progress", "--jobs", "1"])
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "runs" / "reports" / "template" / "README.md").read_text()
+    assert md.index("## Answers") < md.index("simulated games")  # the answer first, then the evidence
+    assert "fair share" in md and "| verdict |" in md
+    html = (tmp_path / "runs" / "reports" / "template" / "index.html").read_text()
+    assert "<h2>Answers</h2>" in html and "*" not in html.split("<body>")[1].split("<hr>")[0].replace("**", "")

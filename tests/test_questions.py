@@ -1,0 +1,399 @@
+"""The balance questions (simkit.questions): known values, and each verdict's error rate
+checked by simulation on synthetic data whose truth is known.
+
+Every error-rate test draws a few hundred to a couple of thousand replicates (fixed seeds)
+and asserts that the rate at which a verdict is wrongly given is consistent with at most
+``alpha``: the count may not exceed the 99.9% quantile of Binomial(replicates, alpha).
+Each also checks that the verdict is given when it is true (power not trivially zero),
+so that a rule that never says anything cannot pass.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats as sps
+
+from simkit import questions as Q
+
+ALPHA = Q.ALPHA
+
+
+def at_most_alpha(count: int, n: int, alpha: float = ALPHA) -> bool:
+    """Whether ``count`` wrong verdicts in ``n`` replicates are consistent with a rate of at
+    most ``alpha`` (the count is within the 99.9% quantile of Binomial(n, alpha))."""
+    return count <= sps.binom.ppf(0.999, n, alpha)
+
+
+def deal(rng, games: int, players: int, cards: int, per_seat: int = 2) -> np.ndarray:
+    """Games x seats x cards, 0/1: each seat dealt ``per_seat`` cards of a shuffled deck."""
+    order = np.argsort(rng.random((games, cards)), axis=1)[:, : players * per_seat].reshape(games, players, per_seat)
+    holds = np.zeros((games, players, cards))
+    for j in range(per_seat):
+        np.put_along_axis(holds, order[:, :, j : j + 1], 1.0, axis=2)
+    return holds
+
+
+def one_winner(rng, probs: np.ndarray) -> np.ndarray:
+    """One winner per game from per-game seat probabilities (games x seats, rows sum to 1),
+    as a 0/1 games x seats matrix."""
+    u = rng.random((probs.shape[0], 1))
+    k = (u > np.cumsum(probs, axis=1)).sum(axis=1).clip(max=probs.shape[1] - 1)
+    out = np.zeros_like(probs)
+    out[np.arange(probs.shape[0]), k] = 1.0
+    return out
+
+
+# ---- known values ---------------------------------------------------------------------------
+def test_deviations_from_mean_on_a_tiny_matrix():
+    m = np.array([[1.0, 0, 0], [0, 1, 0], [1, 0, 0], [0, 0, 1]])
+    devs = Q.deviations_from_mean(m)
+    # seat 1: per game 2/3, -1/3, 2/3, -1/3: mean 1/6, sd sqrt(1/3), se sqrt(1/3)/2
+    assert devs[0][0] == pytest.approx(1 / 6)
+    assert devs[0][1] == pytest.approx(np.sqrt(1 / 3) / 2)
+    assert devs[0][2] == pytest.approx(2 * sps.norm.sf((1 / 6) / (np.sqrt(1 / 3) / 2)))
+    # seats 2 and 3: -1/3, 2/3, -1/3, -1/3 and -1/3, -1/3, -1/3, 2/3: mean -1/12 each
+    assert devs[1][0] == pytest.approx(-1 / 12) and devs[2][0] == pytest.approx(-1 / 12)
+    assert sum(d[0] for d in devs) == pytest.approx(0)
+
+
+def test_adjusted_effects_is_the_plain_difference_with_one_item_per_row_and_one_stratum():
+    rng = np.random.default_rng(5)
+    n, k = 3000, 4
+    item = rng.integers(0, k, n)
+    y = (rng.random(n) < 0.3 + 0.05 * item).astype(float)
+    holds = np.eye(k)[item]
+    eff, se = Q.adjusted_effects(y, holds, np.zeros(n), np.arange(n))
+    plain = np.array([y[item == c].mean() for c in range(k)]) - y.mean()  # holders' mean minus the average holder's
+    assert eff == pytest.approx(plain, abs=1e-12)
+    # one row per cluster: the HC1 standard error of a difference of group means
+    assert se[0] > 0 and np.all(np.isfinite(se))
+
+
+def test_rows_holding_no_item_are_not_mistaken_for_holders_of_the_first():
+    """A seat may hold no item (a skipped value): the first item used to be the reference
+    column, so rows holding nothing were read as holding it (bug fixed in adjusted_effects)."""
+    rng = np.random.default_rng(6)
+    n = 20000
+    item = rng.integers(-1, 3, n)  # -1: holds none
+    p = np.where(item >= 0, 0.4 + 0.1 * item.clip(0), 0.1)
+    y = (rng.random(n) < p).astype(float)
+    holds = np.zeros((n, 3))
+    holds[item >= 0, item[item >= 0]] = 1
+    eff, _ = Q.adjusted_effects(y, holds, np.zeros(n), np.arange(n))
+    held = item >= 0
+    plain = np.array([y[item == c].mean() for c in range(3)]) - y[held].mean()
+    assert eff == pytest.approx(plain, abs=1e-12)
+
+
+def test_two_positions_are_one_hypothesis():
+    """With two seats the deviations are d and -d: one test, not Holm over two."""
+    rng = np.random.default_rng(7)
+    m = one_winner(rng, np.tile([0.53, 0.47], (2000, 1)))
+    judged, family = Q.judge_deviations(m, 0.02)
+    raw = Q.deviations_from_mean(m)
+    assert family == 1 and judged[0].p == pytest.approx(raw[0][2]) and judged[1].p == pytest.approx(raw[1][2])
+    judged, family = Q.judge_deviations(one_winner(rng, np.full((2000, 3), 1 / 3)), 0.02)
+    assert family == 3
+
+
+# ---- seat fairness --------------------------------------------------------------------------
+def _fairness_rates(rng, reps: int, make, margin: float = 0.02) -> dict[str, int]:
+    count = {Q.SHOWN: 0, Q.EQUIVALENT: 0, Q.NOT_SHOWN: 0}
+    for _ in range(reps):
+        judged, _ = Q.judge_deviations(make(rng), margin)
+        count[Q.overall([t.verdict for t in judged])] += 1
+    return count
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_seat_fairness_no_false_favoured_seat_with_one_winner_per_game(players):
+    rng = np.random.default_rng(10 + players)
+    reps, games = 1000, 400
+    null = _fairness_rates(rng, reps, lambda r: one_winner(r, np.full((games, players), 1 / players)))
+    assert at_most_alpha(null[Q.SHOWN], reps)
+    tilted = np.full(players, (1 - (1 / players + 0.08)) / (players - 1))
+    tilted[0] = 1 / players + 0.08
+    power = _fairness_rates(rng, 300, lambda r: one_winner(r, np.tile(tilted, (games, 1))))
+    assert power[Q.SHOWN] / 300 > 0.5
+
+
+@pytest.mark.parametrize("value", ["won", "win_share"])
+def test_seat_fairness_no_false_favoured_seat_with_shared_wins(value):
+    """Each seat wins on its own with 40% (so several can win one game), counted as 0/1 or
+    as a win share split between the winners."""
+    rng = np.random.default_rng(20 if value == "won" else 21)
+    reps, games, players = 1000, 400, 3
+
+    def make(r, p=(0.4, 0.4, 0.4)):
+        won = (r.random((games, players)) < np.array(p)).astype(float)
+        if value == "won":
+            return won
+        return won / np.maximum(won.sum(axis=1, keepdims=True), 1)
+
+    null = _fairness_rates(rng, reps, make)
+    assert at_most_alpha(null[Q.SHOWN], reps)
+    power = _fairness_rates(rng, 300, lambda r: make(r, (0.5, 0.4, 0.4)))
+    assert power[Q.SHOWN] / 300 > 0.5
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_seat_fairness_no_false_fair_when_a_seat_deviates_by_the_margin(players):
+    """Seat 1's true deviation from the average seat is exactly the margin: 'fair within
+    ±margin' must be said at most alpha of the time (intersection-union test)."""
+    rng = np.random.default_rng(30 + players)
+    reps, games, m = 1000, 4000, 0.02
+    p = np.full(players, 1 / players - m / (players - 1))
+    p[0] = 1 / players + m  # r_1 - mean r = m
+    assert p[0] - p.mean() == pytest.approx(m)
+    edge = _fairness_rates(rng, reps, lambda r: one_winner(r, np.tile(p, (games, 1))), margin=m)
+    assert at_most_alpha(edge[Q.EQUIVALENT], reps)
+    fair = _fairness_rates(rng, 300, lambda r: one_winner(r, np.full((games, players), 1 / players)), margin=m)
+    assert fair[Q.EQUIVALENT] / 300 > 0.3
+
+
+def test_seat_fairness_answer_on_a_frame():
+    rng = np.random.default_rng(8)
+    games, players = 3000, 3
+    won = one_winner(rng, np.tile([0.40, 0.30, 0.30], (games, 1)))
+    frame = pl.DataFrame({"game_index": np.repeat(np.arange(games), players), "seat": np.tile(np.arange(1, players + 1), games),
+                          "players": np.full(games * players, players), "won": won.ravel().astype(bool)})
+    (a,) = Q.SeatFairness().answers(frame)
+    assert a.verdict == Q.SHOWN and a.sentence.startswith("Seat 1 ") and "favoured" in a.sentence and "Holm over 3 seats" in a.sentence
+    assert a.estimates[0].estimate == pytest.approx(won[:, 0].mean() - won.mean())
+    two = frame.filter(pl.col("seat") < 3).with_columns(pl.lit(2).alias("players"))
+    two = two.filter(pl.col("game_index").is_in(np.flatnonzero(won[:, 2] == 0)))
+    (b,) = Q.SeatFairness().answers(two)
+    assert "one test" in b.method
+
+
+# ---- side balance ---------------------------------------------------------------------------
+def _sides(won: np.ndarray, a_seats: list[int]) -> tuple[np.ndarray, ...]:
+    b_seats = [k for k in range(won.shape[1]) if k not in a_seats]
+    wa, wb = won[:, a_seats], won[:, b_seats]
+    return wa.mean(axis=1), wb.mean(axis=1), wa.max(axis=1), wb.max(axis=1)
+
+
+def test_side_balance_per_player_no_false_difference_when_only_the_side_count_differs():
+    """Three seats on side A, one on side B, each seat winning on its own with 30%: per
+    player there is no difference (30% against 30%), per side a large one (A wins some
+    seat's game 66% of the time)."""
+    rng = np.random.default_rng(40)
+    reps, games = 1500, 400
+    false, power = 0, 0
+    for _ in range(reps):
+        won = (rng.random((games, 4)) < 0.3).astype(float)
+        per_player, per_side = Q.judge_sides(*_sides(won, [0, 1, 2]), margin=0.05)
+        false += per_player.verdict == Q.SHOWN
+        power += per_side.verdict == Q.SHOWN
+    assert at_most_alpha(false, reps) and power / reps > 0.9
+
+
+def test_side_balance_per_side_no_false_difference_when_only_the_players_differ():
+    """Two seats a side; each side wins half the games, but side A's win goes to one of its
+    seats while side B's goes to both: per side no difference, per player a large one."""
+    rng = np.random.default_rng(41)
+    reps, games = 1500, 400
+    false, power = 0, 0
+    for _ in range(reps):
+        a_wins = rng.random(games) < 0.5
+        which = rng.integers(0, 2, games)
+        won = np.zeros((games, 4))
+        won[np.arange(games), which] = a_wins
+        won[:, 2] = won[:, 3] = ~a_wins
+        per_player, per_side = Q.judge_sides(*_sides(won, [0, 1]), margin=0.05)
+        false += per_side.verdict == Q.SHOWN
+        power += per_player.verdict == Q.SHOWN
+    assert at_most_alpha(false, reps) and power / reps > 0.9
+
+
+def test_side_balance_no_false_balanced_at_the_margin():
+    """One seat a side, one winner: A wins 52.5%, so per player and per side the difference
+    is exactly 5 points, the margin."""
+    rng = np.random.default_rng(42)
+    reps, games, margin = 1000, 4000, 0.05
+    edge = [0, 0]
+    for _ in range(reps):
+        won = one_winner(rng, np.tile([0.525, 0.475], (games, 1)))
+        for i, t in enumerate(Q.judge_sides(*_sides(won, [0]), margin=margin)):
+            edge[i] += t.verdict == Q.EQUIVALENT
+    assert at_most_alpha(edge[0], reps) and at_most_alpha(edge[1], reps)
+    won = one_winner(rng, np.tile([0.5, 0.5], (games, 1)))
+    assert all(t.verdict == Q.EQUIVALENT for t in Q.judge_sides(*_sides(won, [0]), margin=margin))
+
+
+# ---- payoff ---------------------------------------------------------------------------------
+def _payoff_rows(holds: np.ndarray, won: np.ndarray, players: np.ndarray | None = None):
+    games, seats, cards = holds.shape
+    strata = np.tile(np.arange(seats), games) if players is None else np.repeat(players, seats) * 10 + np.tile(np.arange(seats), games)
+    return won.ravel(), holds.reshape(games * seats, cards), strata, np.repeat(np.arange(games), seats)
+
+
+def test_payoff_no_false_paying_card_under_the_null():
+    """Three seats each dealt two of eight cards, one winner per game whatever the cards."""
+    rng = np.random.default_rng(50)
+    reps, games, players, cards = 500, 200, 3, 8
+    false = 0
+    for _ in range(reps):
+        holds = deal(rng, games, players, cards)
+        won = one_winner(rng, np.full((games, players), 1 / players))
+        judged = Q.judge_effects(*_payoff_rows(holds, won), margin=0.02)
+        false += Q.overall([t.verdict for t in judged]) == Q.SHOWN
+    assert at_most_alpha(false, reps)
+    shown = 0
+    for _ in range(50):
+        holds = deal(rng, games, players, cards)
+        strength = 1 + 2 * holds[:, :, 0]  # card 0 triples its holder's chances
+        won = one_winner(rng, strength / strength.sum(axis=1, keepdims=True))
+        judged = Q.judge_effects(*_payoff_rows(holds, won), margin=0.02)
+        shown += judged[0].verdict == Q.SHOWN and judged[0].estimate > 0
+    assert shown / 50 > 0.8
+
+
+def test_payoff_is_unbiased_where_holders_versus_non_holders_is_confounded():
+    """Like O.V.N.I.'s ability cards: each seat holds two cards, every card is dealt, one
+    card (D) is dominant, the others do nothing. With 2 players the deck is D, c1, c2, c3;
+    with 3 players also c4, c5 (so c4, c5 are held only where a seat's fair share is 1/3).
+    One winner per game, seat i winning with 1/P + delta (D_i - 1/P): a seat's win chance is
+    then exactly linear in its own cards, and the estimand (a card's effect minus the
+    holder-weighted average card's, adjusted for the player count and the seat) is known:
+    ``(1 - w_D) delta`` for D and ``-w_D delta`` for every card without an effect (w_D: D's
+    share of the holdings). Holders versus non-holders is confounded twice: a card's
+    non-holders hold D more often, and c4, c5 are held only in 3-player games. The adjusted
+    estimates are unbiased; the raw differences are not, and they rank cards that do
+    nothing differently."""
+    rng = np.random.default_rng(51)
+    reps, games, delta = 300, 400, 0.3
+    cards = 6  # D, c1 .. c5
+    adj, raw, cover, w_d = [], [], [], []
+    z = sps.norm.ppf(0.975)
+    for _ in range(reps):
+        parts = []
+        for players in (2, 3):
+            h = deal(rng, games, players, 2 * players)
+            h = np.concatenate([h, np.zeros((games, players, cards - 2 * players))], axis=2)
+            p = 1 / players + delta * (h[:, :, 0] - 1 / players)
+            parts.append((h, one_winner(rng, p), np.full(games, players)))
+        rows = [_payoff_rows(h, w, n) for h, w, n in parts]
+        y, holds, strata, clusters = (np.concatenate([r[i] + (games * j if i == 3 else 0) for j, r in enumerate(rows)]) for i in range(4))
+        eff, se = Q.adjusted_effects(y, holds, strata, clusters)
+        w = holds.sum(axis=0) / holds.sum()
+        truth = delta * (np.eye(cards)[0] - w[0])
+        adj.append(eff)
+        cover.append(np.abs(eff - truth) <= z * se)
+        raw.append([y[holds[:, c] == 1].mean() - y[holds[:, c] == 0].mean() for c in range(cards)])
+        w_d.append(w[0])
+    adj, raw, cover = np.array(adj), np.array(raw), np.array(cover)
+    truth = delta * (np.eye(cards)[0] - np.mean(w_d))
+    mc = adj.std(axis=0, ddof=1) / np.sqrt(reps)
+    assert np.all(np.abs(adj.mean(axis=0) - truth) < 4 * mc), (adj.mean(axis=0), truth)
+    # the cards that do nothing: one adjusted effect, -w_D delta, wherever they are dealt
+    assert np.ptp(adj.mean(axis=0)[1:]) < 0.004
+    # raw holders minus non-holders: c1 (both decks) and c4 (3 players only) do nothing alike,
+    # yet their raw differences are far apart, and far from the estimand
+    raw_mc = raw.std(axis=0, ddof=1) / np.sqrt(reps)
+    assert raw.mean(axis=0)[4] - raw.mean(axis=0)[1] < -0.05
+    assert np.all(np.abs(raw.mean(axis=0)[1:] - truth[1:]) > 5 * raw_mc[1:])
+    # each card's 95% interval covers the truth about 95% of the time (cluster-robust errors)
+    assert np.all(cover.sum(axis=0) >= sps.binom.ppf(0.001, reps, 0.95)), cover.mean(axis=0)
+
+
+def test_payoff_answer_on_a_frame():
+    rng = np.random.default_rng(52)
+    games, players, cards = 2000, 3, 6
+    holds = deal(rng, games, players, cards)
+    strength = 1 + 2 * holds[:, :, 0]
+    won = one_winner(rng, strength / strength.sum(axis=1, keepdims=True))
+    first = holds.argmax(axis=2)
+    second = cards - 1 - np.flip(holds, axis=2).argmax(axis=2)
+    names = np.array(list("DABCEF"))
+    frame = pl.DataFrame({"game_index": np.repeat(np.arange(games), players), "seat": np.tile(np.arange(1, players + 1), games),
+                          "players": np.full(games * players, players), "won": won.ravel().astype(bool),
+                          "card1": names[first.ravel()], "card2": names[second.ravel()]})
+    (a,) = Q.Payoff(items=("card1", "card2")).answers(frame)
+    assert a.verdict == Q.SHOWN and a.sentence.startswith("Card D pays most")
+    assert "adjusted for players and seat and the other cards held" in a.sentence or "adjusted for seat" in a.sentence
+    by = Q.answer_by(frame, "card1")
+    assert by is not None and by.question == "by_card1"
+
+
+# ---- difficulty -----------------------------------------------------------------------------
+def _levels(rng, games: int, rates: list[float], shared: float = 0.7) -> list[np.ndarray]:
+    """0/1 wins of the same games at each level: with probability ``shared`` a game's luck
+    is the same at every level, otherwise it is drawn afresh (so the levels are paired but
+    not identical)."""
+    common = rng.random(games)
+    same = rng.random(games) < shared
+    return [(np.where(same, common, rng.random(games)) < p).astype(int) for p in rates]
+
+
+def test_difficulty_no_false_each_level_harder_when_one_step_is_flat():
+    rng = np.random.default_rng(60)
+    reps, games = 1000, 600
+    false = 0
+    for _ in range(reps):
+        w = _levels(rng, games, [0.6, 0.4, 0.4])
+        false += all(Q.judge_step(b, a)[1].verdict == Q.SHOWN for a, b in zip(w, w[1:]))
+    assert at_most_alpha(false, reps)
+    power = sum(all(Q.judge_step(b, a)[1].verdict == Q.SHOWN for a, b in zip(w, w[1:]))
+                for w in (_levels(rng, games, [0.6, 0.5, 0.4]) for _ in range(100)))
+    assert power / 100 > 0.8
+
+
+def test_difficulty_answer_on_a_frame():
+    rng = np.random.default_rng(61)
+    games = 1500
+    w = _levels(rng, games, [0.6, 0.5, 0.5])
+    frame = pl.concat([pl.DataFrame({"game_index": np.arange(games), "seat": np.ones(games, int), "threat": np.full(games, t),
+                                     "won": x.astype(bool)}) for t, x in enumerate(w)])
+    (a,) = Q.Difficulty("threat").answers(frame)
+    assert a.verdict == Q.NOT_SHOWN and "threat 1 -> 2" in a.sentence and "threat 0 -> 1" not in a.sentence
+
+
+# ---- variant effect -------------------------------------------------------------------------
+def _variant(rng, games: int, base: float, effect: float, flip_down: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    """0/1 outcomes of the same games under the base rules and a variant whose rate is
+    ``base + effect``: some wins turn into losses, some losses into wins."""
+    a = rng.random(games) < base
+    up = (effect + base * flip_down) / (1 - base)
+    b = np.where(a, rng.random(games) >= flip_down, rng.random(games) < up)
+    return b.astype(int), a.astype(int)
+
+
+def test_variant_effect_no_false_shown_and_no_false_equivalent():
+    rng = np.random.default_rng(70)
+    reps, games, margin = 800, 2500, 0.02
+    shown = equivalent = 0
+    for _ in range(reps):
+        _, t, _ = Q.judge_variant(*_variant(rng, games, 0.4, 0.0), margin)
+        shown += t.verdict == Q.SHOWN
+        _, t, _ = Q.judge_variant(*_variant(rng, games, 0.4, margin), margin)  # the true change is the margin
+        equivalent += t.verdict == Q.EQUIVALENT
+    assert at_most_alpha(shown, reps) and at_most_alpha(equivalent, reps)
+    got = [Q.judge_variant(*_variant(rng, games, 0.4, 0.0), margin)[1].verdict for _ in range(100)]
+    assert got.count(Q.EQUIVALENT) / 100 > 0.5
+    got = [Q.judge_variant(*_variant(rng, games, 0.4, 0.03), margin)[1].verdict for _ in range(100)]
+    assert got.count(Q.SHOWN) / 100 > 0.5
+
+
+def test_variant_effect_numeric_metric_no_false_shown():
+    rng = np.random.default_rng(71)
+    reps, games = 600, 300
+    false = 0
+    for _ in range(reps):
+        a = rng.normal(10, 3, games)
+        b = a + rng.normal(0, 1, games)
+        _, t, binary = Q.judge_variant(b, a, 0.02)
+        assert not binary and t.verdict != Q.EQUIVALENT
+        false += t.verdict == Q.SHOWN
+    assert at_most_alpha(false, reps)
+
+
+def test_variant_effect_answer_on_frames():
+    rng = np.random.default_rng(72)
+    b, a = _variant(rng, 3000, 0.4, 0.06)
+    base = pl.DataFrame({"game_index": np.arange(3000), "seat": np.ones(3000, int), "won": a.astype(bool)})
+    var = base.with_columns(pl.Series("won", b.astype(bool)))
+    ans = Q.VariantEffect("no shields").answer(base, var)
+    assert ans.verdict == Q.SHOWN and "raises won" in ans.sentence

@@ -1,0 +1,104 @@
+"""The Under Falling Skies report on the question layer: the damaged side is stated per city
+as shown harder or easier, within a margin, or not shown, with Holm over the cities, and
+never claimed from a lack of evidence; the headline answers count a cell two grids share
+once."""
+
+import numpy as np
+import polars as pl
+
+from simkit.games.ufs.questions import DamagedSide
+from simkit.questions import EQUIVALENT, NOT_SHOWN, SHOWN
+
+CITIES = ("roswell", "new_york", "washington")
+
+
+def _sides(n, damaged_of, rng, threats=(0, 1)):
+    """Both sides of every city at every threat level on the same seeds (game i: one seed)."""
+    parts = []
+    for city in CITIES:
+        for t in threats:
+            p = 0.4 - 0.15 * t
+            normal = rng.random(n) < p
+            damaged = damaged_of(city, normal, rng, p)
+            for side, won in (("normal", normal), ("damaged", damaged)):
+                parts.append(pl.DataFrame({"game_index": np.arange(n), "seat": 1, "won": won, "city": city, "city_side": side,
+                                           "threat": t, "table": "greedy", "damage_rule": "sum"}))
+    return pl.concat(parts)
+
+
+def _redraw(normal, rng, p, rate):
+    """The same game but for a share ``rate`` of the seeds, whose result is drawn afresh."""
+    return np.where(rng.random(normal.size) < rate, rng.random(normal.size) < p, normal)
+
+
+def test_damaged_side_per_city_shown_equivalent_or_not_shown_never_from_absence():
+    rng = np.random.default_rng(3)
+    # Roswell's damaged side loses a tenth of the normal side's wins; the others play the same
+    # game but for a few seeds drawn afresh
+    harder = _sides(20000, lambda c, w, r, p: (w & (r.random(w.size) > 0.1)) if c == "roswell" else _redraw(w, r, p, 0.02), rng)
+    (a,) = DamagedSide().answers(harder)
+    v = {e.label.split(":")[0]: e.verdict for e in a.estimates}
+    assert v["Roswell"] == SHOWN and a.estimates[0].estimate < 0
+    assert v["New York"] == EQUIVALENT and v["Washington"] == EQUIVALENT
+    assert "shown harder in Roswell" in a.sentence and "within ±1 point of the normal side in New York" in a.sentence
+    assert "Holm over 3 cities" in a.sentence
+    # a few games: nothing is shown, and the sentence says so instead of "never harder"
+    few = _sides(60, lambda c, w, r, p: _redraw(w, r, p, 0.5), np.random.default_rng(4))
+    (b,) = DamagedSide().answers(few)
+    assert b.verdict == NOT_SHOWN and all(e.verdict == NOT_SHOWN for e in b.estimates)
+    assert "neither shown harder, nor easier" in b.sentence
+    assert "never" not in b.sentence and "survive" not in b.sentence
+    # level by level: Holm over every city and threat level
+    rows = DamagedSide().by_threat(harder)
+    assert len(rows) == 6 and {r["damaged side"] for r in rows} <= {"harder", "easier", "within ±1 point", "not shown"}
+
+
+TINY = """
+name = "ufs-report-test"
+game = "ufs"
+seed = 11
+[[grid]]
+games = 150
+threat = [0, 1]
+city = ["roswell", "new_york", "washington"]
+city_side = ["normal", "damaged"]
+bots = ["greedy"]
+# the headline cell again in a second grid: the sweep's frame holds it twice
+[[grid]]
+games = 150
+threat = [1]
+city = ["roswell"]
+city_side = ["normal"]
+bots = ["greedy"]
+[[grid]]
+games = 150
+threat = [1]
+city = ["roswell"]
+city_side = ["normal"]
+damage_rule = ["strict"]
+bots = ["greedy"]
+"""
+
+
+def test_report_answers_first_damaged_side_per_city_and_no_survival_from_absence(tmp_path):
+    from simkit.games.ufs.report import build
+    from simkit.report import compose
+    from simkit.sweep import sweep
+
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY)
+    result = sweep(path, jobs=1, progress=False, report=False, out_root=tmp_path / "runs")
+    rep = compose(result, build)
+    md = rep.markdown()
+    answers = {a.question: a for a in rep.answers}
+    # the searching bot did not play: its question is skipped, not a crash
+    assert list(answers) == ["normal_game", "threat", "damaged_side", "damage_limit"]
+    assert answers["normal_game"].games == 150  # the cell two grids share counts once
+    assert "greedy bot defending Roswell" in answers["normal_game"].sentence
+    side = answers["damaged_side"]
+    assert "Holm over 3 cities" in side.sentence and len(side.estimates) == 3
+    assert all(e.verdict in (SHOWN, EQUIVALENT, NOT_SHOWN) for e in side.estimates)
+    assert "never significantly harder" not in md
+    assert md.index("## Answers") < md.index("## Win rate by threat level")
+    assert "## Is the damaged side harder?" in md
+    assert rep.headline_figure == "win-rate-by-threat" and "win-rate-by-threat" in rep.figures
