@@ -500,8 +500,8 @@ def check_cmd(
         for col in rows[0]:
             table.add_column(col, justify="left" if col in ("band", "verdict") else "right")
         for r in rows:
-            table.add_row(*r.values(), style="red" if not r["verdict"].startswith("holds") else None)
-        wide = out if out.is_terminal else Console(width=170)  # CI logs: one line per band
+            table.add_row(*(printable(str(v)) for v in r.values()), style="red" if not r["verdict"].startswith("holds") else None)
+        wide = out if out.is_terminal else Console(width=170, markup=False, highlight=False)  # CI logs: one line per band
         wide.print(table)
         wide.print(legend)
     else:
@@ -633,6 +633,8 @@ def main() -> None:
         _fail(f"{where}{exc.strerror or exc}", 2)
     except MemoryError:
         _fail("out of memory: play fewer games per chunk (--chunk-size) or use fewer --jobs", 2)
+    if code == 130:  # typer returns a Ctrl-C outside a run (reading files, compiling) as 130, silently
+        _fail("interrupted", 130)
     sys.exit(code if isinstance(code, int) else 0)
 
 

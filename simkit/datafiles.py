@@ -62,12 +62,17 @@ def read(path_str: str, what: str, hint: str = "") -> tuple[dict, str]:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise UserError(f"cannot read {what} {path}: {exc.strerror}{more}") from None
-    with os.fdopen(fd, "rb") as fh:
+    try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise UserError(f"{what} {path} is a folder; give a file{more}")
         if not stat.S_ISREG(mode):
             raise UserError(f"{what} {path} is not a regular file (a pipe, device or socket); give a file{more}")
+        fh = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with fh:
         try:
             raw = fh.read(MAX_BYTES + 1)  # never more than MAX_BYTES
         except OSError as exc:

@@ -76,13 +76,15 @@ class BotInfo:
 
     ``tests``: the options the test suites play this bot with (conformance, plain Python,
     goldens on every test variant), for a bot whose default strength is too slow there
-    (a searching bot at a small budget)."""
+    (a searching bot at a small budget). ``exclusive``: groups of switches of which at most
+    one may be given (``one-mission`` and ``two-missions``: together they would play neither)."""
 
     name: str
     code: int
     help: str
     options: dict[str, int | Number] = dataclasses.field(default_factory=dict)
     tests: str = ""
+    exclusive: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self):
         used = 0
@@ -91,6 +93,9 @@ class BotInfo:
             if mask <= 0 or used & mask:
                 raise ValueError(f"bot {self.name}: option {opt!r} needs bits of flags of its own")
             used |= mask
+        for group in self.exclusive:
+            if any(opt not in self.options for opt in group):
+                raise ValueError(f"bot {self.name}: exclusive options {group} are not all options of the bot")
 
     @property
     def test_name(self) -> str:
@@ -128,6 +133,10 @@ class BotInfo:
                 raise UserError(f"bot {self.name!r}: option {key!r} takes no value")
             else:
                 flags |= spec
+        for group in self.exclusive:
+            both = [opt for opt in group if opt in given]
+            if len(both) > 1:
+                raise UserError(f"bot {self.name!r}: options {both[0]!r} and {both[1]!r} exclude each other; give one")
         for key, number in numbers.items():
             flags |= number << self.options[key].shift
         return flags

@@ -31,13 +31,15 @@ def bot_streams(rng):
 
 
 @njit
-def play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride,
+def play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride, max_steps,
                init_state, legal_actions, apply_action, to_move, is_over, observe, choose,
                perfect, max_actions, obs_size, mem_size, scratch_size):
     """Plays one game per seed; ``codes``/``flags`` give the built-in bot of each game
     and seat. Returns the raw recorded fields: ``game_raw[g, j]`` is state field
     ``game_fields[j]`` at the end of game ``g``, ``seat_raw[g, p, j]`` field
-    ``seat_fields[j]`` of seat ``p``'s record (base ``seat_base``, ``seat_stride`` apart).
+    ``seat_fields[j]`` of seat ``p``'s record (base ``seat_base``, ``seat_stride`` apart),
+    and -1, or the first game not over after ``max_steps`` steps (the game's step limit:
+    a bot or rule that never ends a game stops the batch there instead of hanging it).
 
     ``perfect``: the game has no hidden information, so a bot reads the state itself
     instead of a copy (bots must then leave it unchanged) and is given no list of
@@ -66,7 +68,11 @@ def play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat
         stored[:, :] = 0
         mem[:] = 0
         holder = 0  # the seat whose memory is in mem
+        steps = 0
         while not is_over(s):
+            if steps == max_steps:
+                return game_raw, seat_raw, g
+            steps += 1
             p = to_move(s)
             if mem_size > 0 and p != holder:
                 for i in range(mem_size):
@@ -81,7 +87,7 @@ def play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat
                 a = choose(codes[g, p], flags[g, p], obs, legal[:k], brng, b, mem, ib, fb)
             apply_action(s, rng, b, a)
         record(s, g, game_fields, seat_fields, seat_base, seat_stride, game_raw, seat_raw)
-    return game_raw, seat_raw
+    return game_raw, seat_raw, -1
 
 
 @kernel

@@ -49,7 +49,7 @@ def check_target(path: Path, option: str) -> None:
     if not folder.is_dir():
         raise UserError(f"{option} {path}: the folder {folder} does not exist; create it or choose another path")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise UserError(f"{option} {path}: cannot write into {folder} (permission denied); choose another path")
+        raise UserError(f"{option} {path}: cannot write into {folder} (permission denied or a read-only disk); choose another path")
     if path.is_symlink():
         raise UserError(f"{option} {path} is a symbolic link; give the file it points to, or another path")
     if path.exists():

@@ -32,7 +32,10 @@ def simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, 
         codes = np.ascontiguousarray(np.array([bot.code for bot in bots], np.int64)[table])
         flags = np.ascontiguousarray(np.array([bot.flags for bot in bots], np.int64)[table])
         out = game.outputs
-        game_raw, seat_raw = game.loop.play_chunk(seeds, b, codes, flags, out.game_fields, out.seat_fields, out.seat_base, out.seat_stride)
+        game_raw, seat_raw, stuck = game.loop.play_chunk(seeds, b, codes, flags, out.game_fields, out.seat_fields, out.seat_base,
+                                                          out.seat_stride, game.max_steps)
+        if stuck >= 0:
+            raise _endless(game, first_index + stuck, seeds[stuck])
     return game.outputs.columns_from(game_raw, seat_raw, params)
 
 
@@ -113,12 +116,17 @@ def play_python(game: GameSpec, b: np.ndarray, seeds: np.ndarray, table: np.ndar
         t = Table(game, b, seeds[g], secret)
         steps = 0
         while not t.over():
+            if steps == game.max_steps:
+                raise _endless(game, first_index + g, seeds[g])
             a, _ = t.decide(bots[table[g, t.to_move()]], first_index + g)
             t.step(a)
             steps += 1
-            if steps > game.max_steps:
-                raise UserError(f"{game.name}: game {first_index + g} did not end after {game.max_steps:,} steps")
         game_raw[g] = t.s[out.game_fields]
         for p in range(seats):
             seat_raw[g, p] = t.s[out.seat_base + p * out.seat_stride + out.seat_fields]
     return game_raw, seat_raw
+
+
+def _endless(game: GameSpec, index: int, seed) -> UserError:
+    return UserError(f"{game.name}: game {index} (seed {int(seed)}) did not end within {game.max_steps:,} steps, "
+                     "the game's step limit: a bot or rule that never ends it")

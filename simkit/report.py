@@ -132,22 +132,27 @@ class Report:
             raise UserError(f"{target / clash[0]} exists and was not written by simkit, or was edited since; "
                             "choose another report folder or move the file")
         target.mkdir(parents=True, exist_ok=True)
-        for name in ours - set(files) - {"report.json"}:  # figures of an earlier version of the report
+        meta = {"title": self.title, "slug": self.slug, "summary": self.summary,
+                "files": {name: _sha256(data) for name, data in files.items()},
+                "answers": [a.as_dict() for a in self.answers], "headline_figure": self.headline_figure}
+        # Recorded first, with the hashes of the files being replaced: a write that stops
+        # half-way (a full disk) leaves every file there simkit's, for the next attempt.
+        before = {n: _sha256((target / n).read_bytes()) for n in ours - {"report.json"} if (target / n).is_file()}
+        _atomic(target / "report.json", json.dumps({**meta, "replacing": before}, indent=1).encode())
+        for name in set(before) - set(files):  # figures of an earlier version of the report
             if name.endswith(".png"):
                 (target / name).unlink(missing_ok=True)
         for name, data in files.items():
             _atomic(target / name, data)
-        meta = {"title": self.title, "slug": self.slug, "summary": self.summary,
-                "files": {name: _sha256(data) for name, data in files.items()},
-                "answers": [a.as_dict() for a in self.answers], "headline_figure": self.headline_figure}
         _atomic(target / "report.json", json.dumps(meta, indent=1).encode())
 
 
 def owned_files(target: Path) -> set[str]:
     """The files of ``target`` that simkit may replace or remove: those its report.json
-    lists with the hash they still have (plain names inside the folder only: a name like
-    ``../x.png`` is never one), and report.json itself. Reports written before hashes
-    were kept list names only; a folder without such a list holds nothing of simkit's."""
+    lists with the hash they still have (``files``, or ``replacing`` while a write was
+    under way; plain names inside the folder only: a name like ``../x.png`` is never one),
+    and report.json itself. Reports written before hashes were kept list names only; a
+    folder without such a list holds nothing of simkit's."""
     target = Path(target)
     if (target / "report.json").is_symlink():
         return set()
@@ -157,7 +162,9 @@ def owned_files(target: Path) -> set[str]:
         return set()
     files = meta.get("files") if isinstance(meta, dict) else None
     if isinstance(files, dict):
-        named = {str(n) for n, h in files.items() if _plain(n) and _unchanged(target / n, h)}
+        replacing = meta.get("replacing")
+        hashes = [files, replacing if isinstance(replacing, dict) else {}]
+        named = {str(n) for h in hashes for n, d in h.items() if _plain(n) and _unchanged(target / n, d)}
     elif isinstance(files, list):
         named = {str(n) for n in files if _plain(n)}
     else:

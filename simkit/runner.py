@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import errno
 import functools
 import importlib.metadata
 import json
@@ -293,6 +294,8 @@ class _Pending:
     chunk_size: int
     done: dict[tuple[int, int], Path]
     secret: bytes | None = None  # the key of user bots' generators (kept in run.json: a resumed run goes on alike)
+    lock: int | None = None  # the output folder, held against other simkit processes (see _lock)
+    seen: str | None = None  # its run.json when it was checked, while not held yet
     frames: dict[tuple[int, int], pl.DataFrame] = dataclasses.field(default_factory=dict)
     busy: float = 0.0
     stored: int = 0  # games stored by this session
@@ -371,7 +374,7 @@ def _check_writable(folder: Path, option: str = "--out") -> None:
     if not probe.is_dir():
         raise UserError(f"{probe} is not a folder; choose another output folder ({option})")
     if not os.access(probe, os.W_OK | os.X_OK):
-        raise UserError(f"cannot write into {probe} (permission denied); choose another output folder ({option})")
+        raise UserError(f"cannot write into {probe} (permission denied or a read-only disk); choose another output folder ({option})")
 
 
 def _clear_run(out: Path) -> None:
@@ -401,38 +404,91 @@ def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_s
     identity = json.loads(json.dumps(spec.identity(), default=str))
     secret = (secret or os.urandom(32)) if spec.has_user_bots else None
     done: dict[tuple[int, int], Path] = {}
+    lock = seen = None
     if out is not None:
         out = Path(out)
         if out.exists() and not out.is_dir():
             raise UserError(f"{out} exists and is not a folder; choose another output folder (--out)")
         _check_writable(out)
-        ident_file = out / "run.json"
-        if ident_file.exists():
-            try:
-                previous = json.loads(ident_file.read_text())
-                kept = bytes.fromhex(previous.pop("secret")) if "secret" in previous else None
-            except (json.JSONDecodeError, UnicodeDecodeError, OSError, AttributeError, TypeError, ValueError):
-                previous = kept = None
-            if previous == identity and (kept is None) == (secret is None):
-                done = _parts(out, spec.game.seats(spec.params), warn)
-                secret = kept
-            elif replace_stale or (not (out / "games.parquet").exists() and not _parts(out, spec.game.seats(spec.params))):
-                # a managed folder (sweep cells) holding games of older code or settings, or a run
-                # that stopped before its first chunk was stored (nothing of it to lose)
-                _clear_run(out)
-            elif previous is None:
-                raise UserError(f"{ident_file} is damaged; delete {out} or choose another output folder (--out)")
-            else:
-                raise UserError(f"{out} holds a different run (other game, parameters, bots, data, seed or code); choose another output folder (--out) or delete it")
-        elif out.exists() and any(out.iterdir()):
-            raise UserError(f"{out} exists and is not a simkit run folder; choose another output folder (--out)")
-    return _Pending(spec, out, identity, chunk_size, done, secret)
+        lock = _lock(out) if out.is_dir() else None
+        try:
+            done, secret, seen = _resume(spec, out, identity, secret, replace_stale, warn)
+        except BaseException:
+            _unlock(lock)
+            raise
+    return _Pending(spec, out, identity, chunk_size, done, secret, lock, seen)
+
+
+def _resume(spec: RunSpec, out: Path, identity: dict, secret: bytes | None, replace_stale: bool,
+            warn: Callable[[str], None] | None) -> tuple[dict, bytes | None, str | None]:
+    """The finished chunks in ``out`` of this very run (and its secret), after clearing a
+    stale run from a folder simkit manages; and run.json as it then is."""
+    done: dict[tuple[int, int], Path] = {}
+    ident_file = out / "run.json"
+    if ident_file.exists():
+        try:
+            previous = json.loads(ident_file.read_text())
+            kept = bytes.fromhex(previous.pop("secret")) if "secret" in previous else None
+        except (json.JSONDecodeError, UnicodeDecodeError, OSError, AttributeError, TypeError, ValueError):
+            previous = kept = None
+        if previous == identity and (kept is None) == (secret is None):
+            done = _parts(out, spec.game.seats(spec.params), warn)
+            secret = kept
+        elif replace_stale or (not (out / "games.parquet").exists() and not _parts(out, spec.game.seats(spec.params))):
+            # a managed folder (sweep cells) holding games of older code or settings, or a run
+            # that stopped before its first chunk was stored (nothing of it to lose)
+            _clear_run(out)
+        elif previous is None:
+            raise UserError(f"{ident_file} is damaged; delete {out} or choose another output folder (--out)")
+        else:
+            raise UserError(f"{out} holds a different run (other game, parameters, bots, data, seed or code); choose another output folder (--out) or delete it")
+    elif out.exists() and any(out.iterdir()):
+        raise UserError(f"{out} exists and is not a simkit run folder; choose another output folder (--out)")
+    return done, secret, _text_or_none(out / "run.json")
+
+
+def _text_or_none(path: Path) -> str | None:
+    try:
+        return path.read_text()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _lock(folder: Path) -> int:
+    """Holds ``folder`` for this process until the run ends: two simkit processes playing
+    into one folder at once would mix their runs' chunks (and the summary of each)."""
+    import fcntl
+
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as exc:
+        if exc.errno != errno.EMFILE:
+            raise
+        import resource  # a sweep holds one folder per cell: allow as many files as the system does
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
+        fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise UserError(f"{folder} is in use by another simkit process; wait for it to end or choose another output folder (--out)") from None
+    return fd
+
+
+def _unlock(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)
 
 
 def _start_writing(p: _Pending) -> None:
     if p.out is not None and p.remaining:
         p.created = not p.out.exists()
         (p.out / "parts").mkdir(parents=True, exist_ok=True)
+        if p.lock is None:  # a new folder: held from now on, and still as it was when checked
+            p.lock = _lock(p.out)
+            if _text_or_none(p.out / "run.json") != p.seen:
+                raise UserError(f"{p.out} was started by another simkit process meanwhile; run the command again")
         kept = {**p.identity, "secret": p.secret.hex()} if p.secret is not None else p.identity
         _write_atomic(p.out / "run.json", lambda tmp: tmp.write_text(json.dumps(kept, indent=1)))
 
@@ -631,10 +687,23 @@ def run_many(
     folders = [Path(out).resolve() for _, out in runs if out is not None]
     if len(set(folders)) != len(folders):
         raise ValueError("two runs were given one output folder: a bug (their games would mix)")
-    from .progress import bar, status, warn
+    from .progress import warn
 
     secret = os.urandom(32)  # one for all the runs started here: paired runs (compare) give user bots the same draws
-    pending = [prepare(spec, out, chunk_size, replace_stale, warn=warn if progress else None, secret=secret) for spec, out in runs]
+    pending: list[_Pending] = []
+    try:
+        for spec, out in runs:
+            pending.append(prepare(spec, out, chunk_size, replace_stale, warn=warn if progress else None, secret=secret))
+        return _play_all(pending, jobs, backend, scheduler, progress, label)
+    finally:
+        for p in pending:
+            _unlock(p.lock)
+
+
+def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str | None,
+              progress: bool | Callable[[int], None], label: str | None) -> list[RunResult]:
+    from .progress import bar, status
+
     total = sum(p.spec.n_games for p in pending)
     resumed = sum(p.resumed for p in pending)
     if progress is True:

@@ -276,15 +276,17 @@ def test_a_data_path_relative_to_simkit_works_from_any_folder(tmp_path, simkit_c
 
 
 # ---- the third review (issue 23): one test per defect fixed -------------------------------
-def _report(*figures: str):
+def _report(*figures: str, version: int = 0):
     import matplotlib.pyplot as plt
 
     from simkit.report import Report
 
     rep = Report("t", "t")
-    rep.text("hello")
+    rep.text(f"hello {version}")
     for name in figures:
-        rep.figure(plt.figure(), name, name)
+        fig = plt.figure()
+        fig.suptitle(f"{name} {version}")
+        rep.figure(fig, name, name)
     return rep
 
 
@@ -502,3 +504,163 @@ def test_a_file_nested_too_deeply_is_one_line(tmp_path, name, text):
     (tmp_path / name).write_text(text)
     with pytest.raises(UserError, match="nested too deeply"):
         read(str(tmp_path / name), "board file")
+
+
+def test_band_names_are_printed_as_written(tmp_path, simkit_cmd):
+    """Piped output (CI logs) once read band names as console markup: '[/]' was a traceback."""
+    path = tmp_path / "bands.toml"
+    path.write_text('[[band]]\nname = "[/]\\u001b[2J[bold]x"\ngame = "template"\nmetric = "won"\nseat = 1\n'
+                    'centre = 0.5\nlo = 0.35\nhi = 0.65\ndetect = 0.3\n')
+    proc = _cli(simkit_cmd, ["check", str(path), "--jobs", "1"], tmp_path)
+    assert proc.returncode == 0 and "[/]\\x1b[2J[bold]x" in proc.stdout and "\x1b" not in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_folder_as_a_data_file_is_one_line(tmp_path):
+    from simkit.datafiles import read
+
+    with pytest.raises(UserError, match="is a folder"):
+        read(str(tmp_path), "bands file")
+
+
+def test_ctrl_c_before_a_run_starts_says_so(tmp_path, monkeypatch, capsys):
+    """Ctrl-C while an experiment file is read (or games compile) was exit 130 without a word."""
+    import sys
+
+    import simkit.cli as cli
+    import simkit.sweep as sweep_mod
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweep_mod, "load", interrupted)
+    monkeypatch.setattr(sys, "argv", ["simkit", "sweep", str(_exp(tmp_path / "e.toml")), "--out", str(tmp_path / "runs")])
+    with pytest.raises(SystemExit) as exc:
+        cli.main()
+    assert exc.value.code == 130 and capsys.readouterr().err.strip() == "interrupted"
+
+
+@pytest.mark.parametrize("checked", [False, True])
+def test_a_game_that_never_ends_stops_at_the_step_limit_with_one_line(checked):
+    """A stand-in for a bot or rule that never ends a game: a step limit below a game's length."""
+    from simkit.runner import bot_table
+    from simkit.seeding import game_seeds
+
+    g = dataclasses.replace(get("template"), max_steps=3)
+    bots = g.resolve_bots(["hold20"], g.params())
+    seeds = game_seeds(7, 40, 42)
+    with pytest.raises(UserError, match=f"game 40 \\(seed {seeds[0]}\\) did not end within 3 steps") as exc:
+        g.simulate(g.params(), seeds, bot_table(len(bots), 40, 42, False), bots, checked=checked, first_index=40)
+    assert "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("game, setting, first, second", [
+    ("eftaios", "map_data", "simkit/games/eftaios/data/maps/galilei.toml", "simkit/games/eftaios/data/maps/fermi.toml"),
+    ("eftaios", "card_data", "simkit/games/eftaios/data/cards.toml", None),
+    ("ovni", "board", "simkit/games/ovni/data/board.toml", "simkit/games/ovni/data/board_complete.toml"),
+    ("ovni", "decks", "simkit/games/ovni/data/decks.toml", "simkit/games/ovni/data/decks_mixed_aliens.toml"),
+    ("aau", "board", "simkit/games/aau/data/board.json", "simkit/games/aau/data/board-canada-none.json"),
+])
+def test_a_data_file_edited_in_the_same_process_is_read_again(tmp_path, game, setting, first, second):
+    """A notebook runs, edits a board file, runs again: the new board is played."""
+    import numpy as np
+
+    g = get(game)
+    path = tmp_path / f"mine{Path(first).suffix}"
+    path.write_text((ROOT / first).read_text())
+    params = build(g.params, {setting: str(path)}, g.name)
+    before, version = g.board(params), g.data_version(params)
+    if second is None:  # the cards: the first two character cards change places
+        text = path.read_text()
+        one, two = [text.index("[[characters]]", i) for i in (0, text.index("[[characters]]") + 1)]
+        three = text.index("[[characters]]", two + 1)
+        path.write_text(text[:one] + text[two:three] + text[one:two] + text[three:])
+    else:
+        path.write_text((ROOT / second).read_text())
+    after = g.board(params)
+    assert g.data_version(params) != version and not np.array_equal(after, before)
+    copy = tmp_path / f"copy{path.suffix}"  # a file this process never read: the board it gives
+    copy.write_text(path.read_text())
+    assert np.array_equal(after, g.board(build(g.params, {setting: str(copy)}, g.name)))
+
+
+def test_ovni_card_names_follow_an_edited_decks_file(tmp_path):
+    from simkit.games.ovni import board as B
+
+    g = get("ovni")
+    path = tmp_path / "decks.toml"
+    text = (ROOT / "simkit/games/ovni/data/decks.toml").read_text()
+    path.write_text(text)
+    params = build(g.params, {"decks": str(path)}, g.name)
+    assert B.names(params)["cards"][0] == "PPA"
+    path.write_text(text.replace('"PPA", "PPB"', '"PPB", "PPA"', 1))
+    assert B.names(params)["cards"][0] == "PPB"
+
+
+@pytest.mark.parametrize("bot, message", [
+    ("strategic:one-mission+two-missions", "exclude each other"),
+    ("greedy:two-missions+no-swap+one-mission", "exclude each other"),
+])
+def test_options_that_exclude_each_other_are_refused(bot, message):
+    g = get("ovni")
+    with pytest.raises(UserError, match=message):
+        g.resolve_bots([bot], g.params())
+
+
+def test_search_humans_and_aliens_together_are_refused():
+    g = get("eftaios")
+    with pytest.raises(UserError, match="exclude each other"):
+        g.resolve_bots(["search:humans+aliens"], g.params())
+    assert g.resolve_bots(["search:humans"], g.params())
+
+
+def test_a_map_besides_map_data_is_refused():
+    g = get("eftaios")
+    with pytest.raises(UserError, match="map_data replaces the map"):
+        build(g.params, {"map": "fermi", "map_data": str(ROOT / "simkit/games/eftaios/data/maps/galilei.toml")}, g.name)
+    build(g.params, {"map_data": str(ROOT / "simkit/games/eftaios/data/maps/galilei.toml")}, g.name)
+
+
+def test_two_processes_never_play_into_one_folder(tmp_path):
+    """Two runs into one --out at once once mixed their chunks (a threat-4 run reported 20% wins)."""
+    import fcntl
+
+    g = get("template")
+    spec = RunSpec(g, g.params(), tuple(g.resolve_bots([], g.params())), 10, 1)
+    (tmp_path / "r").mkdir()
+    fd = os.open(tmp_path / "r", os.O_RDONLY)  # another process playing into it holds it so
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    try:
+        with pytest.raises(UserError, match="in use by another simkit process"):
+            run(spec, tmp_path / "r", progress=False)
+    finally:
+        os.close(fd)
+    assert run(spec, tmp_path / "r", progress=False).frame.height == 20
+    assert run(spec, tmp_path / "r", progress=False).manifest["resumed_games"] == 10  # released after each run
+
+
+def test_a_report_the_game_cannot_build_is_refused_before_any_game(tmp_path):
+    exp = _exp(tmp_path / "e.toml", extra=f'report = "{tmp_path / "rep"}"')
+    with pytest.raises(UserError, match="no report builder"):
+        sweep(exp, out_root=tmp_path / "runs", progress=False)
+    assert not (tmp_path / "runs" / "tiny").exists()
+
+
+def test_a_report_cut_short_by_a_full_disk_can_be_written_again(tmp_path, monkeypatch):
+    """A full disk half-way left simkit's own figures unrecorded: every later attempt was refused."""
+    import simkit.report as report_mod
+
+    target = tmp_path / "rep"
+    _report("a", "b").write(target)
+    real = report_mod._atomic
+
+    def full(path, data):
+        if path.name == "b.png":
+            raise UserError(f"cannot write {path}: No space left on device")
+        real(path, data)
+
+    monkeypatch.setattr(report_mod, "_atomic", full)
+    with pytest.raises(UserError, match="No space"):
+        _report("a", "b", "c", version=1).write(target)  # a.png is new, b.png still the old one
+    monkeypatch.setattr(report_mod, "_atomic", real)
+    _report("a", "c", version=2).write(target)
+    assert sorted(p.name for p in target.iterdir()) == ["README.md", "a.png", "c.png", "index.html", "report.json"]

@@ -33,7 +33,7 @@ BOTS = {
     "search": BotInfo("search", 2, "determinized Monte Carlo at contested moves: samples worlds consistent with the "
                       "announcements and plays each candidate out in them (search:budget=N worlds, default 4; deep: one more round)",
                       {"budget": search.BUDGET, "deep": search.DEEP,
-                       "humans": search.ONLY_HUMANS, "aliens": search.ONLY_ALIENS}),
+                       "humans": search.ONLY_HUMANS, "aliens": search.ONLY_ALIENS}, exclusive=(("humans", "aliens"),)),
 }
 
 SCRATCH = search.SCRATCH_NEEDED  # ints and floats of scratch per decision (the searching bot's worlds)

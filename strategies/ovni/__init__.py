@@ -20,17 +20,18 @@ from .strategic import NO_EXTRA, NO_NOMAJ, NO_SHIELD, NO_SIX_TWICE, NO_SWAP, ONE
 
 OPTIONS = {"no-swap": NO_SWAP, "no-shield": NO_SHIELD, "no-extra": NO_EXTRA, "no-nomajority": NO_NOMAJ,
            "no-six-twice": NO_SIX_TWICE, "one-mission": ONE_MISSION, "two-missions": TWO_MISSIONS}
+ONE_OF = (("one-mission", "two-missions"),)
 
 BOTS = {
     "random": BotInfo("random", 0, "uniform over the legal actions"),
     "greedy": BotInfo("greedy", 1, "the most immediate points: bids its highest token on the card worth most now, "
-                      "takes the action that scores most if the game ended now; keeps one mission", OPTIONS),
+                      "takes the action that scores most if the game ended now; keeps one mission", OPTIONS, exclusive=ONE_OF),
     "strategic": BotInfo("strategic", 2, "bids with intent (cards valued by its needs, majorities and missions, win "
                          "chances from the visible tokens, its 6 face down, the energy card on purpose); plays "
-                         "toward its missions, majorities, mappings and airspace", OPTIONS),
+                         "toward its missions, majorities, mappings and airspace", OPTIONS, exclusive=ONE_OF),
     "search": BotInfo("search", 3, "strategic, but each bid is chosen among its 4 best by playing the round's placements "
                       "out in worlds sampled from the tokens it cannot see (search:budget=N worlds, default 6)",
-                      {**OPTIONS, "budget": search.BUDGET}),
+                      {**OPTIONS, "budget": search.BUDGET}, exclusive=ONE_OF),
 }
 
 SCRATCH = 1024  # the search bot builds a world (a state) in its int scratch

@@ -80,8 +80,10 @@ def _tiers(path: Path, where: str, value) -> list[tuple[int, int]]:
     return [tuple(t) for t in value]
 
 
+# Cached by the file's content too (``version``), not its name only: a file edited in the
+# same process is read again.
 @lru_cache(maxsize=16)
-def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str, capture: str, cap: int,
+def _build(path_str: str, version: str, players: int, semi: bool, thresh: int, prot_herds: str, capture: str, cap: int,
            herd_points: str = "2-4-6", prot_borders: str = "any_other_label") -> np.ndarray:
     from ...datafiles import validated
     from .schema import BoardFile
@@ -200,7 +202,7 @@ def _build(path_str: str, players: int, semi: bool, thresh: int, prot_herds: str
 
 def build(params: AAUParams) -> np.ndarray:
     """The board vector for these parameters (missions and markers are drawn per game)."""
-    b = _build(str(data_path(params)), params.players, params.semi_coop, params.semi_coop_threshold,
+    b = _build(str(data_path(params)), data_version(params), params.players, params.semi_coop, params.semi_coop_threshold,
                params.protection_herds, params.capture, params.extra_turn_cap, params.herd_points,
                params.protection_borders)
     return b.copy()

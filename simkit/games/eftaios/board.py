@@ -152,7 +152,7 @@ def build(params: EftaiosParams) -> np.ndarray:
     """The board vector for a set of parameters (reads and checks the data files)."""
     mp, cards = _paths(params)
     return _build(mp, cards, params.players, params.mode, params.scenario, params.max_rounds,
-                  tuple((k, getattr(params, k)) for k in _READINGS)).copy()
+                  tuple((k, getattr(params, k)) for k in _READINGS), data_version(params)).copy()
 
 
 _READINGS = ("alien_hatch_transit", "human_hatch_transit", "used_hatch_enterable", "defence_scope",
@@ -163,8 +163,11 @@ _READINGS = ("alien_hatch_transit", "human_hatch_transit", "used_hatch_enterable
              "arena_start", "arena_respawn", "arena_kills", "arena_end", "stuck_rule", "feeding_in_basic")
 
 
+# Cached by the files' content too (``version``), not their names only: a file edited in the
+# same process is read again.
 @lru_cache(maxsize=32)
-def _build(map_name: str, card_file: str, players: int, mode: str, scenario: str, max_rounds: int, readings) -> np.ndarray:
+def _build(map_name: str, card_file: str, players: int, mode: str, scenario: str, max_rounds: int, readings,
+           version: str) -> np.ndarray:
     r = dict(readings)
     m = dm.load_map(map_name)
     c = dm.load_cards(card_file)
@@ -267,6 +270,10 @@ def _build(map_name: str, card_file: str, players: int, mode: str, scenario: str
     return b
 
 
-@lru_cache(maxsize=8)
 def cards(card_file: str = "") -> dm.Cards:
+    return _cards(card_file, version(card_file or str(dm.BUILTIN_CARDS), "card file", "check --set card_data=PATH"))
+
+
+@lru_cache(maxsize=8)
+def _cards(card_file: str, version: str) -> dm.Cards:
     return dm.load_cards(card_file)

@@ -60,3 +60,9 @@ class EftaiosParams:
     stuck_rule: str = setting("stay_draw", choices=("stay_draw", "stay_quiet"), help="A28: a player with no legal move stays put and resolves its sector (stay_draw) or stays without drawing (stay_quiet)")
     feeding_in_basic: bool = setting(False, help="A29: feeding (an alien that kills a human moves up to 3) also in the basic game; default advanced only")
 
+    def check(self) -> str | None:
+        """A map besides map_data would label games with a map they were not played on."""
+        if self.map_data and self.map != MAPS[0]:  # MAPS[0]: the default
+            return f"map={self.map} and map_data={self.map_data}: map_data replaces the map; give one of them"
+        return None
+

@@ -11,14 +11,13 @@ recompilation.
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
-from ...datafiles import locate
+from ...datafiles import chosen, read
 from ...errors import UserError
 from ...layout import Layout
-from .data_model import CLASSES, EFFECTS, N_CITIES, N_KINDS, PARITIES, load, load_board, load_decks
+from .data_model import BUILTIN_BOARD, BUILTIN_DECKS, CLASSES, EFFECTS, N_CITIES, N_KINDS, PARITIES, load
 from .params import OVNIParams
 
 MAX_CARDS = 64  # alien cards (data_model allows up to 64)
@@ -97,20 +96,19 @@ def _ability_numbers(effect: str, a) -> tuple[int, int]:
 
 
 def data_version(params: OVNIParams) -> str:
-    """Versions and content hashes of the two data files these parameters read."""
-    import hashlib
-
-    board = load_board(params.board)
-    decks = load_decks(params.decks)
+    """Versions and content hashes of the two data files these parameters read (without
+    checking them: names and boards are cached by it, and looked up often)."""
     parts = []
-    for obj in (board, decks):
-        digest = hashlib.sha256(Path(locate(str(obj.path))).read_bytes()).hexdigest()[:12]
-        parts.append(f"{obj.version}:{digest}")
+    for value, builtin, setting in ((params.board, BUILTIN_BOARD, "board"), (params.decks, BUILTIN_DECKS, "decks")):
+        doc, digest = read(str(chosen(value, builtin, setting, setting)), f"{setting} file", f"check --set {setting}=PATH")
+        parts.append(f"{doc.get('version')}:{digest}")
     return "+".join(parts)
 
 
+# Cached by the files' content too (``version``), not the parameters naming them only: a
+# file edited in the same process is read again.
 @lru_cache(maxsize=32)
-def _build(params: OVNIParams) -> np.ndarray:
+def _build(params: OVNIParams, version: str) -> np.ndarray:
     board, decks = load(params)
     b = np.zeros(B_SIZE, np.int32)
     n = params.players
@@ -230,12 +228,16 @@ def _build(params: OVNIParams) -> np.ndarray:
 
 def build(params: OVNIParams) -> np.ndarray:
     """The board vector for these parameters (cards, missions and humans are dealt per game)."""
-    return _build(params).copy()
+    return _build(params, data_version(params)).copy()
+
+
+def names(params: OVNIParams) -> dict:
+    """Names for text and output columns: cities, planets, human kinds, cards."""
+    return _names(params, data_version(params))
 
 
 @lru_cache(maxsize=32)
-def names(params: OVNIParams) -> dict:
-    """Names for text and output columns: cities, planets, human kinds, cards."""
+def _names(params: OVNIParams, version: str) -> dict:
     board, decks = load(params)
     return {
         "cities": [c.name for c in board.cities],

@@ -11,7 +11,7 @@ from . import engine as E
 # Pass functions as module attributes (E.x, bots.x): numba lowers a function imported
 # by name and passed as a value through its address, which cannot be cached.
 @njit(cache=True)
-def play_chunk(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride):
-    return play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride,
+def play_chunk(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride, max_steps):
+    return play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride, max_steps,
                       E.init_state, E.legal_actions, E.apply_action, E.to_move, E.is_over, E.observe, bots.choose,
                       E.PERFECT_INFORMATION, E.MAX_ACTIONS, E.OBS_SIZE, bots.MEMORY, bots.SCRATCH)
