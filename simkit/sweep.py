@@ -271,8 +271,6 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
     folder = folders(exp.cells)
     if exp.report is not None and report:
         _check_report_target(exp.report)
-        if not exp.game.report:
-            raise UserError(f"{exp.path}: report = {exp.report}, but {exp.game.name} has no report builder; remove the line or run with --no-report")
     _claim(out, exp)
     results = run_many([(c.spec, out / folder[g]) for g, c in unique.items()], jobs=jobs, backend=backend, scheduler=scheduler,
                        chunk_size=exp.chunk_size, progress=progress, replace_stale=True, label=exp.name)

@@ -638,11 +638,12 @@ def test_two_processes_never_play_into_one_folder(tmp_path):
     assert run(spec, tmp_path / "r", progress=False).manifest["resumed_games"] == 10  # released after each run
 
 
-def test_a_report_the_game_cannot_build_is_refused_before_any_game(tmp_path):
+def test_a_game_without_a_report_builder_gets_the_report_of_its_questions(tmp_path):
+    """Every game can be reported: without report code, from its declared questions
+    (this replaced refusing such a report before any game)."""
     exp = _exp(tmp_path / "e.toml", extra=f'report = "{tmp_path / "rep"}"')
-    with pytest.raises(UserError, match="no report builder"):
-        sweep(exp, out_root=tmp_path / "runs", progress=False)
-    assert not (tmp_path / "runs" / "tiny").exists()
+    sweep(exp, out_root=tmp_path / "runs", progress=False)
+    assert "## Answers" in (tmp_path / "rep" / "README.md").read_text()
 
 
 def test_a_report_cut_short_by_a_full_disk_can_be_written_again(tmp_path, monkeypatch):
