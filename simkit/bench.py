@@ -129,7 +129,7 @@ def python_reference(game: GameSpec, params: Any, bot_text: str, games: int | No
     signal.setitimer(signal.ITIMER_REAL, seconds)
     t0 = time.perf_counter()
     try:
-        play_games(game_seeds(SEED, 0, n), b, codes, flags, out.game_fields, out.seat_fields, out.seat_base, out.seat_stride,
+        play_games(game_seeds(SEED, 0, n), b, codes, flags, out.game_fields, out.seat_fields, out.seat_base, out.seat_stride, game.max_steps,
                    init_state, E.legal_actions, E.apply_action, E.to_move, E.is_over, E.observe, choose,
                    E.PERFECT_INFORMATION, E.MAX_ACTIONS, E.OBS_SIZE, S.MEMORY, S.SCRATCH)
         signal.setitimer(signal.ITIMER_REAL, 0)
