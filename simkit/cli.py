@@ -92,11 +92,17 @@ def games_cmd(game_name: Optional[str] = typer.Argument(None, metavar="GAME", he
         # text wrapped to the terminal, so that nothing is cut at any width.
         width = max(40, min(out.width, 100))
         wrap = functools.partial(textwrap.fill, width=width, initial_indent="    ", subsequent_indent="    ")
-        out.print(Text("settings (--set NAME=VALUE)", style="bold"))
-        for info in describe(game.params):
-            default = json.dumps(info.default) if not isinstance(info.default, str) else (info.default or '""')
-            out.print(Text(f"  {info.name} = {default}", style="bold") + Text(f"   {info.allowed()}"), overflow="fold")
-            out.print(wrap(info.help), markup=False, highlight=False)
+        infos = describe(game.params)
+        for heading, group in (("settings (--set NAME=VALUE)", [i for i in infos if not i.compensation]),
+                               ("compensations: rule changes NOT in the rulebook, for balancing "
+                                "(--set NAME=VALUE; simkit tune searches them)", [i for i in infos if i.compensation])):
+            if not group:
+                continue
+            out.print(Text(heading, style="bold"), overflow="fold")
+            for info in group:
+                default = json.dumps(info.default) if not isinstance(info.default, str) else (info.default or '""')
+                out.print(Text(f"  {info.name} = {default}", style="bold") + Text(f"   {info.allowed()}"), overflow="fold")
+                out.print(wrap(info.help), markup=False, highlight=False)
         out.print(Text("bots (--bot NAME or NAME:OPTION)", style="bold"))
         for name, info in game.bots.items():
             mark = " (default)" if name == game.default_bot else ""

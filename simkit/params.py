@@ -19,9 +19,14 @@ _FALSE = {"false", "0", "no", "off"}
 
 
 def setting(default: Any, *, help: str, choices: Iterable[Any] | None = None,
-            lo: float | None = None, hi: float | None = None) -> Any:
-    """A parameter field: its default, a one-line help, and allowed values or range."""
-    meta = {"help": help, "choices": tuple(choices) if choices is not None else None, "lo": lo, "hi": hi}
+            lo: float | None = None, hi: float | None = None, compensation: bool = False) -> Any:
+    """A parameter field: its default, a one-line help, and allowed values or range.
+
+    ``compensation``: a rule change a designer might make to balance the game, not in the
+    rulebook (its default must leave the rules as written); `simkit games` lists these
+    apart and `simkit tune` searches them."""
+    meta = {"help": help, "choices": tuple(choices) if choices is not None else None, "lo": lo, "hi": hi,
+            "compensation": compensation}
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -34,6 +39,7 @@ class ParamInfo:
     choices: tuple | None
     lo: float | None
     hi: float | None
+    compensation: bool = False  # not in the rulebook: a change `simkit tune` may propose
 
     def allowed(self) -> str:
         if self.type is bool:
@@ -53,7 +59,7 @@ def describe(params_cls: type) -> list[ParamInfo]:
     for f in dataclasses.fields(params_cls):
         m = f.metadata
         out.append(ParamInfo(f.name, hints[f.name], f.default, m.get("help", ""),
-                             m.get("choices"), m.get("lo"), m.get("hi")))
+                             m.get("choices"), m.get("lo"), m.get("hi"), bool(m.get("compensation"))))
     return out
 
 
