@@ -1,0 +1,539 @@
+"""``simkit tune``: the smallest rule change that balances a game, proven on fresh games.
+
+A *goal* is a question a game declares (:mod:`simkit.questions`: seat fairness, a card's
+payoff against an average card, a win rate against a target); a *knob* is a setting the
+search may change — by default the game's *compensations*, rule changes a designer might
+make that are not in the rulebook (``setting(..., compensation=True)``). The search:
+
+1. **Candidates**: the rules as written, every single-knob change, and, when two or more
+   numeric knobs are searched together, the best points of a model-based search over their
+   joint space (optuna's TPE sampler; Bergstra et al. 2011), each trial a short run on the
+   same seeds.
+2. **Racing** (successive halving; Karnin et al. 2013): every candidate plays the same games
+   (common random numbers: game *i* gets the same seed in every candidate), the worse half
+   by the goal's imbalance is dropped, the rest play twice as many, until a few are left
+   or the search budget is spent. The imbalance is the largest distance of the question's
+   estimates from fair (its target).
+3. **Proof**: the few survivors and the rules as written play fresh games (another root
+   seed, never used in the search). A candidate is *a fix* only if every estimate's
+   ``1 - 2 alpha / k`` interval lies within ±margin of fair: an equivalence test at level
+   ``alpha`` with Bonferroni over the ``k`` candidates confirmed, so the chance of
+   proposing any fix that is not fair within the margin stays below ``alpha``. The search
+   never claims what this confirmation does not show. Its costs are measured on the same
+   fresh games, paired with the rules as written: the change of game length and of the
+   game's other seat questions.
+
+The one to try first is the smallest confirmed fix (fewest knobs changed, then the smallest
+move of each from its default) that keeps the game length within ``length_tolerance``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import time
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import polars as pl
+
+from .errors import UserError
+from .params import as_dict, build, describe
+from .questions import Answer, Payoff, Question, SeatFairness, SideBalance, WinRate, declared, fmt_interval
+
+_NORMAL = NormalDist()
+Z95 = _NORMAL.inv_cdf(0.975)
+MAX_VALUES = 9  # values tried per numeric knob on its own (evenly spread over its range)
+
+
+# ---- knobs and candidates -----------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Knob:
+    """A setting the search may change: its default and the values it tries."""
+
+    name: str
+    default: Any
+    values: tuple  # every value the search may give it, the default included
+    numeric: bool
+    compensation: bool
+
+    def move(self, value: Any) -> float:
+        """How far a value is from the default: 0 to 1 over a numeric range, 1 for any
+        other change of a choice."""
+        if value == self.default:
+            return 0.0
+        if self.numeric:
+            span = max(self.values) - min(self.values)
+            return abs(value - self.default) / span if span else 1.0
+        return 1.0
+
+
+def knobs(game, names: Sequence[str] = ()) -> list[Knob]:
+    """The knobs named (any setting with allowed values or a range), or by default every
+    compensation the game declares."""
+    infos = {i.name: i for i in describe(game.params)}
+    if names:
+        unknown = [n for n in names if n not in infos]
+        if unknown:
+            raise UserError(f"{game.name} has no setting {unknown[0]!r}; its settings: {', '.join(infos)} (see 'simkit games {game.name}')")
+        chosen = [infos[n] for n in dict.fromkeys(names)]
+    else:
+        chosen = [i for i in infos.values() if i.compensation]
+        if not chosen:
+            raise UserError(f"{game.name} declares no compensations; name the settings to search with --knob NAME "
+                            f"('simkit games {game.name}' lists them)")
+    out = []
+    for i in chosen:
+        if i.type is bool:
+            values, numeric = (False, True), False
+        elif i.choices is not None:
+            values, numeric = tuple(i.choices), i.type in (int, float)
+        elif i.type in (int, float) and i.lo is not None and i.hi is not None:
+            values, numeric = _spread(i.type, i.lo, i.hi, i.default), True
+        else:
+            raise UserError(f"{game.name}: {i.name} has no allowed values or range to search ({i.allowed()}); "
+                            "name a setting with choices or a range (--knob)")
+        out.append(Knob(i.name, i.default, values, numeric, i.compensation))
+    return out
+
+
+def _spread(kind: type, lo: float, hi: float, default: Any) -> tuple:
+    if kind is int and hi - lo + 1 <= MAX_VALUES:
+        values = list(range(int(lo), int(hi) + 1))
+    else:
+        grid = np.linspace(lo, hi, MAX_VALUES)
+        values = sorted({int(round(v)) for v in grid}) if kind is int else [float(v) for v in grid]
+    return tuple(sorted(set(values) | {default}))
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    """A set of changes to the rules; no change is the rules as written."""
+
+    changes: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return ", ".join(f"{k}={_text(v)}" for k, v in self.changes) or "the rules as written"
+
+    @property
+    def key(self) -> str:
+        """A short folder name for the candidate's runs."""
+        if not self.changes:
+            return "rules-as-written"
+        text = ",".join(f"{k}={_text(v)}" for k, v in self.changes)
+        return text if len(text) <= 80 else hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+    def size(self, knob_map: dict[str, Knob]) -> tuple[int, float]:
+        """(knobs changed, total move): the smaller, the smaller the change."""
+        return len(self.changes), sum(knob_map[k].move(v) for k, v in self.changes)
+
+
+def _text(v: Any) -> str:
+    return json.dumps(v) if isinstance(v, bool) else str(v)
+
+
+def single_changes(ks: Sequence[Knob]) -> list[Candidate]:
+    return [Candidate(((k.name, v),)) for k in ks for v in k.values if v != k.default]
+
+
+# ---- the goal ---------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Goal:
+    """What "balanced" means: a declared question, its estimates' fair value (0 for a
+    deviation from the fair share, ``target`` for a win rate) and the margin within which
+    a fix must be shown to be fair."""
+
+    question: Question
+    margin: float
+    target: float = 0.0
+
+    @property
+    def id(self) -> str:
+        return self.question.id
+
+    def answer(self, frame: pl.DataFrame) -> Answer | None:
+        got = self.question.answers(frame, use_where=False)
+        if len(got) > 1:
+            raise UserError(f"the goal {self.id!r} is answered for {len(got)} groups of these games; fix the "
+                            f"group with --set (e.g. --set players=2)")
+        return got[0] if got else None
+
+    def imbalance(self, answer: Answer) -> tuple[float, float]:
+        """The largest distance of an estimate from fair, and that estimate's standard error."""
+        worst = max(answer.estimates, key=lambda e: abs(e.estimate - self.target))
+        return abs(worst.estimate - self.target), (worst.hi - worst.lo) / (2 * Z95)
+
+    def fair(self, answer: Answer, alpha: float) -> bool:
+        """Every estimate's ``1 - 2 alpha`` interval within ±margin of the target (an
+        intersection-union equivalence test at level ``alpha``)."""
+        z = _NORMAL.inv_cdf(1 - alpha)
+        for e in answer.estimates:
+            se = (e.hi - e.lo) / (2 * Z95)
+            if not (se > 0 and math.isfinite(se)):
+                return False  # games that all ended alike are no evidence
+            if not (e.estimate - z * se > self.target - self.margin and e.estimate + z * se < self.target + self.margin):
+                return False
+        return True
+
+
+def goal(game, name: str, margin: float | None = None, target: float | None = None) -> Goal:
+    """The declared question ``name`` of ``game`` as a tuning goal."""
+    questions = [q for q in declared(game) if isinstance(q, Question)]
+    usable = {q.id: q for q in questions if isinstance(q, (SeatFairness, SideBalance, Payoff, WinRate))}
+    if name not in usable:
+        raise UserError(f"{game.name} has no question {name!r} to tune; its questions: {', '.join(usable) or 'none'}")
+    q = usable[name]
+    if isinstance(q, WinRate):
+        if target is None:
+            raise UserError(f"the goal {name!r} is a win rate: give the rate to reach with --target, e.g. --target 0.5")
+    elif target is not None:
+        raise UserError(f"the goal {name!r} measures a distance from fair (0); --target is for win-rate goals")
+    m = margin if margin is not None else getattr(q, "margin", 0.02)
+    if not 0 < m < 1:
+        raise UserError(f"--margin must be between 0 and 1 (0.02 is 2 points), not {m}")
+    return Goal(q, m, target or 0.0)
+
+
+# ---- playing candidates -----------------------------------------------------------------------------
+@dataclasses.dataclass
+class Scored:
+    candidate: Candidate
+    games: int = 0
+    imbalance: float = float("nan")
+    se: float = float("nan")
+    answer: Answer | None = None
+    dropped_after: int | None = None  # games played when racing dropped it
+
+
+@dataclasses.dataclass(frozen=True)
+class Setup:
+    """What every candidate shares: the game, the base settings, bots and seed."""
+
+    game: Any
+    base: dict[str, Any]  # --set overrides every candidate starts from
+    bots: tuple[str, ...]
+    seed: int
+    jobs: int
+    out: Path | None
+    advance: Callable[[int], None]
+
+    def spec(self, c: Candidate, n: int, seed: int):
+        from .runner import RunSpec
+
+        params = build(self.game.params, {**self.base, **dict(c.changes)}, self.game.name)
+        if self.game.validate is not None:
+            self.game.validate(params)
+        bots = tuple(self.game.resolve_bots(list(self.bots), params))
+        return RunSpec(self.game, params, bots, n, seed)
+
+    def play(self, wanted: list[tuple[Candidate, int]], seed: int, folder: str) -> list[pl.DataFrame]:
+        """Games ``0 .. n-1`` of each candidate (resumed from its folder: a racing round
+        plays only the games its candidates have not played yet)."""
+        from .runner import run_many
+
+        if not wanted:
+            return []
+        runs = [(self.spec(c, n, seed), self.out / folder / c.key if self.out else None) for c, n in wanted]
+        chunk = max(200, min(10_000, max(n for _, n in wanted) // (2 * self.jobs)))
+        results = run_many(runs, jobs=self.jobs, chunk_size=chunk, progress=self.advance, replace_stale=True)
+        return [r.frame for r in results]
+
+
+def _score(goal_: Goal, s: Scored, frame: pl.DataFrame) -> None:
+    s.games = frame["game_index"].n_unique()
+    s.answer = goal_.answer(frame)
+    if s.answer is None or not s.answer.estimates:
+        raise UserError(f"the goal {goal_.id!r} cannot be answered on these games (a solo game has no seats to be fair "
+                        "between; check the goal and --set)")
+    s.imbalance, s.se = goal_.imbalance(s.answer)
+
+
+def race(setup: Setup, goal_: Goal, pool: list[Candidate], budget: int, keep: int, knob_map: dict[str, Knob],
+         strategy: str = "halving") -> tuple[list[Scored], list[dict]]:
+    """Successive halving over ``pool`` within ``budget`` games (``strategy="grid"``: every
+    candidate gets the same share, the brute-force baseline the measurement compares with).
+    Returns every candidate scored, best first, and the log of rounds."""
+    scored = {c: Scored(c) for c in pool}
+    alive = list(pool)
+    rounds = max(1, math.ceil(math.log2(max(2, len(pool) / keep)))) if strategy == "halving" else 1
+    # Round r plays n0 * 2^r games for the |pool| / 2^r survivors: about |pool| n0 (1 + r/2) in all.
+    n = max(100, int(budget / (len(pool) * (1 + (rounds - 1) / 2)))) if strategy == "halving" else max(100, budget // len(pool))
+    log = []
+    spent = 0
+    for r in range(rounds):
+        new = sum(max(0, n - scored[c].games) for c in alive)
+        if r and spent + new > budget:
+            break
+        frames = setup.play([(c, n) for c in alive], setup.seed, "search")
+        spent += new
+        for c, f in zip(alive, frames):
+            _score(goal_, scored[c], f)
+        ranked = sorted(alive, key=lambda c: (scored[c].imbalance, c.size(knob_map)))
+        log.append({"round": r + 1, "candidates": len(alive), "games_each": n, "best": ranked[0].label,
+                    "best_imbalance": scored[ranked[0]].imbalance})
+        if len(alive) <= keep or r == rounds - 1:
+            break
+        survivors = ranked[:max(keep, math.ceil(len(alive) / 2))]
+        for c in alive:
+            if c not in survivors:
+                scored[c].dropped_after = n
+        alive = survivors
+        n *= 2
+    order = sorted(scored.values(), key=lambda s: (s.dropped_after is not None, -(s.dropped_after or 0),
+                                                   s.imbalance, s.candidate.size(knob_map)))
+    return order, log
+
+
+def model_search(setup: Setup, goal_: Goal, ks: Sequence[Knob], trials: int, games: int, best: int) -> list[Candidate]:
+    """Optuna's TPE over the joint space of the numeric knobs: ``trials`` points, each
+    scored on the same ``games`` seeds; the ``best`` distinct points found."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    space = {k.name: (optuna.distributions.IntDistribution(int(min(k.values)), int(max(k.values)))
+                      if isinstance(k.default, int) else optuna.distributions.FloatDistribution(min(k.values), max(k.values)))
+             for k in ks}
+    study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=setup.seed % 2**32))
+    defaults = {k.name: k.default for k in ks}
+    study.enqueue_trial(defaults)
+    found: dict[Candidate, float] = {}
+    batch = max(2, 2 * setup.jobs)
+    done = 0
+    while done < trials:
+        asked = [study.ask(space) for _ in range(min(batch, trials - done))]
+        cands = [Candidate(tuple((k, v) for k, v in t.params.items() if v != defaults[k])) for t in asked]
+        frames = setup.play([(c, games) for c in cands], setup.seed, "model-search")
+        for t, c, f in zip(asked, cands, frames):
+            s = Scored(c)
+            _score(goal_, s, f)
+            study.tell(t, s.imbalance)
+            found[c] = min(found.get(c, math.inf), s.imbalance)
+        done += len(asked)
+    return [c for c, _ in sorted(found.items(), key=lambda kv: kv[1]) if c.changes][:best]
+
+
+# ---- proof ----------------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class Confirmed:
+    candidate: Candidate
+    answer: Answer
+    imbalance: float
+    fair: bool
+    length: tuple[float, float, float] | None  # relative change of mean length vs the rules as written: est, lo, hi
+    others: list[Answer]  # the game's other seat questions on the same games
+    size: tuple[int, float]
+
+
+def confirm_seed(seed: int) -> int:
+    """The root seed of the confirmation games: derived from the search's, never equal to it."""
+    h = hashlib.blake2b(f"simkit tune confirmation {seed}".encode(), digest_size=7).digest()
+    return int.from_bytes(h, "big")
+
+
+def length_column(game, frame: pl.DataFrame) -> str | None:
+    for c in ("turns", "rounds"):
+        if c in frame.columns and c in game.columns:
+            return c
+    return None
+
+
+def _per_game(frame: pl.DataFrame, col: str) -> np.ndarray:
+    return frame.filter(pl.col("seat") == 1).sort("game_index")[col].cast(pl.Float64).to_numpy()
+
+
+def relative_change(base: np.ndarray, other: np.ndarray) -> tuple[float, float, float]:
+    """Mean of ``other`` over mean of ``base``, minus 1, on paired games: delta-method
+    interval of the ratio of means."""
+    mb, mo = base.mean(), other.mean()
+    if mb == 0:
+        return float("nan"), float("nan"), float("nan")
+    r = mo / mb
+    resid = (other - r * base) / mb  # influence of each game on the ratio
+    se = resid.std(ddof=1) / math.sqrt(base.size)
+    return r - 1, r - 1 - Z95 * se, r - 1 + Z95 * se
+
+
+@dataclasses.dataclass
+class TuneResult:
+    game: str
+    goal: str
+    goal_title: str
+    margin: float
+    target: float
+    alpha: float
+    knobs: list[Knob]
+    base: dict[str, Any]
+    bots: tuple[str, ...]
+    seed: int
+    confirm_seed: int
+    strategy: str
+    searched: list[Scored]
+    rounds: list[dict]
+    baseline: Confirmed
+    confirmed: list[Confirmed]
+    chosen: Confirmed | None
+    search_games: int
+    confirm_games: int
+    seconds: float
+    length_tolerance: float
+
+    def sentence(self) -> str:
+        """What a designer takes to a playtest."""
+        b = self.baseline
+        where = _where(self.base)
+        tests = f"equivalence, {100 * self.alpha:.0f}%, Bonferroni over {len(self.confirmed) + 1} tests"
+        if b.fair:
+            return (f"No change is needed{where}: as written, {_worst(b.answer, self.target)}, fair within "
+                    f"±{100 * self.margin:.0f} points ({tests}; {b.answer.games:,} fresh games).")
+        if self.chosen is None:
+            best = min(self.confirmed, key=lambda c: c.imbalance) if self.confirmed else None
+            tail = (f" The closest, {best.candidate.label}, leaves {_worst(best.answer, self.target)}." if best else "")
+            return (f"No fix is shown{where}: none of the {len(self.confirmed)} best changes found is shown fair within "
+                    f"±{100 * self.margin:.0f} points on {self.confirm_games:,} fresh games.{tail} As written: "
+                    f"{_worst(b.answer, self.target)}.")
+        c = self.chosen
+        return (f"With {c.candidate.label} (not in the rulebook){where}, {_worst(c.answer, self.target)}: fair within "
+                f"±{100 * self.margin:.0f} points ({tests}; {c.answer.games:,} fresh games). As written: "
+                f"{_worst(b.answer, self.target)}.")
+
+    def rows(self) -> list[dict[str, str]]:
+        """The confirmed candidates, the one to try first on top, then the rules as written."""
+        out = []
+        for c in sorted(self.confirmed, key=lambda c: (c is not self.chosen, not c.fair, c.size, c.imbalance)):
+            out.append(self._row(c, "try first" if c is self.chosen else ("fair" if c.fair else "not shown fair")))
+        out.append(self._row(self.baseline, "as written"))
+        return out
+
+    def _row(self, c: Confirmed, status: str) -> dict[str, str]:
+        worst = max(c.answer.estimates, key=lambda e: abs(e.estimate - self.target))
+        length = "-" if c.length is None else f"{100 * c.length[0]:+.1f}% [{100 * c.length[1]:+.1f}, {100 * c.length[2]:+.1f}]"
+        row = {"change": c.candidate.label, "verdict": status, "farthest from fair [95% CI]": worst.text(), "length change": length}
+        if c.others:
+            new = self.new_imbalances(c)
+            row["other seat questions"] = ("-" if c is self.baseline else "; ".join(new) + " newly shown" if new
+                                           else "no new imbalance")
+        return row
+
+    def new_imbalances(self, c: Confirmed) -> list[str]:
+        """The game's other seat questions shown unfair with this change but not as written."""
+        before = {a.question for a in self.baseline.others if a.verdict == "shown"}
+        return sorted({a.question for a in c.others if a.verdict == "shown"} - before)
+
+    def as_dict(self) -> dict:
+        def conf(c: Confirmed) -> dict:
+            return {"change": dict(c.candidate.changes), "label": c.candidate.label, "fair": c.fair, "imbalance": c.imbalance,
+                    "length_change": c.length, "answer": c.answer.as_dict(), "others": [a.as_dict() for a in c.others]}
+
+        return {
+            "game": self.game, "goal": self.goal, "margin": self.margin, "target": self.target, "alpha": self.alpha,
+            "knobs": [k.name for k in self.knobs], "settings": self.base, "bots": list(self.bots), "seed": self.seed,
+            "confirm_seed": self.confirm_seed, "strategy": self.strategy, "sentence": self.sentence(),
+            "chosen": self.chosen.candidate.label if self.chosen else None,
+            "search": [{"change": s.candidate.label, "games": s.games, "imbalance": s.imbalance, "se": s.se,
+                        "dropped_after": s.dropped_after} for s in self.searched],
+            "rounds": self.rounds, "baseline": conf(self.baseline), "confirmed": [conf(c) for c in self.confirmed],
+            "search_games": self.search_games, "confirm_games": self.confirm_games, "seconds": round(self.seconds, 1),
+            "length_tolerance": self.length_tolerance,
+        }
+
+
+def _where(base: dict) -> str:
+    return f" ({', '.join(f'{k}={v}' for k, v in base.items())})" if base else ""
+
+
+def _worst(answer: Answer, target: float) -> str:
+    """The estimate farthest from fair, in words: "seat 1 at 57.2% (fair share 50.0%) is
+    +7.2 points [+4.4, +10.1] from fair"."""
+    e = max(answer.estimates, key=lambda e: abs(e.estimate - target))
+    name = e.label.split(" (held")[0].replace(": ", " at ", 1)
+    if target == 0:
+        return f"{name} is {fmt_interval(e.estimate, e.lo, e.hi, e.unit)} from fair"
+    return f"{name} is {fmt_interval(e.estimate, e.lo, e.hi, e.unit)} (target {100 * target:.1f}%)"
+
+
+# ---- the whole search -------------------------------------------------------------------------------
+def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None = None, bots: Sequence[str] = (),
+         budget: int = 200_000, minutes: float | None = None, seed: int = 0, jobs: int = 1, out: Path | None = None, alpha: float = 0.05,
+         keep: int = 3, confirm_share: float = 0.3, length_tolerance: float = 0.10, strategy: str = "halving",
+         progress: Callable[[int], None] | None = None) -> TuneResult:
+    """Searches ``ks`` for the smallest change that makes ``goal_`` fair, within ``budget``
+    games, or ``minutes`` of this machine's time (from a pilot of the rules as written);
+    a share ``confirm_share`` of them is for the proof on fresh seeds."""
+    t0 = time.perf_counter()
+    base = dict(base or {})
+    clash = [k.name for k in ks if k.name in base]
+    if clash:
+        raise UserError(f"{clash[0]} is both fixed with --set and searched as a knob; drop one of them")
+    setup = Setup(game, base, tuple(bots), seed, jobs, out, progress or (lambda n: None))
+    setup.spec(Candidate(), 1, seed)  # settings and bots are checked before any game is played
+    if minutes is not None:
+        pilot = 500 * max(1, jobs)
+        start = time.perf_counter()
+        setup.play([(Candidate(), pilot)], seed, "search")  # kept: the racing resumes it
+        speed = pilot / max(1e-3, time.perf_counter() - start)
+        budget = int(speed * (minutes * 60 - (time.perf_counter() - t0)) * 0.9)  # a tenth for the analysis
+    if not isinstance(budget, int) or budget < 1000:
+        raise UserError(f"a budget of {budget!r} games is too small to find and prove a fix; give at least 1,000 games "
+                        "or more minutes (--budget)")
+    knob_map = {k.name: k for k in ks}
+    confirm_total = int(budget * confirm_share)
+    search_budget = budget - confirm_total
+    pool = [Candidate(), *single_changes(ks)]
+    numeric = [k for k in ks if k.numeric]
+    if len(numeric) >= 2 and strategy == "halving":
+        trial_games = max(200, search_budget // 40)
+        trials = max(8, (search_budget // 3) // trial_games)
+        search_budget -= trials * trial_games
+        pool += [c for c in model_search(setup, goal_, numeric, trials, trial_games, best=keep + 1) if c not in pool]
+    searched, rounds = race(setup, goal_, pool, search_budget, keep, knob_map, strategy)
+    finalists = [s.candidate for s in searched if s.candidate.changes][:keep]
+    n_confirm = max(500, confirm_total // (len(finalists) + 1))
+    cseed = confirm_seed(seed)
+    frames = setup.play([(c, n_confirm) for c in [Candidate(), *finalists]], cseed, "confirm")
+    col = length_column(game, frames[0])
+    others = [q for q in declared(game) if isinstance(q, (SeatFairness, SideBalance)) and q.id != goal_.id]
+    level = alpha / (len(finalists) + 1)  # Bonferroni over the finalists and the rules as written
+
+    def confirmed(c: Candidate, f: pl.DataFrame) -> Confirmed:
+        ans = goal_.answer(f)
+        length = relative_change(_per_game(frames[0], col), _per_game(f, col)) if col and c.changes else None
+        other = [a for q in others for a in q.answers(f, use_where=False)]
+        return Confirmed(c, ans, goal_.imbalance(ans)[0], goal_.fair(ans, level), length, other, c.size(knob_map))
+
+    baseline = confirmed(Candidate(), frames[0])
+    results = [confirmed(c, f) for c, f in zip(finalists, frames[1:])]
+
+    def acceptable(c: Confirmed) -> bool:
+        if not c.fair:
+            return False
+        if c.length is not None and (c.length[1] > length_tolerance or c.length[2] < -length_tolerance):
+            return False  # shown to change the length by more than the tolerance
+        new = {a.question for a in c.others if a.verdict == "shown"} - {a.question for a in baseline.others if a.verdict == "shown"}
+        return not new
+
+    ok = sorted((c for c in results if acceptable(c)), key=lambda c: (c.size, c.imbalance))
+    return TuneResult(game.name, goal_.id, goal_.question.title, goal_.margin, goal_.target, alpha, list(ks), base,
+                      tuple(bots), seed, cseed, strategy, searched, rounds, baseline, results, ok[0] if ok else None,
+                      budget - confirm_total, n_confirm * (len(finalists) + 1), time.perf_counter() - t0, length_tolerance)
+
+
+def parse_budget(text: str) -> tuple[int | None, float | None]:
+    """``--budget``: games (``200000``, ``200k``) or minutes (``10min``, ``10m``):
+    ``(games, None)`` or ``(None, minutes)``."""
+    t = str(text).strip().lower().replace(",", "").replace("_", "")
+    try:
+        for suffix in ("min", "m"):
+            if t.endswith(suffix):
+                minutes = float(t[: -len(suffix)])
+                if not 0 < minutes <= 24 * 60:
+                    raise ValueError
+                return None, minutes
+        games = int(float(t[:-1]) * 1000) if t.endswith("k") else int(t)
+        return games, None
+    except ValueError:
+        raise UserError(f"--budget {text!r}: give games (e.g. 200000 or 200k) or minutes (e.g. 10min, at most a day)") from None
