@@ -421,7 +421,7 @@ def next_to_plan(s, b, p, done):
     k = -1
     kd = 1 << 20
     for q in range(UFOS):
-        if (done >> q) & 1 or not can_move(s, p, q):
+        if (done >> q) & 1 or not can_move(s, b, p, q):
             continue
         d = home_dist(b, o, ufo(s, p, S_CELL, q)) if ufo(s, p, S_STATUS, q) == ST_BOARD else 1000
         if d < kd:
@@ -443,7 +443,7 @@ def move_decision(s, b, wt, flags, mode, mem, w):
     k = -1
     kd = 1 << 20
     for q in range(UFOS):
-        if mem[M_PLAN + q] < 0 or not can_move(s, p, q):
+        if mem[M_PLAN + q] < 0 or not can_move(s, b, p, q):
             continue
         d = home_dist(b, o, ufo(s, p, S_CELL, q)) if ufo(s, p, S_STATUS, q) == ST_BOARD else 1000
         if d < kd:

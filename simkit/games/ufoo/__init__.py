@@ -90,6 +90,8 @@ SPEC = GameSpec(
              "no_target_ends_turn": True, "damaged_defender_malus": False, "ion_backfire_zero": False, "asteroid_check": "moved",
              "mothership_attack_from": "moved", "mothership_ion_backfire": False, "mothership_attack_uses_attack": False,
              "mothership_fire": "end", "launch_cost": 1, "push_through": "any", "push_length": "up_to"},
+            # the compensations (K1-K3, not in the rulebook) all on, at values off their defaults
+            {"first_turn_ufos": 2, "first_turn_steps": 3, "second_player_structure": 1},
         ),
     ),
 )

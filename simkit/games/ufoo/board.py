@@ -64,6 +64,10 @@ B_OPEN_MASK = BOARD.array("open_mask", MASK_WORDS)  # hexes of play: on the grid
 B_AST_ADJ_MASK = BOARD.array("ast_adj_mask", MASK_WORDS)
 B_EDGE_MASK = BOARD.array("edge_mask", MASK_WORDS)  # open hexes from which a step leaves the grid
 B_LAUNCH_MASK = BOARD.array("launch_mask", SEATS * MASK_WORDS)
+# Compensations (docs/rules/ufo-o.md, K1-K3): not in the rulebook; their defaults leave the
+# rules as written. Declared last so that every earlier offset stays where it was.
+B_FIRST_TURN_UFOS, B_FIRST_TURN_STEPS, B_SECOND_STRUCTURE = BOARD.scalars(
+    "first_turn_ufos", "first_turn_steps", "second_structure")
 B_SIZE = BOARD.size
 
 PUSH_ANY, PUSH_STRAIGHT, PUSH_AWAY = 0, 1, 2  # A9
@@ -140,6 +144,9 @@ def build(params: UfoOParams) -> np.ndarray:
     b[B_VOLLEY_SINGLE] = params.mothership_volley == "single"
     b[B_RESPAWN_SAME] = params.respawn_delay == "same_turn"
     b[B_LAUNCH_COST] = params.launch_cost
+    b[B_FIRST_TURN_UFOS] = params.first_turn_ufos  # K1
+    b[B_FIRST_TURN_STEPS] = params.first_turn_steps  # K2
+    b[B_SECOND_STRUCTURE] = params.second_player_structure  # K3
 
     pictures = board.mothership_cells()
     for m in board.motherships:

@@ -130,8 +130,10 @@ def invariants(s: np.ndarray, b: np.ndarray) -> list[str]:
             if acted & E.ACT_REPAIR and acted & E.ACT_UFO:
                 bad.append(f"{name} both attacked and repaired")
     structures = [_seat(s, p, E.S_STRUCTURE) for p in range(E.SEATS)]
+    first = int(s[E.FIRST_SEAT])
     for p in range(E.SEATS):
-        if not 0 <= structures[p] <= int(b[B.B_STRUCTURE + p]):
+        bonus = int(b[B.B_SECOND_STRUCTURE]) if p != first else 0  # K3 (a compensation)
+        if not 0 <= structures[p] <= int(b[B.B_STRUCTURE + p]) + bonus:
             bad.append(f"mothership {SEAT_NAMES[p]} structure {structures[p]} out of range")
     zero = [p for p in range(E.SEATS) if structures[p] == 0]
     over, draw, winner = int(s[E.OVER]), int(s[E.DRAW]), int(s[E.WINNER])
@@ -159,6 +161,10 @@ def invariants(s: np.ndarray, b: np.ndarray) -> list[str]:
         bad.append(f"unknown phase {phase}")
     if over and phase != E.PH_OVER:
         bad.append("the game is over but the phase is not")
+    if int(s[E.TURN]) == 1 and not over:  # K1 (a compensation): the first player's first turn
+        moved = sum(_u(s, first, E.S_MOVED, k) for k in range(E.UFOS))
+        if moved > int(b[B.B_FIRST_TURN_UFOS]):
+            bad.append(f"{moved} UFOs moved in turn 1 with first_turn_ufos={int(b[B.B_FIRST_TURN_UFOS])}")
     if b[B.B_ATTACKS_ONE]:
         attacks = sum(1 for k in range(E.UFOS) if _u(s, active, E.S_ACTED, k) & E.ACT_UFO)
         if attacks > 1 or int(s[E.ATTACKS_MADE]) > 1:

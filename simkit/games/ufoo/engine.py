@@ -42,6 +42,8 @@ from .board import (
     B_FIRE_BLOCK,
     B_FIRE_MASK,
     B_FIRST_PLAYER,
+    B_FIRST_TURN_STEPS,
+    B_FIRST_TURN_UFOS,
     B_ION_ZERO,
     B_LAUNCH,
     B_LAUNCH_COST,
@@ -66,6 +68,7 @@ from .board import (
     B_AST_EACH_MOVE,
     B_AST_MOVED,
     B_RESPAWN_SAME,
+    B_SECOND_STRUCTURE,
     B_STRUCTURE,
     B_TERRAIN,
     B_TURN_CAP,
@@ -245,6 +248,13 @@ def expand(b, slo, shi, plo, phi, steps):
 
 
 # ---- movement (R4) ------------------------------------------------------------------------
+@inline_kernel
+def first_turn_of(s, p):
+    """Whether it is turn 1 and ``p`` is its player (the first player's first turn), when
+    the compensations K1 and K2 apply."""
+    return s[TURN] == 1 and p == s[FIRST_SEAT]
+
+
 @kernel
 def move_destinations(s, b, p, k):
     """R4.3, R4.4: where seat ``p``'s UFO ``k`` may end its move (ignoring whether it
@@ -265,14 +275,25 @@ def move_destinations(s, b, p, k):
         steps = MOVE_STEPS - b[B_LAUNCH_COST]
     else:
         return np.int64(0), np.int64(0)
+    if first_turn_of(s, p):  # K2 (a compensation, not in the rulebook)
+        steps = min(steps, b[B_FIRST_TURN_STEPS])
     rlo, rhi = expand(b, slo, shi, plo, phi, steps)
     return rlo & plo & ~flo, rhi & phi & ~fhi
 
 
 @inline_kernel
-def can_move(s, p, k):
+def can_move(s, b, p, k):
+    """R4.1: a UFO on the board or ready that has not moved this turn; in the first
+    player's first turn at most ``first_turn_ufos`` of his UFOs move (K1, a compensation)."""
     st = ufo(s, p, S_STATUS, k)
-    return (st == ST_BOARD or st == ST_READY) and ufo(s, p, S_MOVED, k) == 0
+    if not ((st == ST_BOARD or st == ST_READY) and ufo(s, p, S_MOVED, k) == 0):
+        return False
+    if b[B_FIRST_TURN_UFOS] < UFOS and first_turn_of(s, p):
+        moved = 0
+        for q in range(UFOS):
+            moved += ufo(s, p, S_MOVED, q)
+        return moved < b[B_FIRST_TURN_UFOS]
+    return True
 
 
 @kernel
@@ -430,7 +451,7 @@ def move_options(s, b):
         free_lo &= ~olo
         free_hi &= ~ohi
     for k in range(UFOS):
-        if can_move(s, p, k) and has_destination(s, b, p, k, free_lo, free_hi):
+        if can_move(s, b, p, k) and has_destination(s, b, p, k, free_lo, free_hi):
             return True
     return False
 
@@ -950,6 +971,7 @@ def init_state(seed, b):
                 break
     s[FIRST_SEAT] = first
     s[SEAT + first * S_STRIDE + S_FIRST] = 1
+    s[SEAT + (1 - first) * S_STRIDE + S_STRUCTURE] += b[B_SECOND_STRUCTURE]  # K3 (a compensation)
     start_turn(s, rng, b, first)
     advance(s, rng, b)
     return s, rng
@@ -966,7 +988,7 @@ def legal_actions(s, b, out):
     ph = s[PHASE]
     if ph == PH_MOVE:
         for k in range(UFOS):
-            if not can_move(s, p, k):
+            if not can_move(s, b, p, k):
                 continue
             lo, hi = move_destinations(s, b, p, k)
             while lo != 0:

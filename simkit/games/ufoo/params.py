@@ -2,7 +2,10 @@
 
 Every field is one reading of the rulebook that the text leaves open, named after its
 entry in the "Ambiguities and choices" section of docs/rules/ufo-o.md (A1, A2, ...); the
-default is the reading that document chooses and argues for. The board itself (grid,
+default is the reading that document chooses and argues for. The last fields are
+compensations (K1, K2, ... in that document's "Compensations (not in the rulebook)"): rule
+changes a designer might make to balance the game, whose defaults leave the rules as written.
+The board itself (grid,
 motherships, launch hexes, asteroids) is a data file chosen by ``board``.
 """
 
@@ -54,6 +57,13 @@ class UfoOParams:
     # --- respawn (R8) -----------------------------------------------------------------------
     respawn_delay: str = setting("next_turn", choices=("next_turn", "same_turn"), help="A26: a UFO put back on its mothership at the start of its owner's turn may leave from the owner's next turn (rulebook) or at once")
     launch_cost: int = setting(0, choices=(0, 1), help="A27: steps a respawned UFO spends to get onto a launch hex (0: its move starts there)")
+
+    # --- compensations (K1-K3): NOT in the rulebook ------------------------------------------
+    # Balancing changes a designer might make against the first player's advantage, for
+    # `simkit tune`; each default leaves the rules exactly as written.
+    first_turn_ufos: int = setting(4, choices=(0, 1, 2, 3, 4), compensation=True, help="Compensation (not in the rulebook): K1: in his first turn (turn 1) the first player may move at most this many of his UFOs (4: all, as the rulebook says; 0: none)")
+    first_turn_steps: int = setting(5, choices=(1, 2, 3, 4, 5), compensation=True, help="Compensation (not in the rulebook): K2: in his first turn (turn 1) each of the first player's UFOs moves at most this many steps (5: the rulebook's R4.1)")
+    second_player_structure: int = setting(0, choices=(0, 1, 2, 3), compensation=True, help="Compensation (not in the rulebook): K3: the second player's mothership starts with this much extra structure (0: both start at the board's structure, 5, as the rulebook says)")
 
     def check(self) -> str:
         if self.push_path == "away" and self.fire_lines == "any":
