@@ -46,6 +46,7 @@ class Report:
         self.figures: dict[str, bytes] = {}
         self.summary = ""
         self.answers: list = []  # simkit.questions.Answer: the opening section
+        self.fixes: list[str] = []  # simkit tune's sentences, after the answers
         self.headline_figure: str | None = None  # the figure the overview page shows
 
     def answer(self, answers) -> None:
@@ -84,7 +85,8 @@ class Report:
     def markdown(self) -> str:
         out = [f"# {self.title}", ""]
         if self.answers:
-            out += ["## Answers", ""] + [f"- {a.sentence}" for a in self.answers] + [""]
+            out += ["## Answers", ""] + [f"- {a.sentence}" for a in self.answers]
+            out += [f"- **How to fix it.** {f}" for f in self.fixes] + [""]
         for kind, data in self.blocks:
             if kind == "heading":
                 out += ["#" * data[0] + " " + data[1], ""]
@@ -134,7 +136,7 @@ class Report:
         target.mkdir(parents=True, exist_ok=True)
         meta = {"title": self.title, "slug": self.slug, "summary": self.summary,
                 "files": {name: _sha256(data) for name, data in files.items()},
-                "answers": [a.as_dict() for a in self.answers], "headline_figure": self.headline_figure}
+                "answers": [a.as_dict() for a in self.answers], "fixes": self.fixes, "headline_figure": self.headline_figure}
         # Recorded first, with the hashes of the files being replaced: a write that stops
         # half-way (a full disk) leaves every file there simkit's, for the next attempt.
         before = {n: _sha256((target / n).read_bytes()) for n in ours - {"report.json"} if (target / n).is_file()}
@@ -275,6 +277,40 @@ def write_index(root: Path) -> Path | None:
     return index
 
 
+def fixes(rep: Report, result) -> None:
+    """"How to fix it": the experiment's [[tune]] searches (simkit.tune), each with the one
+    change to try first and the runners-up, proven on fresh games (resumed from runs/tune/)."""
+    exp = result.experiment
+    if not exp.tunes:
+        return
+    from .tune import goal, knobs, tune
+
+    game = exp.game
+    rep.heading("How to fix it")
+    rep.text("The smallest *compensation* (a rule change that is **not in the rulebook**, listed by "
+             f"`simkit games {game.name}`) that makes a question fair, found by `simkit tune` and proven on fresh games: a "
+             "fix is claimed only when those games show it fair within the margin (equivalence test, Bonferroni over "
+             "the candidates proven). Game length and the game's other seat questions are its costs.")
+    root = result.out.parent.parent / "tune"
+    for i, t in enumerate(exp.tunes):
+        g = goal(game, t["goal"], t["margin"])
+        ks = knobs(game, t["knobs"])
+        res = tune(game, g, ks, base=t["set"], bots=t["bots"], budget=t["budget"], seed=t["seed"], jobs=result.jobs,
+                   out=root / f"{exp.name}-{i}")
+        rep.heading(f"{g.question.title} ({', '.join(f'{k}={v}' for k, v in t['set'].items()) or 'default settings'})", 3)
+        rep.text(res.sentence())
+        rep.table(res.rows(), caption=(
+            f"Searched {len(res.searched)} candidates on {res.search_games:,} games, proved the best {len(res.confirmed)} "
+            f"on {res.confirm_games:,} fresh games. 'farthest from fair': the estimate farthest from fair, with its 95% "
+            "interval; 'length change': mean game length against the rules as written, same fresh seeds."))
+        cmd = " ".join([f"simkit tune {game.name} --goal {t['goal']}", *[f"--knob {k}" for k in t["knobs"]],
+                        *[f"--set {k}={v}" for k, v in t["set"].items()], *[f"--bot {b}" for b in t["bots"]],
+                        f"--budget {t['budget']}", *([f"--margin {t['margin']}"] if t["margin"] else []),
+                        *([f"--seed {t['seed']}"] if t["seed"] else [])])
+        rep.text(f"Reproduce: `{cmd}`.")
+        rep.fixes.append(res.sentence())
+
+
 def compose(result, builder=None) -> Report:
     """A sweep's whole report: the answers to the game's declared questions, their
     evidence, the game's own sections (``builder(result, report)``, if it has one) and the
@@ -307,6 +343,7 @@ def compose(result, builder=None) -> Report:
                 for a in answers:
                     rep.evidence(a)
         section_for_report(rep, result)
+    fixes(rep, result)
     if not rep.summary:
         rep.summary = " ".join(a.sentence for a in rep.answers[:2])
     return rep

@@ -96,6 +96,7 @@ class Experiment:
     cells: list[Cell]
     description: str
     sensitivity: int | None = None  # games per cell and reading for the report's sensitivity section
+    tunes: list[dict] = dataclasses.field(default_factory=list)  # [[tune]] tables: the report's "How to fix it"
 
 
 @dataclasses.dataclass
@@ -125,6 +126,19 @@ class _Grid(BaseModel):
     rotate_seats: bool = False
 
 
+class _Tune(BaseModel):
+    """One [[tune]] table: a `simkit tune` search whose result the report shows."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    goal: str = Field(min_length=1)
+    knobs: list[Annotated[str, Field(min_length=1)]] = []
+    set: dict[str, Any] = {}
+    bots: list[Annotated[str, Field(min_length=1)]] = []
+    budget: int = Field(default=200_000, ge=1_000, le=MAX_GAMES)
+    margin: float | None = Field(default=None, gt=0, lt=1)
+    seed: int = Field(default=0, ge=0)
+
+
 class _ExperimentFile(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     name: str = Field(pattern=NAME)
@@ -137,6 +151,7 @@ class _ExperimentFile(BaseModel):
     description: str = ""
     title: str = ""
     sensitivity: int | None = Field(default=None, ge=1, le=MAX_GAMES)  # games per cell and reading of the report's section on readings
+    tune: list[_Tune] = Field(default=[], max_length=20)
 
 
 MAX_CELLS = 10_000
@@ -203,7 +218,18 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
         if not game.analysis.sensitivity:
             raise _fail(path, "sensitivity", f"{game.name} declares no readings (GameSpec.analysis.sensitivity)")
         sens = min(sens, games_override) if games_override else sens
-    return Experiment(path, exp.name, game, exp.seed, report, exp.chunk_size, cells, exp.description, sens)
+    tunes = []
+    for ti, t in enumerate(exp.tune):
+        from .tune import goal as tune_goal, knobs as tune_knobs
+
+        try:
+            build(game.params, t.set, game.name)
+            tune_goal(game, t.goal, t.margin)
+            tune_knobs(game, t.knobs)
+        except UserError as exc:
+            raise _fail(path, f"tune[{ti}]", str(exc)) from None
+        tunes.append({**t.model_dump(), "budget": min(t.budget, 20 * games_override) if games_override else t.budget})
+    return Experiment(path, exp.name, game, exp.seed, report, exp.chunk_size, cells, exp.description, sens, tunes)
 
 
 def _twice(prev: dict, combo: dict, lists: dict) -> str:

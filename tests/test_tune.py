@@ -159,3 +159,26 @@ def test_bad_goals_say_what_exists():
         T.goal(game, "seat", target=0.5)
     with pytest.raises(UserError, match="both fixed with --set and searched"):
         T.tune(game, T.goal(game, "seat"), T.knobs(game, ["bonus"]), base={"bonus": True})
+
+
+def test_experiment_files_declare_tunes_and_refuse_bad_ones(tmp_path):
+    from simkit.sweep import load
+
+    text = '''name = "t"
+game = "ufoo"
+[[grid]]
+games = 10
+[[tune]]
+goal = "first_player"
+knobs = ["first_turn_ufos"]
+budget = 5000
+'''
+    (tmp_path / "ok.toml").write_text(text)
+    exp = load(tmp_path / "ok.toml")
+    assert exp.tunes[0]["goal"] == "first_player" and exp.tunes[0]["knobs"] == ["first_turn_ufos"]
+    (tmp_path / "bad.toml").write_text(text.replace('goal = "first_player"', 'goal = "nope"'))
+    with pytest.raises(UserError, match=r"tune\[0\].*no question 'nope'"):
+        load(tmp_path / "bad.toml")
+    (tmp_path / "bad2.toml").write_text(text.replace('budget = 5000', 'budget = 5'))
+    with pytest.raises(UserError, match="budget"):
+        load(tmp_path / "bad2.toml")
