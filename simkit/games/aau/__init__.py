@@ -88,7 +88,11 @@ SPEC = GameSpec(
     ),
     checks=Checks(
         invariants=describe.invariants,
-        variants=tuple({"players": n, "semi_coop": semi} for n in (2, 3, 4) for semi in (False, True)),
+        # The last variant turns every compensation (K1-K4, not in the rulebook) on, city
+        # card 5's tier 1 down to 0, so that the conformance suite covers them too.
+        variants=tuple({"players": n, "semi_coop": semi} for n in (2, 3, 4) for semi in (False, True))
+        + ({"players": 4, "city_mission_2_points": -1, "city_mission_3_points": 2, "city_mission_4_points": 8,
+            "city_mission_5_points": -3},),
     ),
 )
 

@@ -205,7 +205,15 @@ def build(params: AAUParams) -> np.ndarray:
     b = _build(str(data_path(params)), data_version(params), params.players, params.semi_coop, params.semi_coop_threshold,
                params.protection_herds, params.capture, params.extra_turn_cap, params.herd_points,
                params.protection_borders)
-    return b.copy()
+    b = b.copy()
+    # K1-K4, compensations (not in the rulebook): an offset on every tier's points of each
+    # city card, applied to whatever table the board file gives; 0 leaves it as written.
+    for k, offset in enumerate(params.city_mission_points()):
+        if offset:
+            for t in range(3):
+                at = B_MIS_CITY + k * TIERS + t * 2 + 1
+                b[at] = max(0, int(b[at]) + offset)
+    return b
 
 
 def space_ids(params: AAUParams) -> list[int]:

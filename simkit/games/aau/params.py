@@ -1,10 +1,18 @@
-"""Parameters of Alien Attack USA: the rule variants a run can set with --set."""
+"""Parameters of Alien Attack USA: the rule variants a run can set with --set, and the
+compensations (``compensation=True``): balancing changes that are NOT in the rulebook,
+whose defaults leave the rules as written (docs/rules/alien-attack-usa.md, K1-K4)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ...params import setting
+
+
+def _city_points(card: int) -> int:
+    return setting(0, lo=-3, hi=8, compensation=True,
+                   help=f"Compensation (not in the rulebook): points added to every tier of city mission card {card}, "
+                        f"a tier never below 0 (K{card - 1}); 0 scores the board file's table as written")
 
 
 @dataclass(frozen=True)
@@ -18,3 +26,14 @@ class AAUParams:
     protection_borders: str = setting("any_other_label", choices=("any_other_label", "no_card_label"), help="A25: global protection's border discs: a space with any label other than the card's (any_other_label) or with no label of the card's (no_card_label)")
     extra_turn_cap: int = setting(2, lo=0, hi=4, help="A18: how many players may use Extra Turn in the same round (the rulebook's 2; 3 and 4 play the same games, since a round leaves only 2 spare markers)")
     board: str = setting("", help="path to a board JSON replacing the built-in stand-in (see simkit/games/aau/data/board.json), or a built-in variant: canada-none, canada-all (Canada icons on no space or on all 20 Canada spaces), corners-single (each corner space keeps one border label), cities-reversed (the city values reversed along the cities' reading order), parks-herds-moved (the parks and herd regions moved to nearby spaces that are plain on the stand-in)")
+    # Compensations (not in the rulebook): rules a designer might change to balance the
+    # game, searched by `simkit tune`; their defaults play the rulebook (K1-K4 in the rules doc).
+    city_mission_2_points: int = _city_points(2)
+    city_mission_3_points: int = _city_points(3)
+    city_mission_4_points: int = _city_points(4)
+    city_mission_5_points: int = _city_points(5)
+
+    def city_mission_points(self) -> tuple[int, int, int, int]:
+        """The offsets added to the tiers of city cards 2, 3, 4 and 5 (K1-K4)."""
+        return (self.city_mission_2_points, self.city_mission_3_points, self.city_mission_4_points,
+                self.city_mission_5_points)
