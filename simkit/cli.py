@@ -600,6 +600,8 @@ def tune_cmd(
     margin: Optional[float] = typer.Option(None, "--margin", help="Fair means within this many points of fair, as a fraction (default: the question's, usually 0.02)."),
     target: Optional[float] = typer.Option(None, "--target", help="For a win-rate goal: the rate to reach, e.g. 0.5."),
     seed: int = typer.Option(0, "--seed", help="Root seed of the search (the proof plays fresh seeds derived from it)."),
+    length_within: Optional[float] = typer.Option(None, "--length-within", help="Constraint: leave out a fix shown to change the mean game length by more than this fraction (e.g. 0.1). Reported as a cost either way."),
+    keep_seats: bool = typer.Option(False, "--keep-seats", help="Constraint: leave out a fix under which another seat question is shown unfair where the rules as written are not."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder of the candidates' runs (default: runs/tune/<game>-<goal>-<hash>). Rerunning resumes."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
@@ -627,6 +629,8 @@ def tune_cmd(
 
     if fmt not in ("table", "json"):
         raise UserError(f"--format {fmt!r}: use table or json")
+    if length_within is not None and not 0 < length_within < 10:
+        raise UserError(f"--length-within is a fraction of the mean length, e.g. 0.1 for ±10%, not {length_within}")
     _check_output(fmt, output)
     from .games import get
 
@@ -640,14 +644,14 @@ def tune_cmd(
     if out_dir is None:
         import hashlib
 
-        key = json.dumps([sets, bot, [k.name for k in ks], seed, goal, margin, target], sort_keys=True, default=str)
+        key = json.dumps([sets, bot, [k.name for k in ks], seed], sort_keys=True, default=str)  # the games, not the goal
         out_dir = Path("runs/tune") / f"{g.name}-{goal}-{hashlib.blake2b(key.encode(), digest_size=5).hexdigest()}"
     what = f"{len(ks)} knob{'s' if len(ks) > 1 else ''} ({', '.join(k.name for k in ks)})"
     err.print(f"tune {g.name}: making {goal!r} fair within ±{100 * goal_.margin:g} points by changing {what}; "
               f"budget {budget}; runs in {out_dir}", markup=False, highlight=False)
     with bar(f"{g.name} tune", games or 0, enabled=progress and games is not None) as advance:
         res = tune(g, goal_, ks, base=sets, bots=bot, budget=games or 0, minutes=minutes, seed=seed, jobs=n_jobs,
-                   out=out_dir, progress=advance)
+                   out=out_dir, progress=advance, length_tolerance=length_within, keep_seats=keep_seats)
     from .owned import write
 
     doc = json.dumps(res.as_dict(), indent=2, default=str)

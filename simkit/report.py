@@ -296,7 +296,7 @@ def fixes(rep: Report, result) -> None:
         g = goal(game, t["goal"], t["margin"])
         ks = knobs(game, t["knobs"])
         res = tune(game, g, ks, base=t["set"], bots=t["bots"], budget=t["budget"], seed=t["seed"], jobs=result.jobs,
-                   out=root / f"{exp.name}-{i}")
+                   out=root / f"{exp.name}-{i}", length_tolerance=t["length_within"], keep_seats=t["keep_seats"])
         rep.heading(f"{g.question.title} ({', '.join(f'{k}={v}' for k, v in t['set'].items()) or 'default settings'})", 3)
         rep.text(res.sentence())
         rep.table(res.rows(), caption=(
@@ -306,7 +306,9 @@ def fixes(rep: Report, result) -> None:
         cmd = " ".join([f"simkit tune {game.name} --goal {t['goal']}", *[f"--knob {k}" for k in t["knobs"]],
                         *[f"--set {k}={v}" for k, v in t["set"].items()], *[f"--bot {b}" for b in t["bots"]],
                         f"--budget {t['budget']}", *([f"--margin {t['margin']}"] if t["margin"] else []),
-                        *([f"--seed {t['seed']}"] if t["seed"] else [])])
+                        *([f"--seed {t['seed']}"] if t["seed"] else []),
+                        *([f"--length-within {t['length_within']}"] if t["length_within"] else []),
+                        *(["--keep-seats"] if t["keep_seats"] else [])])
         rep.text(f"Reproduce: `{cmd}`.")
         rep.fixes.append(res.sentence())
 

@@ -137,6 +137,8 @@ class _Tune(BaseModel):
     budget: int = Field(default=200_000, ge=1_000, le=MAX_GAMES)
     margin: float | None = Field(default=None, gt=0, lt=1)
     seed: int = Field(default=0, ge=0)
+    length_within: float | None = Field(default=None, gt=0, lt=10)  # constraints, as simkit tune's options
+    keep_seats: bool = False
 
 
 class _ExperimentFile(BaseModel):

@@ -24,7 +24,9 @@ make that are not in the rulebook (``setting(..., compensation=True)``). The sea
    game's other seat questions.
 
 The one to try first is the smallest confirmed fix (fewest knobs changed, then the smallest
-move of each from its default) that keeps the game length within ``length_tolerance``.
+move of each from its default); optional constraints leave out a fix shown to change the mean
+game length by more than ``length_tolerance``, or (``keep_seats``) one under which another seat
+question is shown unfair where the rules as written are not. Both are reported as costs anyway.
 """
 
 from __future__ import annotations
@@ -380,7 +382,7 @@ class TuneResult:
     search_games: int
     confirm_games: int
     seconds: float
-    length_tolerance: float
+    length_tolerance: float | None
 
     def sentence(self) -> str:
         """What a designer takes to a playtest."""
@@ -459,7 +461,8 @@ def _worst(answer: Answer, target: float) -> str:
 # ---- the whole search -------------------------------------------------------------------------------
 def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None = None, bots: Sequence[str] = (),
          budget: int = 200_000, minutes: float | None = None, seed: int = 0, jobs: int = 1, out: Path | None = None, alpha: float = 0.05,
-         keep: int = 3, confirm_share: float = 0.3, length_tolerance: float = 0.10, strategy: str = "halving",
+         keep: int = 2, confirm_share: float = 0.4, length_tolerance: float | None = None, keep_seats: bool = False,
+         strategy: str = "halving",
          progress: Callable[[int], None] | None = None) -> TuneResult:
     """Searches ``ks`` for the smallest change that makes ``goal_`` fair, within ``budget``
     games, or ``minutes`` of this machine's time (from a pilot of the rules as written);
@@ -511,10 +514,10 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
     def acceptable(c: Confirmed) -> bool:
         if not c.fair:
             return False
-        if c.length is not None and (c.length[1] > length_tolerance or c.length[2] < -length_tolerance):
+        if length_tolerance is not None and c.length is not None and (c.length[1] > length_tolerance or c.length[2] < -length_tolerance):
             return False  # shown to change the length by more than the tolerance
-        new = {a.question for a in c.others if a.verdict == "shown"} - {a.question for a in baseline.others if a.verdict == "shown"}
-        return not new
+        before = {a.question for a in baseline.others if a.verdict == "shown"}
+        return not (keep_seats and {a.question for a in c.others if a.verdict == "shown"} - before)
 
     ok = sorted((c for c in results if acceptable(c)), key=lambda c: (c.size, c.imbalance))
     return TuneResult(game.name, goal_.id, goal_.question.title, goal_.margin, goal_.target, alpha, list(ks), base,
