@@ -545,12 +545,12 @@ class Payoff(Question):
         if len(values) < 2:
             return None
         holds = np.zeros((frame.height, len(values)))
+        rows = np.arange(frame.height)
         for c in self.items:
-            col = frame[c].to_list()
-            index = {v: i for i, v in enumerate(values)}
-            for r, v in enumerate(col):
-                if v in index:
-                    holds[r, index[v]] = 1.0
+            index = pl.Series(values, dtype=frame[c].dtype) if frame[c].dtype != pl.Categorical else pl.Series(values)
+            at = frame[c].cast(index.dtype).replace_strict(index, pl.Series(range(len(values))), default=-1, return_dtype=pl.Int64).to_numpy()
+            held = at >= 0
+            holds[rows[held], at[held]] = 1.0
         strata_cols = [c for c in self.adjust if c in frame.columns]
         strata = (frame.select(pl.concat_str([pl.col(c).cast(pl.Utf8) for c in strata_cols], separator="|")).to_series().to_numpy()
                   if strata_cols else np.zeros(frame.height))

@@ -317,14 +317,14 @@ def compose(result, builder=None) -> Report:
     """A sweep's whole report: the answers to the game's declared questions, their
     evidence, the game's own sections (``builder(result, report)``, if it has one) and the
     section on the readings of unclear rules (when the experiment asks for it)."""
-    from .questions import Question, declared
+    from .questions import declared
     from .sensitivity import section_for_report
 
     exp = result.experiment
     game = exp.game
     rep = Report(f"{game.title}: balance report", game.slug)
     frame = result.frame
-    questions = [q for q in declared(game) if isinstance(q, Question) or hasattr(q, "answers")]
+    questions = [q for q in declared(game) if hasattr(q, "answers")]  # Questions and games' own (e.g. paired families)
     answered = [(q, q.answers(frame)) for q in questions]
     for _, answers in answered:
         rep.answer(answers)
