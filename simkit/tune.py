@@ -394,7 +394,7 @@ class TuneResult:
                     f"±{100 * self.margin:.0f} points ({tests}; {b.answer.games:,} fresh games).")
         if self.chosen is None:
             best = min(self.confirmed, key=lambda c: c.imbalance) if self.confirmed else None
-            tail = (f" The closest, {best.candidate.label}, leaves {_worst(best.answer, self.target)}." if best else "")
+            tail = f" The closest is {best.candidate.label}: {_worst(best.answer, self.target)}." if best else ""
             return (f"No fix is shown{where}: none of the {len(self.confirmed)} best changes found is shown fair within "
                     f"±{100 * self.margin:.0f} points on {self.confirm_games:,} fresh games.{tail} As written: "
                     f"{_worst(b.answer, self.target)}.")
