@@ -257,6 +257,7 @@ def write_index(root: Path) -> Path | None:
             info = json.loads(meta.read_text())
             title = str(info["title"])
             answers = [str(a["sentence"]) for a in info.get("answers") or []]
+            answers += [f"How to fix it: {f}" for f in info.get("fixes") or [] if isinstance(f, str)]
             figure = info.get("headline_figure")
         except (OSError, ValueError, KeyError, TypeError):
             continue
