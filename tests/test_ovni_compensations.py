@@ -138,15 +138,18 @@ def test_k1_reversed_a_seat_with_the_card_still_takes_a_triple():
 
 
 # ---- K2 start_triples ---------------------------------------------------------------------------
-@pytest.mark.parametrize("players,n,expect", [
-    (4, 1, (3,)), (4, 2, (2, 3)), (4, 3, (1, 2, 3)), (3, 1, (2,)), (3, 3, (1, 2)), (2, 1, (1,)), (2, 3, (1,)),
+@pytest.mark.parametrize("players,n,order,expect", [
+    (4, 1, "seat_order", (3,)), (4, 2, "seat_order", (2, 3)), (4, 3, "seat_order", (1, 2, 3)),
+    (3, 1, "seat_order", (2,)), (3, 3, "seat_order", (1, 2)), (2, 1, "seat_order", (1,)), (2, 3, "seat_order", (1,)),
+    # with K1 the last choosers are the first seats
+    (4, 1, "reversed", (0,)), (4, 2, "reversed", (0, 1)), (3, 3, "reversed", (0, 1)), (2, 2, "reversed", (0,)),
 ])
-def test_k2_the_last_seats_take_three_starting_aliens(players, n, expect):
+def test_k2_the_last_choosers_take_three_starting_aliens(players, n, order, expect):
     for seed in range(6):
         plain = Rules(players=players).new(seed)
-        st = Rules(players=players, start_triples=n).new(seed)
+        st = Rules(players=players, start_triples=n, start_order=order).new(seed)
         for q in range(players):
-            want = 3 if q in expect else get(plain, q, E.P_START_N)  # seat 0 never (unless its card)
+            want = 3 if q in expect else get(plain, q, E.P_START_N)  # the first chooser never (unless its card)
             assert get(st, q, E.P_START_N) == want
         # nothing else at set-up differs
         diff = np.flatnonzero(st.s != plain.s)
@@ -189,21 +192,23 @@ def _play(rules, seed, pick_seed):
 
 
 @pytest.mark.parametrize("players", (2, 3, 4))
-def test_k3_each_seat_adds_the_bonus_per_earlier_seat(players):
+@pytest.mark.parametrize("order", ("seat_order", "reversed"))
+def test_k3_each_seat_adds_the_bonus_per_earlier_chooser(players, order):
     bonus = 4
-    plain_rules = Rules(players=players)
-    rules = Rules(players=players, seat_bonus_points=bonus)
+    plain_rules = Rules(players=players, start_order=order)
+    rules = Rules(players=players, start_order=order, seat_bonus_points=bonus)
     plain = _play(plain_rules, 21, 1)
     st = _play(rules, 21, 1)  # the same decisions: K3 changes nothing before the final scoring
     for q in range(players):
+        earlier = q if order == "seat_order" else players - 1 - q  # seats choosing before q (R1.11, K1)
         assert [get(st, q, E.P_PTS, k) for k in range(6)] == [get(plain, q, E.P_PTS, k) for k in range(6)]
-        assert get(st, q, E.P_SCORE) == get(plain, q, E.P_SCORE) + q * bonus
+        assert get(st, q, E.P_SCORE) == get(plain, q, E.P_SCORE) + earlier * bonus
     # R16's winners on the new scores, tie-breaks unchanged (UFOs on the board, then humans)
     keys = [(get(st, q, E.P_SCORE), get(st, q, E.P_ON_BOARD), get(st, q, E.P_NHUMANS)) for q in range(players)]
     assert [get(st, q, E.P_WON) for q in range(players)] == [int(k == max(keys)) for k in keys]
     assert rules.invariants(st) == []
     text = D.describe_result(rules.params, st.s, rules.b)
-    assert f"+ {bonus} seat bonus (K3" in text and "seat bonus" not in D.describe_result(plain_rules.params, plain.s, plain_rules.b)
+    assert f"seat bonus (K3" in text and "seat bonus" not in D.describe_result(plain_rules.params, plain.s, plain_rules.b)
 
 
 def test_k3_the_bonus_can_decide_the_winner():

@@ -201,12 +201,17 @@ def describe_setup(params, s: np.ndarray, b: np.ndarray) -> str:
     return "\n".join(lines + [f"humans in the cities: {humans}"])
 
 
+def _start_position(b, players: int, q: int) -> int:
+    """Seats choosing their starting aliens before seat ``q`` (R1.11, K1)."""
+    return players - 1 - q if b[board_mod.B_START_REVERSED] else q
+
+
 def describe_result(params, s: np.ndarray, b: np.ndarray) -> str:
     lines = ["final scores = majorities + UFOs + airspace + mapping + humans + missions (R15)"]
     for q in range(int(s[E.PLAYERS])):
         pts = _arr(s, q, E.P_PTS, E.N_CATEGORIES)
         terms = str(pts[0]) + "".join(f" - {-x}" if x < 0 else f" + {x}" for x in pts[1:])
-        bonus = q * int(b[board_mod.B_SEAT_BONUS])
+        bonus = _start_position(b, int(s[E.PLAYERS]), q) * int(b[board_mod.B_SEAT_BONUS])
         if bonus:
             terms += f" + {bonus} seat bonus (K3, a compensation, not in the rulebook)"
         lines.append(f"  seat {q + 1}: {_f(s, q, E.P_SCORE)} = {terms}" + (" (won)" if _f(s, q, E.P_WON) else ""))
@@ -300,7 +305,8 @@ def invariants(s: np.ndarray, b: np.ndarray) -> list[str]:
     if s[E.OVER]:
         for q in range(players):
             # K3 (a compensation): the seat bonus is the one term outside the six categories
-            if sum(_arr(s, q, E.P_PTS, 6)) + q * int(b[board_mod.B_SEAT_BONUS]) != _f(s, q, E.P_SCORE):
+            bonus = _start_position(b, players, q) * int(b[board_mod.B_SEAT_BONUS])
+            if sum(_arr(s, q, E.P_PTS, 6)) + bonus != _f(s, q, E.P_SCORE):
                 bad.append(f"seat {q}: score differs from the sum of its categories (and seat bonus)")
         if not (s[E.CAPPED] and b[board_mod.B_CAP_DRAW]) and sum(_f(s, q, E.P_WON) for q in range(players)) < 1:
             bad.append("no winner")

@@ -259,6 +259,13 @@ def held(s, q, k):
 
 
 @inline_kernel
+def start_position(b, players, seat):
+    """How many seats choose their starting aliens before ``seat`` (R1.11: seat 0 first;
+    K1, a compensation not in the rulebook, may reverse the order). K2 and K3 read it."""
+    return players - 1 - seat if b[B_START_REVERSED] else seat
+
+
+@inline_kernel
 def has_eff(s, q, e):
     return (s[PLAYER + q * P_STRIDE + P_EFF] >> e) & 1
 
@@ -466,8 +473,8 @@ def init_state(seed, b):
                 s[o + P_MAP_PTS] = p1
             elif e == EFF_UFO_POINTS:
                 s[o + P_UFO_PTS] = p1
-        if seat >= players - b[B_START_TRIPLES]:
-            s[o + P_START_N] = 3  # K2 (compensation, not in the rulebook): the last seats take a triple
+        if start_position(b, players, seat) >= players - b[B_START_TRIPLES]:
+            s[o + P_START_N] = 3  # K2 (compensation, not in the rulebook): the last choosers take a triple
         for k in range(3):
             s[MISSIONS + seat * 3 + k] = mis[3 * seat + k]
     # R1.7 / R19.3: UFOs around the table from Sao Paulo
@@ -1346,8 +1353,9 @@ def score_seat(s, b, q):
     s[o + P_PTS + 3] = mapping
     s[o + P_PTS + 4] = hum
     s[o + P_PTS + 5] = mis
-    # K3 (compensation, not in the rulebook): seat_bonus_points per earlier seat
-    total = maj + ufos + air + mapping + hum + mis + q * b[B_SEAT_BONUS]
+    # K3 (compensation, not in the rulebook): seat_bonus_points per seat that chose its
+    # starting aliens before this one
+    total = maj + ufos + air + mapping + hum + mis + start_position(b, s[PLAYERS], q) * b[B_SEAT_BONUS]
     s[o + P_SCORE] = total
     return total
 
