@@ -69,6 +69,11 @@ def _variants():
     for info in describe(GAME.params):
         if info.name in ("players", "board", "decks", "max_rounds"):
             continue
+        # Compensations (docs/rules/ovni.md K1-K3) are balancing changes NOT in the rulebook:
+        # the independent model checks the rulebook only, so they are left out here (their
+        # effects are tested in tests/test_ovni_compensations.py).
+        if info.compensation:
+            continue
         values = (True, False) if info.type is bool else info.choices or ()
         for v in values:
             if v != info.default:

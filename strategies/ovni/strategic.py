@@ -40,6 +40,7 @@ from simkit.games.ovni.board import (
     B_NDEG,
     B_PAD,
     B_SC_UFO_PAD,
+    B_START_REVERSED,
     EFF_ABDUCT_WITHOUT_MAJORITY,
     EFF_MAP_THRESHOLD,
     EFF_PREBUILT_UFO,
@@ -305,10 +306,11 @@ def start_choice(x, b, fb, legal, flags):
         ahead = 0
         later = 0
         for r in range(players):
-            if r < me:
+            # seats before me in the choosing order (K1 start_order=reversed: the later seats)
+            if (r > me) if b[B_START_REVERSED] else (r < me):
                 if _start_key(held(x, r, 0), held(x, r, 1), held(x, r, 2), held(x, r, 3)) > key:
                     ahead += 1
-            elif r > me:
+            elif r != me:
                 if x[po(r) + P_START_N] == 3:
                     ahead += 1
                 else:

@@ -129,7 +129,10 @@ SPEC = GameSpec(
     ),
     checks=Checks(
         invariants=describe.invariants,
-        variants=({"players": 2}, {"players": 3}, {"players": 4}),
+        variants=({"players": 2}, {"players": 3}, {"players": 4},
+                  # the compensations (docs/rules/ovni.md K1-K3, not in the rulebook), on together
+                  {"players": 2, "start_order": "reversed", "start_triples": 1, "seat_bonus_points": 5},
+                  {"players": 4, "start_order": "reversed", "start_triples": 2, "seat_bonus_points": 3}),
     ),
 )
 

@@ -70,6 +70,8 @@ B_NBMASK = BOARD.array("nbmask", N_CITIES)  # neighbours of each city as a bit m
 B_DIST_RANK = BOARD.array("dist_rank", 4)  # rank of each board planet's distance, 0 = nearest to Earth
 B_EVEN = BOARD.array("even", N_CITIES)  # 1 when the city's number (1-12) is even
 B_DIST = BOARD.array("city_dist", N_CITIES * N_CITIES)  # fewest Pilot moves between two cities (bots)
+# Compensations (docs/rules/ovni.md K1-K3; not in the rulebook, 0 = the rules as written)
+B_START_REVERSED, B_START_TRIPLES, B_SEAT_BONUS = BOARD.scalars("start_reversed", "start_triples", "seat_bonus")
 B_SIZE = BOARD.size
 
 HINT_BOARD = "check --set board=PATH"
@@ -144,6 +146,10 @@ def _build(params: OVNIParams, version: str) -> np.ndarray:
     for off, on in flags.items():
         b[off] = int(bool(on))
     b[B_MAX_ROUNDS] = params.max_rounds
+    # compensations (K1-K3): the last seats choosing first, triples for the last seats, points by seat
+    b[B_START_REVERSED] = int(params.start_order == "reversed")
+    b[B_START_TRIPLES] = min(params.start_triples, n - 1)
+    b[B_SEAT_BONUS] = params.seat_bonus_points
 
     # components (R1.3, R1.4)
     b[B_STOCK] = decks.aliens_per_class - (decks.aliens_removed_small if n < 4 else 0)

@@ -201,11 +201,19 @@ def describe_setup(params, s: np.ndarray, b: np.ndarray) -> str:
     return "\n".join(lines + [f"humans in the cities: {humans}"])
 
 
+def _start_position(b, players: int, q: int) -> int:
+    """Seats choosing their starting aliens before seat ``q`` (R1.11, K1)."""
+    return players - 1 - q if b[board_mod.B_START_REVERSED] else q
+
+
 def describe_result(params, s: np.ndarray, b: np.ndarray) -> str:
     lines = ["final scores = majorities + UFOs + airspace + mapping + humans + missions (R15)"]
     for q in range(int(s[E.PLAYERS])):
         pts = _arr(s, q, E.P_PTS, E.N_CATEGORIES)
         terms = str(pts[0]) + "".join(f" - {-x}" if x < 0 else f" + {x}" for x in pts[1:])
+        bonus = _start_position(b, int(s[E.PLAYERS]), q) * int(b[board_mod.B_SEAT_BONUS])
+        if bonus:
+            terms += f" + {bonus} seat bonus (K3, a compensation, not in the rulebook)"
         lines.append(f"  seat {q + 1}: {_f(s, q, E.P_SCORE)} = {terms}" + (" (won)" if _f(s, q, E.P_WON) else ""))
     return "\n".join(lines)
 
@@ -296,8 +304,10 @@ def invariants(s: np.ndarray, b: np.ndarray) -> list[str]:
     # score
     if s[E.OVER]:
         for q in range(players):
-            if sum(_arr(s, q, E.P_PTS, 6)) != _f(s, q, E.P_SCORE):
-                bad.append(f"seat {q}: score differs from the sum of its categories")
+            # K3 (a compensation): the seat bonus is the one term outside the six categories
+            bonus = _start_position(b, players, q) * int(b[board_mod.B_SEAT_BONUS])
+            if sum(_arr(s, q, E.P_PTS, 6)) + bonus != _f(s, q, E.P_SCORE):
+                bad.append(f"seat {q}: score differs from the sum of its categories (and seat bonus)")
         if not (s[E.CAPPED] and b[board_mod.B_CAP_DRAW]) and sum(_f(s, q, E.P_WON) for q in range(players)) < 1:
             bad.append("no winner")
     return bad

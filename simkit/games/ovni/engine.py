@@ -79,8 +79,11 @@ from .board import (
     B_SC_SIX,
     B_SC_UFO_BOARD,
     B_SC_UFO_PAD,
+    B_SEAT_BONUS,
     B_SHUFFLE_ALL,
     B_SIX_RETURNS,
+    B_START_REVERSED,
+    B_START_TRIPLES,
     B_STOCK,
     B_STUCK_SKIP,
     B_SWAP_EMPTY,
@@ -253,6 +256,13 @@ def held(s, q, k):
     """Aliens of class ``k`` under planet ``q``'s board, captured ones included (R12.3)."""
     o = PLAYER + q * P_STRIDE
     return s[o + P_OWN + k] + s[o + P_CAPT + k]
+
+
+@inline_kernel
+def start_position(b, players, seat):
+    """How many seats choose their starting aliens before ``seat`` (R1.11: seat 0 first;
+    K1, a compensation not in the rulebook, may reverse the order). K2 and K3 read it."""
+    return players - 1 - seat if b[B_START_REVERSED] else seat
 
 
 @inline_kernel
@@ -463,6 +473,8 @@ def init_state(seed, b):
                 s[o + P_MAP_PTS] = p1
             elif e == EFF_UFO_POINTS:
                 s[o + P_UFO_PTS] = p1
+        if start_position(b, players, seat) >= players - b[B_START_TRIPLES]:
+            s[o + P_START_N] = 3  # K2 (compensation, not in the rulebook): the last choosers take a triple
         for k in range(3):
             s[MISSIONS + seat * 3 + k] = mis[3 * seat + k]
     # R1.7 / R19.3: UFOs around the table from Sao Paulo
@@ -1341,7 +1353,9 @@ def score_seat(s, b, q):
     s[o + P_PTS + 3] = mapping
     s[o + P_PTS + 4] = hum
     s[o + P_PTS + 5] = mis
-    total = maj + ufos + air + mapping + hum + mis
+    # K3 (compensation, not in the rulebook): seat_bonus_points per seat that chose its
+    # starting aliens before this one
+    total = maj + ufos + air + mapping + hum + mis + start_position(b, s[PLAYERS], q) * b[B_SEAT_BONUS]
     s[o + P_SCORE] = total
     return total
 
@@ -1651,7 +1665,8 @@ def apply_action(s, rng, b, a):
             s[TO_MOVE] = q + 1
         else:
             s[PHASE] = PH_START
-            s[TO_MOVE] = 0
+            # K1 (compensation, not in the rulebook): the last seat chooses first
+            s[TO_MOVE] = s[PLAYERS] - 1 if b[B_START_REVERSED] else 0
     elif ph == PH_START:
         if a >= A_START_TRIPLE:
             skip = a - A_START_TRIPLE
@@ -1663,7 +1678,9 @@ def apply_action(s, rng, b, a):
             _receive(s, b, q, PAIR_A[i])
             _receive(s, b, q, PAIR_B[i])
             s[PAIRS_TAKEN] |= 1 << i
-        if q + 1 < s[PLAYERS]:
+        if b[B_START_REVERSED] and q > 0:  # K1: from the last seat back to seat 0
+            s[TO_MOVE] = q - 1
+        elif not b[B_START_REVERSED] and q + 1 < s[PLAYERS]:
             s[TO_MOVE] = q + 1
         elif s[DUMMY] >= 0:
             s[PHASE] = PH_DUMMY_START
