@@ -450,6 +450,27 @@ class SimpleEntries:
         self.choose = entry(game.strategies.choose)
 
 
+# The protocol functions and the arguments the compiled loop passes them (simkit.loop).
+PROTOCOL = (
+    ("engine", "init_state", ("seed", "b")),
+    ("engine", "legal_actions", ("s", "b", "out")),
+    ("engine", "apply_action", ("s", "rng", "b", "a")),
+    ("engine", "to_move", ("s",)),
+    ("engine", "is_over", ("s",)),
+    ("engine", "observe", ("s", "b", "seat", "out")),
+    ("strategies", "choose", ("code", "flags", "obs", "legal", "rng", "b", "mem", "ib", "fb")),
+)
+
+
+def _arity(f) -> int | None:
+    import inspect
+
+    try:
+        return len(inspect.signature(getattr(f, "py_func", f)).parameters)
+    except (TypeError, ValueError):
+        return None
+
+
 def check_contract(game: GameSpec) -> list[str]:
     """What a game's declaration lacks or gets wrong (empty when it fulfils the contract)."""
     problems = []
@@ -476,6 +497,23 @@ def check_contract(game: GameSpec) -> list[str]:
     codes = [b.code for b in getattr(S, "BOTS", {}).values()]
     if sorted(codes) != list(range(len(codes))):
         problems.append("bot codes must be 0 .. n-1")
+    for owner, fn, params in PROTOCOL:
+        f = getattr(E if owner == "engine" else S, fn, None)
+        if callable(f):
+            got = _arity(f)
+            if got is not None and got != len(params):
+                problems.append(f"{owner} {fn}() takes {got} arguments; the loop calls {fn}({', '.join(params)})")
+    try:
+        loop = game.loop
+    except Exception as exc:  # a contributor's loop.py that does not import: say so, do not crash the check
+        problems.append(f"loop.py does not import: {type(exc).__name__}: {exc}")
+    else:
+        if getattr(loop, "E", None) is not E:
+            problems.append("loop.py must bind this game's engine ('from . import engine as E')")
+        bound = getattr(loop, "bots", None)
+        if bound is not S:
+            problems.append(f"loop.py binds the bots of {getattr(bound, '__name__', bound)!r}, not {S.__name__!r}: "
+                            f"write 'import {S.__name__} as bots' in simkit/games/{game.name}/loop.py")
     if hasattr(E, "STATE"):
         consts = {k: v for k, v in vars(E).items() if k.isupper() and isinstance(v, int) and not isinstance(v, bool)}
         for cname, off in E.STATE.offsets().items():

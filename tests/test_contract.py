@@ -141,3 +141,26 @@ def test_outcome_hash_ignores_comments_docstrings_and_help_texts(tmp_path, monke
     assert digest('"""Other doc."""\n# a comment\nx: int = setting(2, help="the rulebook\'s two")\n') == base
     assert digest('"""Doc."""\nx: int = setting(3, help="two")\n') != base
     assert digest('"""Doc."""\nx: int = setting(2, lo=0, help="two")\n') != base
+
+
+def test_check_contract_names_a_loop_bound_to_other_bots_and_a_wrong_arity():
+    """A copied loop.py that still imports another game's bots, or a protocol function with
+    the wrong arguments, is named by the contract check (the conformance suite runs it on
+    every game) instead of hanging or failing deep in compiled code."""
+    import dataclasses
+    import types
+
+    import strategies.ufs
+
+    from simkit.game import check_contract
+    from simkit.games import get
+
+    t = get("template")
+    problems = check_contract(dataclasses.replace(t, strategies=strategies.ufs))
+    assert any("loop.py binds the bots of 'strategies.template', not 'strategies.ufs'" in p for p in problems), problems
+    engine = types.ModuleType(t.engine.__name__)
+    engine.__dict__.update({k: v for k, v in vars(t.engine).items() if not k.startswith("__")}, __file__=t.engine.__file__)
+    engine.legal_actions = lambda s, b: None
+    problems = check_contract(dataclasses.replace(t, engine=engine))
+    assert "engine legal_actions() takes 2 arguments; the loop calls legal_actions(s, b, out)" in problems
+    assert any("must bind this game's engine" in p for p in problems)
