@@ -10,15 +10,14 @@ would need that many games for *every* candidate to know the winner as well).
     .venv/bin/python benchmarks/tune_vs_grid.py ufoo first_player --budget 100000 --jobs 2
     .venv/bin/python benchmarks/tune_vs_grid.py ovni seat_fairness --set players=2 --budget 150000
 
-Writes benchmarks/tune-<game>-<goal>.json (give --output to write elsewhere).
+Writes benchmarks/tune-<game>-<goal>.json (give --output to write elsewhere). The runs are kept
+under runs/tune-bench/ and resumed, so the minutes are those of a first run only.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import tempfile
 from pathlib import Path
 
 from simkit.games import get
@@ -36,6 +35,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--output", type=Path)
+    ap.add_argument("--runs", type=Path, default=Path("runs/tune-bench"), help="where the candidates' runs are kept (resumable)")
     args = ap.parse_args()
     g = get(args.game)
     target = goal(g, args.goal)
@@ -43,11 +43,8 @@ def main() -> None:
     base = parse_assignments(args.set)
     out = {"game": g.name, "goal": args.goal, "settings": base, "budget": args.budget, "jobs": args.jobs, "strategies": {}}
     for strategy in ("halving", "grid"):
-        folder = Path(tempfile.mkdtemp(prefix=f"tune-{strategy}-"))
-        try:
-            res = tune(g, target, ks, base=base, budget=args.budget, seed=args.seed, jobs=args.jobs, out=folder, strategy=strategy)
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+        folder = args.runs / f"{g.name}-{args.goal}-{'-'.join(f'{k}={v}' for k, v in base.items())}-{args.budget}-{strategy}"
+        res = tune(g, target, ks, base=base, budget=args.budget, seed=args.seed, jobs=args.jobs, out=folder, strategy=strategy)
         chosen = res.chosen
         top = res.searched[0]
         out["strategies"][strategy] = {
@@ -65,7 +62,8 @@ def main() -> None:
                       f"its choice the grid would need {h['grid_games_for_that_precision']:,} search games, "
                       f"{h['grid_games_for_that_precision'] / max(1, h['search_games']):.1f}x racing's")
     print(out["summary"])
-    path = args.output or Path(__file__).parent / f"tune-{g.name}-{args.goal}.json"
+    tag = "".join(f"-{k}{v}" for k, v in base.items())
+    path = args.output or Path(__file__).parent / f"tune-{g.name}-{args.goal}{tag}.json"
     path.write_text(json.dumps(out, indent=2, default=str))
     print(f"wrote {path}")
 
