@@ -1,6 +1,6 @@
 """Lockstep replay of engine games against the independent plain-Python model of the rules
 (tests/reference/eftaios_model.py, written from the rulebook alone by another engineer; see
-/tmp/shared-notes/chance-and-lockstep.md). Skipped until that model is in the tree.
+tests/reference/lockstep.py, docs/adding-a-game.md section 10). Skipped until that model is in the tree.
 
 For every variant and bot: the engine plays a game; after set-up and after every step the
 model is fed the chance outcomes the engine logged (``chance_log``), and must agree on who

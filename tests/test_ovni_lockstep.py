@@ -6,7 +6,7 @@ At every step the two must agree on whose decision it is, on the set of legal de
 on whether the game is over; at the end on the winners. The model draws no chance: it
 asks a ``chance`` object for each outcome in rulebook order, which this test feeds from
 the engine's ``chance_log`` of the step just applied (docs/rules/ovni.md D4;
-/tmp/shared-notes/chance-and-lockstep.md). Every variant (each value of each setting)
+tests/reference/lockstep.py, docs/adding-a-game.md section 10). Every variant (each value of each setting)
 and every bot is replayed. Any divergence is a bug in one of the two, to be settled
 from the rulebook.
 

@@ -1,6 +1,6 @@
 """Ufo.O: the engine replayed step by step against the independent plain-Python model of the
 rules (``tests/reference/ufoo_model.py``, written from the rulebook alone without reading the
-engine; /tmp/shared-notes/chance-and-lockstep.md).
+engine; tests/reference/lockstep.py, docs/adding-a-game.md section 10).
 
 Every built-in bot plays engine games under every test variant (and each non-default
 reading of every setting with the tactical bot); after each step the model is given the

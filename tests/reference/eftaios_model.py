@@ -6,7 +6,7 @@ the Spanish one), the component reference and the interface extract of the speci
 never looks at the compiled engine. Each rule is a small method whose docstring quotes the
 sentence it implements, in the original language with a translation.
 
-Interface (``/tmp/shared-notes/chance-and-lockstep.md``)::
+Interface (the docstring of ``tests/reference/lockstep.py``)::
 
     m = Model(settings, data)   # settings: EftaiosParams as a dict; data: (GameMap, Cards)
     m.setup(chance)

@@ -2,7 +2,7 @@
 gives the next state. Rule numbers (R4.3, A12 ...) refer to docs/rules/eftaios.md, whose
 "Decision points, actions and chance" section this module follows: the same action ids,
 the same phases, the same order of chance events (recorded in ``chance_log``, see
-/tmp/shared-notes/chance-and-lockstep.md).
+tests/reference/lockstep.py, docs/adding-a-game.md section 10).
 
 Decision points (``s[PHASE]``), taken by ``to_move(s)``:
 

@@ -18,7 +18,7 @@ Sets of cells are 128-bit masks held as two int64 words (``lo``: cells 0-63, ``h
 64-127); the board vector keeps each word as two int32 entries (``mask``). Chance: every
 die is drawn from the chance stream in the order of R13 and written to ``chance_log``
 (cleared at the start of each ``apply_action``), so an independent model can replay a
-game step by step (/tmp/shared-notes/chance-and-lockstep.md). The chance stream restarts
+game step by step (tests/reference/lockstep.py, docs/adding-a-game.md section 10). The chance stream restarts
 at every turn (``restart(rng, CHANCE, turn)``): two bots or two readings playing the same
 seed see the same dice at the start of each turn.
 """
