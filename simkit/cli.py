@@ -524,7 +524,7 @@ def check_cmd(
 def sweep_cmd(
     experiment: Path = typer.Argument(..., help="Experiment file (TOML), e.g. experiments/ufs-threat.toml."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
-    games: Optional[int] = typer.Option(None, "--games", help="Games per cell for a quick look (the report then goes under runs/reports/)."),
+    games: Optional[int] = typer.Option(None, "--games", help="At most this many games per cell, for a quick look (the report then goes under runs/reports/)."),
     out_root: Path = typer.Option(Path("runs/sweeps"), "--out", "-o", help="Folder of the cells' runs (one folder per experiment inside)."),
     backend: str = typer.Option("loky", "--backend", help="joblib backend: loky, threading, dask or ray."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a dask scheduler or ray cluster."),
@@ -569,7 +569,7 @@ def compile_cmd(
 def report_cmd(
     game: str = typer.Argument(..., help="Game name, e.g. ufs."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
-    games: Optional[int] = typer.Option(None, "--games", help="Games per cell for a quick look: the report then goes under runs/reports/, never over the committed one."),
+    games: Optional[int] = typer.Option(None, "--games", help="At most this many games per cell, for a quick look: the report then goes under runs/reports/, never over the committed one."),
     out_root: Path = typer.Option(Path("runs/sweeps"), "--out", "-o", help="Folder of the cells' runs (as in sweep)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:

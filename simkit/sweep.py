@@ -181,7 +181,7 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
     cells = []
     for gi, grid in enumerate(exp.grid):
         where = f"grid[{gi}]"
-        games = games_override or grid.games
+        games = min(grid.games, games_override) if games_override else grid.games  # --games caps a cell, never enlarges it
         axes: dict[str, list] = {}
         for key, values in (grid.model_extra or {}).items():
             if key not in names:

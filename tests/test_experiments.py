@@ -342,3 +342,13 @@ def test_aau_report_states_games_per_cell_multiplicity_and_equivalence(tmp_path)
     assert "Holm over the cards" in text and "Points scored by each mission card (not a ranking)" in text
     assert "fair share" in text
     assert "How sure are these numbers" in text and "30 games per cell and reading" in text
+
+
+def test_games_caps_each_cell_and_never_enlarges_it(tmp_path):
+    """`--games N` is a quick look: cells of more than N games play N, smaller cells keep
+    their size (it used to replace every size, so a quick look could take hours)."""
+    from simkit.sweep import load
+
+    (tmp_path / "e.toml").write_text('name = "e"\ngame = "template"\n[[grid]]\ngames = 100\n[[grid]]\ngames = 5000\nplayers = [3]\n')
+    sizes = [c.spec.n_games for c in load(tmp_path / "e.toml", games_override=1000).cells]
+    assert sizes == [100, 1000]
