@@ -75,3 +75,19 @@ def test_a_game_without_report_code_gets_a_report_from_its_questions(runner, tmp
     assert "fair share" in md and "| verdict |" in md
     html = (tmp_path / "runs" / "reports" / "template" / "index.html").read_text()
     assert "<h2>Answers</h2>" in html and "*" not in html.split("<body>")[1].split("<hr>")[0].replace("**", "")
+
+
+def test_tune_answers_first_and_keeps_every_number(runner):
+    res = runner.invoke(app, ["tune", "template", "--goal", "seat_fairness", "--knob", "target", "--budget", "6000",
+                              "--jobs", "1", "--no-progress", "--out", "t"])
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.split())  # lines wrap at the terminal's width
+    answer = text[text.index("answer:"):text.index("searched ")]
+    assert "fresh games" in answer and "[" in answer and "As written" in answer
+    doc = json.loads(Path("t/tune.json").read_text())
+    assert doc["knobs"] == ["target"] and doc["baseline"]["label"] == "the rules as written"
+    assert doc["confirm_seed"] != doc["seed"] and all(s["games"] > 0 for s in doc["search"])
+    again = runner.invoke(app, ["tune", "template", "--goal", "seat_fairness", "--knob", "target", "--budget", "6000",
+                                "--jobs", "1", "--no-progress", "--out", "t", "--format", "json", "--output", "t.json"])
+    assert again.exit_code == 0, again.output
+    assert json.loads(Path("t.json").read_text())["sentence"] == doc["sentence"]  # resumed from its runs: the same answer
