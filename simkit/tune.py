@@ -5,10 +5,11 @@ payoff against an average card, a win rate against a target); a *knob* is a sett
 search may change — by default the game's *compensations*, rule changes a designer might
 make that are not in the rulebook (``setting(..., compensation=True)``). The search:
 
-1. **Candidates**: the rules as written, every single-knob change, and, when two or more
-   numeric knobs are searched together, the best points of a model-based search over their
-   joint space (optuna's TPE sampler; Bergstra et al. 2011), each trial a short run on the
-   same seeds.
+1. **Candidates**: the rules as written and every single-knob change, raced first (the
+   smallest changes). Only when none of them looks fair and two or more numeric knobs are
+   searched, a model-based search over their joint space (optuna's TPE sampler; Bergstra et
+   al. 2011, each trial a short run on the same seeds) adds its best points, raced again with
+   the single changes that survived. Budget the search does not need goes to the proof.
 2. **Racing** (successive halving; Karnin et al. 2013): every candidate plays the same games
    (common random numbers: game *i* gets the same seed in every candidate), the worse half
    by the goal's imbalance is dropped, the rest play twice as many, until a few are left
@@ -255,16 +256,25 @@ def _score(goal_: Goal, s: Scored, frame: pl.DataFrame) -> None:
     s.imbalance, s.se = goal_.imbalance(s.answer)
 
 
+def promising(searched: list[Scored], goal_: Goal, keep: int) -> bool:
+    """Whether a finalist of the search already looks fair: its imbalance plus one-sided
+    90% of its error inside the margin (the proof, on fresh games, decides)."""
+    finalists = [s for s in searched if s.candidate.changes][:keep]
+    return any(s.imbalance + 1.645 * s.se < goal_.margin for s in finalists if math.isfinite(s.se))
+
+
 def race(setup: Setup, goal_: Goal, pool: list[Candidate], budget: int, keep: int, knob_map: dict[str, Knob],
-         strategy: str = "halving") -> tuple[list[Scored], list[dict]]:
+         strategy: str = "halving", start: int = 0) -> tuple[list[Scored], list[dict]]:
     """Successive halving over ``pool`` within ``budget`` games (``strategy="grid"``: every
     candidate gets the same share, the brute-force baseline the measurement compares with).
+    ``start``: games the first round plays at least (a second race resumes the first's).
     Returns every candidate scored, best first, and the log of rounds."""
     scored = {c: Scored(c) for c in pool}
     alive = list(pool)
     rounds = max(1, math.ceil(math.log2(max(2, len(pool) / keep)))) if strategy == "halving" else 1
     # Round r plays n0 * 2^r games for the |pool| / 2^r survivors: about |pool| n0 (1 + r/2) in all.
     n = max(100, int(budget / (len(pool) * (1 + (rounds - 1) / 2)))) if strategy == "halving" else max(100, budget // len(pool))
+    n = max(n, start)
     log = []
     spent = 0
     for r in range(rounds):
@@ -489,11 +499,24 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
     pool = [Candidate(), *single_changes(ks)]
     numeric = [k for k in ks if k.numeric]
     if len(numeric) >= 2 and strategy == "halving":
-        trial_games = max(200, search_budget // 40)
-        trials = max(8, (search_budget // 3) // trial_games)
-        search_budget -= trials * trial_games
-        pool += [c for c in model_search(setup, goal_, numeric, trials, trial_games, best=keep + 1) if c not in pool]
-    searched, rounds = race(setup, goal_, pool, search_budget, keep, knob_map, strategy)
+        # Single changes first, on half the search budget: the smallest fixes, and often enough.
+        searched, rounds = race(setup, goal_, pool, search_budget // 2, keep, knob_map, strategy)
+        spent = sum(s.games for s in searched)
+        if promising(searched, goal_, keep):
+            confirm_total += max(0, search_budget - spent)  # what the search does not need makes the proof stronger
+        else:  # no single change looks fair: optuna over the numeric knobs together, then race the best of both
+            rest = max(0, search_budget - spent)
+            trial_games = max(200, rest // 24)
+            trials = max(8, (rest // 2) // trial_games)
+            joint = model_search(setup, goal_, numeric, trials, trial_games, best=keep + 1)
+            pool2 = [Candidate(), *[s.candidate for s in searched if s.dropped_after is None and s.candidate.changes],
+                     *[c for c in joint if c not in pool]]
+            more, rounds2 = race(setup, goal_, pool2, max(1000, rest - trials * trial_games), keep, knob_map, strategy,
+                                 start=max(s.games for s in searched))
+            rounds += [{**r, "round": len(rounds) + r["round"], "phase": "joint"} for r in rounds2]
+            searched = more + [s for s in searched if s.candidate not in set(pool2)]
+    else:
+        searched, rounds = race(setup, goal_, pool, search_budget, keep, knob_map, strategy)
     finalists = [s.candidate for s in searched if s.candidate.changes][:keep]
     n_confirm = max(500, confirm_total // (len(finalists) + 1))
     cseed = confirm_seed(seed)

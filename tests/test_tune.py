@@ -27,9 +27,16 @@ class FakeParams:
     style: str = setting("a", choices=("a", "b", "c"), help="a reading")
 
 
-def fake_game() -> types.SimpleNamespace:
+@dataclasses.dataclass(frozen=True)
+class TwoKnobParams:
+    players: int = setting(2, lo=2, hi=2, help="seats")
+    handicap: int = setting(0, lo=0, hi=4, help="points of handicap for seat 1", compensation=True)
+    extra: int = setting(0, lo=0, hi=4, help="extra cards for seat 2", compensation=True)
+
+
+def fake_game(params=FakeParams) -> types.SimpleNamespace:
     return types.SimpleNamespace(
-        name="fake", params=FakeParams, columns={"turns": "length"}, validate=None,
+        name="fake", params=params, columns={"turns": "length"}, validate=None,
         resolve_bots=lambda texts, params: [], analysis=types.SimpleNamespace(questions="tests.test_tune:QUESTIONS"),
         seat_range=(2, 2))
 
@@ -181,3 +188,24 @@ budget = 5000
     (tmp_path / "bad2.toml").write_text(text.replace('budget = 5000', 'budget = 5'))
     with pytest.raises(UserError, match="budget"):
         load(tmp_path / "bad2.toml")
+
+
+def test_two_knobs_together_when_no_single_change_is_enough(monkeypatch):
+    # Each knob alone takes at most 4 of the 8 points: only a change of both is fair.
+    dev = lambda ch: 0.08 - 0.01 * ch.get("handicap", 0) - 0.01 * ch.get("extra", 0)
+    monkeypatch.setattr(T.Setup, "play", synthetic_play(dev, slope=0))
+    game = fake_game(TwoKnobParams)
+    res = T.tune(game, T.goal(game, "seat"), T.knobs(game), budget=200_000, seed=5)
+    assert any(r.get("phase") == "joint" for r in res.rounds)
+    assert res.chosen is not None and len(res.chosen.candidate.changes) == 2, res.sentence()
+    assert abs(dev(dict(res.chosen.candidate.changes))) <= 0.01
+
+
+def test_a_single_change_that_looks_fair_skips_the_joint_search(monkeypatch):
+    dev = lambda ch: 0.04 - 0.02 * ch.get("handicap", 0) - 0.001 * ch.get("extra", 0)
+    monkeypatch.setattr(T.Setup, "play", synthetic_play(dev, slope=0))
+    game = fake_game(TwoKnobParams)
+    res = T.tune(game, T.goal(game, "seat"), T.knobs(game), budget=300_000, seed=5)
+    assert not any(r.get("phase") == "joint" for r in res.rounds)
+    assert res.confirm_games > 0.4 * 300_000  # the budget the search did not need went to the proof
+    assert res.chosen.candidate.changes == (("handicap", 2),)
