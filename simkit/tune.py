@@ -60,9 +60,21 @@ class Knob:
 
     name: str
     default: Any
-    values: tuple  # every value the search may give it, the default included
+    values: tuple  # the values the search tries first, the default included (at most MAX_VALUES of a range)
     numeric: bool
     compensation: bool
+    every: tuple = ()  # every allowed value of an integer range (brute force, and refining around a leader)
+
+    def between(self, value: Any) -> list:
+        """The allowed values strictly between ``value`` and its neighbours among ``values``:
+        where a search that found ``value`` best looks next."""
+        if not self.every or value not in self.values:
+            return []
+        grid = sorted(self.values)
+        i = grid.index(value)
+        lo = grid[i - 1] if i > 0 else value
+        hi = grid[i + 1] if i + 1 < len(grid) else value
+        return [v for v in self.every if lo < v < hi and v != value and v not in self.values]
 
     def move(self, value: Any) -> float:
         """How far a value is from the default: 0 to 1 over a numeric range, 1 for any
@@ -100,7 +112,8 @@ def knobs(game, names: Sequence[str] = ()) -> list[Knob]:
         else:
             raise UserError(f"{game.name}: {i.name} has no allowed values or range to search ({i.allowed()}); "
                             "name a setting with choices or a range (--knob)")
-        out.append(Knob(i.name, i.default, values, numeric, i.compensation))
+        every = tuple(range(int(i.lo), int(i.hi) + 1)) if i.type is int and i.lo is not None and i.hi is not None and i.hi - i.lo <= 1000 else ()
+        out.append(Knob(i.name, i.default, values, numeric, i.compensation, every))
     return out
 
 
@@ -140,8 +153,21 @@ def _text(v: Any) -> str:
     return json.dumps(v) if isinstance(v, bool) else str(v)
 
 
-def single_changes(ks: Sequence[Knob]) -> list[Candidate]:
-    return [Candidate(((k.name, v),)) for k in ks for v in k.values if v != k.default]
+def single_changes(ks: Sequence[Knob], every: bool = False) -> list[Candidate]:
+    """Every change of one knob (``every``: to each allowed value of an integer range, as
+    brute force would; otherwise to the values tried first)."""
+    return [Candidate(((k.name, v),)) for k in ks for v in (k.every if every and k.every else k.values) if v != k.default]
+
+
+def refinements(searched: list["Scored"], ks: Sequence[Knob], keep: int) -> list[Candidate]:
+    """Single changes between a leading single change of an integer knob and the values
+    tried beside it (the coarse values can step over the fair one)."""
+    by_name = {k.name: k for k in ks}
+    out = []
+    for s in [s for s in searched if s.dropped_after is None and len(s.candidate.changes) == 1][:keep]:
+        name, value = s.candidate.changes[0]
+        out += [Candidate(((name, v),)) for v in by_name[name].between(value)]
+    return list(dict.fromkeys(out))
 
 
 # ---- the goal ---------------------------------------------------------------------------------
@@ -496,27 +522,36 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
     knob_map = {k.name: k for k in ks}
     confirm_total = int(budget * confirm_share)
     search_budget = budget - confirm_total
-    pool = [Candidate(), *single_changes(ks)]
     numeric = [k for k in ks if k.numeric]
-    if len(numeric) >= 2 and strategy == "halving":
-        # Single changes first, on half the search budget: the smallest fixes, and often enough.
-        searched, rounds = race(setup, goal_, pool, search_budget // 2, keep, knob_map, strategy)
+    if strategy == "halving":
+        # Single changes first, on 40% of the search budget: the smallest fixes, and often enough.
+        pool = [Candidate(), *single_changes(ks)]
+        searched, rounds = race(setup, goal_, pool, int(search_budget * 0.4), keep, knob_map, strategy)
+
+        def again(extra: list[Candidate], budget_: int, phase: str) -> None:
+            nonlocal searched, rounds
+            pool2 = [Candidate(), *[s.candidate for s in searched if s.dropped_after is None and s.candidate.changes],
+                     *[c for c in extra if c not in {s.candidate for s in searched}]]
+            more, log = race(setup, goal_, pool2, max(1000, budget_), keep, knob_map, strategy,
+                             start=max(s.games for s in searched))
+            rounds += [{**r, "round": len(rounds) + r["round"], "phase": phase} for r in log]
+            searched = more + [s for s in searched if s.candidate not in set(pool2)]
+
+        finer = refinements(searched, ks, keep)
+        if finer:  # the values between a leader and its neighbours
+            again(finer, int(search_budget * 0.2), "refine")
         spent = sum(s.games for s in searched)
-        if promising(searched, goal_, keep):
+        if promising(searched, goal_, keep) or len(numeric) < 2:
             confirm_total += max(0, search_budget - spent)  # what the search does not need makes the proof stronger
         else:  # no single change looks fair: optuna over the numeric knobs together, then race the best of both
             rest = max(0, search_budget - spent)
             trial_games = max(200, rest // 24)
             trials = max(8, (rest // 2) // trial_games)
             joint = model_search(setup, goal_, numeric, trials, trial_games, best=keep + 1)
-            pool2 = [Candidate(), *[s.candidate for s in searched if s.dropped_after is None and s.candidate.changes],
-                     *[c for c in joint if c not in pool]]
-            more, rounds2 = race(setup, goal_, pool2, max(1000, rest - trials * trial_games), keep, knob_map, strategy,
-                                 start=max(s.games for s in searched))
-            rounds += [{**r, "round": len(rounds) + r["round"], "phase": "joint"} for r in rounds2]
-            searched = more + [s for s in searched if s.candidate not in set(pool2)]
-    else:
-        searched, rounds = race(setup, goal_, pool, search_budget, keep, knob_map, strategy)
+            again(joint, rest - trials * trial_games, "joint")
+    else:  # brute force: every allowed single change, the budget shared evenly
+        searched, rounds = race(setup, goal_, [Candidate(), *single_changes(ks, every=True)], search_budget, keep,
+                                knob_map, strategy)
     finalists = [s.candidate for s in searched if s.candidate.changes][:keep]
     n_confirm = max(500, confirm_total // (len(finalists) + 1))
     cseed = confirm_seed(seed)

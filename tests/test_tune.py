@@ -209,3 +209,20 @@ def test_a_single_change_that_looks_fair_skips_the_joint_search(monkeypatch):
     assert not any(r.get("phase") == "joint" for r in res.rounds)
     assert res.confirm_games > 0.4 * 300_000  # the budget the search did not need went to the proof
     assert res.chosen.candidate.changes == (("handicap", 2),)
+
+
+@dataclasses.dataclass(frozen=True)
+class WideParams:
+    players: int = setting(2, lo=2, hi=2, help="seats")
+    bonus_points: int = setting(0, lo=0, hi=20, help="points for seat 2", compensation=True)
+
+
+def test_the_search_refines_between_the_values_it_tried_first(monkeypatch):
+    # Fair at 9 points, which the first, coarse values (0, 2, 5, 8, 10, ...) step over.
+    monkeypatch.setattr(T.Setup, "play", synthetic_play(lambda ch: 0.09 - 0.01 * ch.get("bonus_points", 0), slope=0))
+    game = fake_game(WideParams)
+    (k,) = T.knobs(game)
+    assert 9 not in k.values and k.between(8) == [6, 7, 9] and k.between(10) == [9, 11]
+    res = T.tune(game, T.goal(game, "seat", margin=0.01), [k], budget=300_000, seed=4)
+    assert any(r.get("phase") == "refine" for r in res.rounds)
+    assert res.chosen is not None and res.chosen.candidate.changes == (("bonus_points", 9),), res.sentence()
