@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import html
+import itertools
 import io
 import json
 from pathlib import Path
@@ -85,7 +86,9 @@ class Report:
     def markdown(self) -> str:
         out = [f"# {self.title}", ""]
         if self.answers:
-            out += ["## Answers", ""] + [f"- {a.sentence}" for a in self.answers]
+            # one bullet per question: its answers for each player count or cell read as one
+            out += ["## Answers", ""] + [f"- {' '.join(a.sentence for a in group)}"
+                                         for _, group in itertools.groupby(self.answers, key=lambda a: a.question)]
             out += [f"- **How to fix it.** {f}" for f in self.fixes] + [""]
         for kind, data in self.blocks:
             if kind == "heading":
@@ -256,7 +259,8 @@ def write_index(root: Path) -> Path | None:
         try:
             info = json.loads(meta.read_text())
             title = str(info["title"])
-            answers = [str(a["sentence"]) for a in info.get("answers") or []]
+            answers = [" ".join(str(a["sentence"]) for a in group)
+                       for _, group in itertools.groupby(info.get("answers") or [], key=lambda a: a.get("question"))]
             answers += [f"How to fix it: {f}" for f in info.get("fixes") or [] if isinstance(f, str)]
             figure = info.get("headline_figure")
         except (OSError, ValueError, KeyError, TypeError):
