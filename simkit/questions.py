@@ -92,7 +92,8 @@ def fmt_interval(est: float, lo: float, hi: float, unit: str = "rate") -> str:
         digits = 2 if hi - lo < 0.02 or est < 0.01 else 1
         return f"{100 * est:.{digits}f}% [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
     if unit == "pts":
-        return f"{100 * est:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+        pts = [round(100 * x, 1) + 0.0 for x in (est, lo, hi)]  # + 0.0: no "-0.0"
+        return f"{pts[0]:+.1f} points [{pts[1]:+.1f}, {pts[2]:+.1f}]"
     return f"{est:.2f} [{lo:.2f}, {hi:.2f}]"
 
 

@@ -542,7 +542,20 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
             again(finer, int(search_budget * 0.2), "refine")
         spent = sum(s.games for s in searched)
         if promising(searched, goal_, keep) or len(numeric) < 2:
-            confirm_total += max(0, search_budget - spent)  # what the search does not need makes the proof stronger
+            # Half of what is left ranks the leaders more surely (the proof tests only the best
+            # few); the other half makes the proof stronger.
+            rest = max(0, search_budget - spent)
+            leaders = [x for x in searched if x.dropped_after is None and x.candidate.changes][:2 * keep]
+            if leaders and rest >= 1000:
+                n = max(x.games for x in leaders) + (rest // 2) // len(leaders)
+                for x, f in zip(leaders, setup.play([(x.candidate, n) for x in leaders], setup.seed, "search")):
+                    _score(goal_, x, f)
+                rounds.append({"round": len(rounds) + 1, "candidates": len(leaders), "games_each": n, "phase": "final",
+                               "best": min(leaders, key=lambda x: x.imbalance).candidate.label,
+                               "best_imbalance": min(x.imbalance for x in leaders)})
+                searched = sorted(leaders, key=lambda x: (x.imbalance, x.candidate.size(knob_map))) + [
+                    x for x in searched if x not in leaders]
+            confirm_total += max(0, search_budget - sum(x.games for x in searched))
         else:  # no single change looks fair: optuna over the numeric knobs together, then race the best of both
             rest = max(0, search_budget - spent)
             trial_games = max(200, rest // 24)
