@@ -558,8 +558,8 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
             confirm_total += max(0, search_budget - sum(x.games for x in searched))
         else:  # no single change looks fair: optuna over the numeric knobs together, then race the best of both
             rest = max(0, search_budget - spent)
-            trial_games = max(200, rest // 24)
-            trials = max(8, (rest // 2) // trial_games)
+            trial_games = max(200, rest // 64)  # many short trials: TPE needs a few dozen to model the space
+            trials = max(16, (rest // 2) // trial_games)
             joint = model_search(setup, goal_, numeric, trials, trial_games, best=keep + 1)
             again(joint, rest - trials * trial_games, "joint")
     else:  # brute force: every allowed single change, the budget shared evenly
