@@ -56,7 +56,10 @@ class Estimate:
         return fmt_interval(self.estimate, self.lo, self.hi, self.unit)
 
     def as_dict(self) -> dict:
-        return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in dataclasses.asdict(self).items()}
+        """As numbers, to 10 significant digits: sums in another order (parallel
+        aggregation) change the last bits, and a saved report should not."""
+        return {k: (None if not math.isfinite(v) else float(f"{v:.10g}")) if isinstance(v, float) else v
+                for k, v in dataclasses.asdict(self).items()}
 
 
 @dataclasses.dataclass(frozen=True)
