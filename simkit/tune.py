@@ -6,10 +6,12 @@ search may change — by default the game's *compensations*, rule changes a desi
 make that are not in the rulebook (``setting(..., compensation=True)``). The search:
 
 1. **Candidates**: the rules as written and every single-knob change, raced first (the
-   smallest changes). Only when none of them looks fair and two or more numeric knobs are
-   searched, a model-based search over their joint space (optuna's TPE sampler; Bergstra et
-   al. 2011, each trial a short run on the same seeds) adds its best points, raced again with
-   the single changes that survived. Budget the search does not need goes to the proof.
+   smallest changes), then the values between the leaders and their neighbours. Only when
+   none of them looks fair: the leading change together with each change of another knob;
+   then, if still none looks fair and two or more knobs are numeric, a model-based search
+   over their joint space (optuna's TPE sampler; Bergstra et al. 2011, each trial a short run
+   on the same seeds). Each new set of candidates is raced again with the survivors. What the
+   search does not need ranks the leaders more surely and strengthens the proof.
 2. **Racing** (successive halving; Karnin et al. 2013): every candidate plays the same games
    (common random numbers: game *i* gets the same seed in every candidate), the worse half
    by the goal's imbalance is dropped, the rest play twice as many, until a few are left
@@ -556,12 +558,21 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
                 searched = sorted(leaders, key=lambda x: (x.imbalance, x.candidate.size(knob_map))) + [
                     x for x in searched if x not in leaders]
             confirm_total += max(0, search_budget - sum(x.games for x in searched))
-        else:  # no single change looks fair: optuna over the numeric knobs together, then race the best of both
+        else:  # no single change looks fair: the leader with a second knob, then optuna over all together
             rest = max(0, search_budget - spent)
-            trial_games = max(200, rest // 64)  # many short trials: TPE needs a few dozen to model the space
-            trials = max(16, (rest // 2) // trial_games)
-            joint = model_search(setup, goal_, numeric, trials, trial_games, best=keep + 1)
-            again(joint, rest - trials * trial_games, "joint")
+            order = {k.name: i for i, k in enumerate(ks)}
+            leader = next((x.candidate for x in searched if x.dropped_after is None and len(x.candidate.changes) == 1), None)
+            if leader is not None:
+                name = leader.changes[0][0]
+                pairs = [Candidate(tuple(sorted(leader.changes + ((k.name, v),), key=lambda kv: order[kv[0]])))
+                         for k in ks if k.name != name for v in k.values if v != k.default]
+                again(pairs, rest // 2, "pairs")
+                rest = max(0, search_budget - sum(x.games for x in searched))
+            if not promising(searched, goal_, keep) and len(numeric) >= 2 and rest >= 2000:
+                trial_games = max(200, rest // 64)  # many short trials: TPE needs a few dozen to model the space
+                trials = max(16, (rest // 2) // trial_games)
+                joint = model_search(setup, goal_, numeric, trials, trial_games, best=keep + 1)
+                again(joint, rest - trials * trial_games, "joint")
     else:  # brute force: every allowed single change, the budget shared evenly
         searched, rounds = race(setup, goal_, [Candidate(), *single_changes(ks, every=True)], search_budget, keep,
                                 knob_map, strategy)
