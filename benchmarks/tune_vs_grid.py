@@ -9,6 +9,7 @@ would need that many games for *every* candidate to know the winner as well).
 
     .venv/bin/python benchmarks/tune_vs_grid.py ufoo first_player --budget 100000 --jobs 2
     .venv/bin/python benchmarks/tune_vs_grid.py ovni seat_fairness --set players=2 --budget 150000
+    .venv/bin/python benchmarks/tune_vs_grid.py aau city_mission --set players=4 --bot strategic --budget 400000
 
 Writes benchmarks/tune-<game>-<goal>.json (give --output to write elsewhere). The runs are kept
 under runs/tune-bench/ and resumed, so the minutes are those of a first run only.
@@ -31,6 +32,7 @@ def main() -> None:
     ap.add_argument("goal")
     ap.add_argument("--knob", action="append", default=[])
     ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--bot", action="append", default=[])
     ap.add_argument("--budget", type=int, default=100_000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
@@ -44,7 +46,7 @@ def main() -> None:
     out = {"game": g.name, "goal": args.goal, "settings": base, "budget": args.budget, "jobs": args.jobs, "strategies": {}}
     for strategy in ("halving", "grid"):
         folder = args.runs / f"{g.name}-{args.goal}-{'-'.join(f'{k}={v}' for k, v in base.items())}-{args.budget}-{strategy}"
-        res = tune(g, target, ks, base=base, budget=args.budget, seed=args.seed, jobs=args.jobs, out=folder, strategy=strategy)
+        res = tune(g, target, ks, base=base, bots=args.bot, budget=args.budget, seed=args.seed, jobs=args.jobs, out=folder, strategy=strategy)
         chosen = res.chosen
         top = res.searched[0]
         out["strategies"][strategy] = {
