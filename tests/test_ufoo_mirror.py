@@ -1,10 +1,17 @@
 """Ufo.O: neither seat gains by its side of the board (issue 25, item 2).
 
 The built-in boards are their own mirror image top <-> bottom with the seats swapped
-(``simkit.games.ufoo.mirror``). On such a board the rules are symmetric: the mirror image of
-a position (seats swapped, board reflected) must have the mirrored legal actions, and the
-same dice must lead to mirrored positions. The positions are real ones, from tactical
-self-play.
+(``simkit.games.ufoo.mirror``). On such a board the game is symmetric: the mirror image of
+a position (seats swapped, board reflected) must have the mirrored legal actions, the same
+dice must lead to mirrored positions, and every built-in bot must make the mirrored
+decision, so that in self-play seat 1 and seat 2 differ only by the dice.
+
+The positions are real ones, from games of each bot against itself. The bots are compared
+with the same random draws on both sides (the search bot's rollouts come from its own
+stream, which is handed to both calls unchanged). The random bot picks the i-th legal
+action in id order, which the reflection reorders, so for it only its choices are checked
+legal here: it is uniform over legal sets the engine test shows to be mirrored, so it is
+symmetric in distribution.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import strategies.ufoo as bots
 from simkit.datafiles import variants
 from simkit.games import get
 from simkit.games.ufoo import data_model as D
@@ -49,6 +57,13 @@ def positions(name: str, sets=None, games=3, seed=11, max_steps=400):
             a, _ = t.decide(bot, 0)
             t.step(a)
             steps += 1
+
+
+def choose(bot, s, b, mem, brng):
+    """The bot's choice on copies (its memory, its stream), so both sides see the same."""
+    ib = np.zeros(bots.SCRATCH, np.int32)
+    fb = np.zeros(bots.SCRATCH, np.float64)
+    return int(GAME.entries.choose(bot.code, bot.flags, s.copy(), np.zeros(0, np.int32), brng.copy(), b, mem.copy(), ib, fb))
 
 
 # ---- the board ----------------------------------------------------------------------------------
@@ -104,3 +119,53 @@ def test_the_rules_are_mirror_symmetric(variant):
             assert same_state(M.mirror_state(x, b), y), f"action {a} at turn {s[E.TURN]}"
         n_checked += 1
     assert n_checked > 50
+
+
+# ---- the bots -----------------------------------------------------------------------------------
+DETERMINISTIC = ["aggressive", "tactical", "tactical:laser-only", "tactical:ion-only", "tactical:no-repair", "aggressive:no-repair"]
+
+
+def check_mirrored_decisions(name, sets=None, games=3, seed=11, max_steps=400):
+    b = board_vector(sets)
+    bot = GAME.resolve_bot(name)
+    bad = []
+    n = 0
+    for t in positions(name, sets, games, seed, max_steps):
+        p = t.to_move()
+        mem = t.mem[p, :bots.MEMORY]
+        a = choose(bot, t.s, b, mem, t.brng)
+        am = choose(bot, M.mirror_state(t.s, b), b, M.mirror_memory(mem, b), t.brng)
+        if am != M.mirror_action(a, b):
+            bad.append((int(t.s[E.TURN]), int(t.s[E.PHASE]), p, a, M.mirror_action(a, b), am))
+        n += 1
+    assert n > 30
+    assert not bad, f"{len(bad)} of {n} decisions not mirrored (turn, phase, seat, action, its mirror, the mirror's choice): {bad[:5]}"
+
+
+@pytest.mark.parametrize("name", DETERMINISTIC)
+def test_heuristic_bots_make_mirrored_decisions(name):
+    check_mirrored_decisions(name, games=4)
+
+
+@pytest.mark.parametrize("board", ["13-rows", "belt-1-4-7"])
+def test_tactical_makes_mirrored_decisions_on_the_board_variants(board):
+    check_mirrored_decisions("tactical", {"board": board}, games=2)
+
+
+@pytest.mark.parametrize("variant", range(1, len(GAME.checks.variants)))
+def test_tactical_makes_mirrored_decisions_under_other_settings(variant):
+    check_mirrored_decisions("tactical", GAME.checks.variants[variant], games=2)
+
+
+def test_search_makes_mirrored_decisions_with_the_same_stream():
+    check_mirrored_decisions("search:budget=4", games=1, max_steps=120)
+
+
+def test_random_chooses_legally_on_mirror_images():
+    b = board_vector()
+    bot = GAME.resolve_bot("random")
+    buf = np.empty(E.MAX_ACTIONS, np.int32)
+    for t in positions("random", games=2, max_steps=200):
+        m = M.mirror_state(t.s, b)
+        nm = GAME.entries.legal_actions(m, b, buf)
+        assert choose(bot, m, b, t.mem[t.to_move(), :bots.MEMORY], t.brng) in set(buf[:nm].tolist())
