@@ -55,6 +55,7 @@ from simkit.games.ufoo.board import (
     B_MS_BACKFIRE,
     B_MS_FROM_MOVED,
     B_OPEN_MASK,
+    B_TIE_RANK,
     B_UFOS_BLOCK,
     MASK_WORDS,
     MAX_CELLS,
@@ -226,6 +227,23 @@ def home_dist(b, seat, c):
 
 
 @inline_kernel
+def tie_rank(b, seat, c):
+    """The cell's place in seat ``seat``'s order for ties (board.py ``_tie_ranks``: the rows
+    nearest the enemy first, seen from the seat's own side, so both seats break ties alike)."""
+    return b[B_TIE_RANK + seat * MAX_CELLS + c]
+
+
+@inline_kernel
+def better(sc, best, b, seat, c, pick):
+    """Whether cell ``c`` scoring ``sc`` beats the choice so far (``pick``, scoring ``best``;
+    a negative ``pick`` is staying or not pushing, which keeps its ties): a higher score, or
+    an equal one earlier in the seat's tie order, whatever order the cells were looked at."""
+    if sc > best:
+        return True
+    return sc == best and pick >= 0 and tie_rank(b, seat, c) < tie_rank(b, seat, pick)
+
+
+@inline_kernel
 def fire_lo(b, c):
     return word(b, B_FIRE_MASK + c * MASK_WORDS)
 
@@ -336,7 +354,7 @@ def best_destination(s, b, wt, flags, mode, p, k, alo, ahi, rlo, rhi):
             c = 64 * half + low_cell(x)
             x &= x - 1
             sc = full_score(s, b, wt, flags, mode, p, k, c, True, has(llo, lhi, c), rlo, rhi)
-            if sc > best:
+            if better(sc, best, b, p, c, pick):
                 best = sc
                 pick = c
     # elsewhere: progress minus risks; cells nearest the enemy first, until none can win
@@ -364,14 +382,14 @@ def best_destination(s, b, wt, flags, mode, p, k, alo, ahi, rlo, rhi):
         if c < 0:
             break
         upper = base - race * home_dist(b, o, c)
-        if upper <= best:
+        if upper < best:  # an equal score may still win a tie (``better``)
             break
         if not has(plo, phi, c):
             continue
         sc = upper
         if mode == TACTICAL:
             sc -= plain_risk(b, wt, c, True, loss, rlo, rhi)
-        if sc > best:
+        if better(sc, best, b, p, c, pick):
             best = sc
             pick = c
     return pick
@@ -538,7 +556,7 @@ def push_decision(s, b, wt):
             c = 64 * half + low_cell(x)
             x &= x - 1
             sc = push_score(s, b, wt, me, ls, lk, c, True)
-            if sc > best:
+            if better(sc, best, b, me, c, pick - A_PUSH if pick != A_NO_PUSH else -1):
                 best = sc
                 pick = A_PUSH + c
     return pick

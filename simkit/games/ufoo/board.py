@@ -68,6 +68,10 @@ B_LAUNCH_MASK = BOARD.array("launch_mask", SEATS * MASK_WORDS)
 # rules as written. Declared last so that every earlier offset stays where it was.
 B_FIRST_TURN_UFOS, B_FIRST_TURN_STEPS, B_SECOND_STRUCTURE = BOARD.scalars(
     "first_turn_ufos", "first_turn_steps", "second_structure")
+# For the bots: each seat's order of the cells for breaking ties, seen from its own side of
+# the board (see ``_tie_ranks``), so that a tie is broken the same way on either side and a
+# mirror-symmetric board plays the same for both seats (issue 25 item 2, tests/test_ufoo_mirror.py).
+B_TIE_RANK = BOARD.array("tie_rank", SEATS * MAX_CELLS)  # seat * 128 + cell: the cell's place in the seat's tie order (lower first)
 B_SIZE = BOARD.size
 
 PUSH_ANY, PUSH_STRAIGHT, PUSH_AWAY = 0, 1, 2  # A9
@@ -112,6 +116,24 @@ def _terrain_distance(board: D.Board, starts) -> dict:
     return dist
 
 
+def _tie_ranks(board: D.Board) -> list[dict]:
+    """Each seat's tie order of the cells: the rows nearest the enemy mothership first, west
+    to east within a row. A seat whose launch hexes lie above the enemy's (seat 1 on the
+    stand-in, at the top) counts rows from the bottom, the other from the top; with the
+    launch hexes level both count from the top. On a board that is its own top-bottom mirror
+    image (rows r and rows - 1 - r) one seat's order is the mirror of the other's, so no seat
+    is favoured by how ties fall. (Before this the bots broke ties by the cell index, row 0
+    first, for both seats: the seat at the top then chose its rearmost candidates and the one
+    at the bottom its foremost, which gave seat 2 about 52% of tactical self-play.)"""
+    cols, rows = board.cols, board.rows
+    mean_row = [sum(c[1] for c in m.launch) / len(m.launch) for m in board.motherships]
+    out = []
+    for m in board.motherships:
+        from_bottom = mean_row[m.index] < mean_row[1 - m.index]
+        out.append({(c, r): ((rows - 1 - r) if from_bottom else r) * cols + c for r in range(rows) for c in range(cols)})
+    return out
+
+
 def build(params: UfoOParams) -> np.ndarray:
     board = load(params)
     cols, rows = board.cols, board.rows
@@ -149,7 +171,10 @@ def build(params: UfoOParams) -> np.ndarray:
     b[B_SECOND_STRUCTURE] = params.second_player_structure  # K3
 
     pictures = board.mothership_cells()
+    ranks = _tie_ranks(board)
     for m in board.motherships:
+        for cell, r in ranks[m.index].items():
+            b[B_TIE_RANK + m.index * MAX_CELLS + idx(cell)] = r
         b[B_STRUCTURE + m.index] = m.structure
         for k, cell in enumerate(m.launch):
             b[B_LAUNCH + m.index * UFOS + k] = idx(cell)
