@@ -599,6 +599,7 @@ def tune_cmd(
     budget: str = typer.Option("200k", "--budget", help="Games to spend in all (200000, 200k) or minutes on this machine (10min)."),
     margin: Optional[float] = typer.Option(None, "--margin", help="Fair means within this many points of fair, as a fraction (default: the question's, usually 0.02)."),
     target: Optional[float] = typer.Option(None, "--target", help="For a win-rate goal: the rate to reach, e.g. 0.5."),
+    curve: Optional[str] = typer.Option(None, "--curve", help="For a win-rate goal: a difficulty curve, the rate to reach at each value of a setting, e.g. threat=0:0.5,1:0.3,2:0.15."),
     seed: int = typer.Option(0, "--seed", help="Root seed of the search (the proof plays fresh seeds derived from it)."),
     length_within: Optional[float] = typer.Option(None, "--length-within", help="Constraint: leave out a fix shown to change the mean game length by more than this fraction (e.g. 0.1). Reported as a cost either way."),
     keep_seats: bool = typer.Option(False, "--keep-seats", help="Constraint: leave out a fix under which another seat question is shown unfair where the rules as written are not."),
@@ -621,6 +622,8 @@ def tune_cmd(
     Example: simkit tune ovni --goal seat_fairness --set players=2 --budget 300k
 
     Example: simkit tune aau --goal city_mission --knob city_mission_5_points --knob city_mission_2_points
+
+    Example: simkit tune ufs --goal normal_game --knob robots --curve threat=0:0.6,1:0.3,2:0.1
     """
     from .params import parse_assignments
     from .progress import bar
@@ -637,14 +640,16 @@ def tune_cmd(
     g = get(game)
     sets = parse_assignments(set_)
     _params(g, sets)
-    goal_ = make_goal(g, goal, margin, target)
+    goal_ = make_goal(g, goal, margin, target, curve)
     ks = knobs(g, knob)
+    if goal_.over and (goal_.over in sets or goal_.over in {k.name for k in ks}):
+        raise UserError(f"{goal_.over} runs along the curve; it cannot also be fixed with --set or searched as a knob")
     games, minutes = parse_budget(budget)
     n_jobs = _jobs(jobs)
     if out_dir is None:
         import hashlib
 
-        key = json.dumps([sets, bot, [k.name for k in ks], seed], sort_keys=True, default=str)  # the games, not the goal
+        key = json.dumps([sets, bot, [k.name for k in ks], seed, curve], sort_keys=True, default=str)  # the games, not the goal
         out_dir = Path("runs/tune") / f"{g.name}-{goal}-{hashlib.blake2b(key.encode(), digest_size=5).hexdigest()}"
     what = f"{len(ks)} knob{'s' if len(ks) > 1 else ''} ({', '.join(k.name for k in ks)})"
     err.print(f"tune {g.name}: making {goal!r} fair within ±{100 * goal_.margin:g} points by changing {what}; "

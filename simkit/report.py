@@ -298,7 +298,7 @@ def fixes(rep: Report, result) -> None:
              "the candidates proven). Game length and the game's other seat questions are its costs.")
     root = result.out.parent.parent / "tune"
     for i, t in enumerate(exp.tunes):
-        g = goal(game, t["goal"], t["margin"])
+        g = goal(game, t["goal"], t["margin"], t["target"], t["curve"])
         ks = knobs(game, t["knobs"])
         res = tune(game, g, ks, base=t["set"], bots=t["bots"], budget=t["budget"], seed=t["seed"], jobs=result.jobs,
                    out=root / f"{exp.name}-{i}", length_tolerance=t["length_within"], keep_seats=t["keep_seats"])
@@ -312,6 +312,8 @@ def fixes(rep: Report, result) -> None:
                         *[f"--set {k}={v}" for k, v in t["set"].items()], *[f"--bot {b}" for b in t["bots"]],
                         f"--budget {t['budget']}", *([f"--margin {t['margin']}"] if t["margin"] else []),
                         *([f"--seed {t['seed']}"] if t["seed"] else []),
+                        *([f"--target {t['target']}"] if t["target"] is not None else []),
+                        *([f"--curve {t['curve']}"] if t["curve"] else []),
                         *([f"--length-within {t['length_within']}"] if t["length_within"] else []),
                         *(["--keep-seats"] if t["keep_seats"] else [])])
         rep.text(f"Reproduce: `{cmd}`.")

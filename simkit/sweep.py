@@ -137,6 +137,8 @@ class _Tune(BaseModel):
     budget: int = Field(default=200_000, ge=1_000, le=MAX_GAMES)
     margin: float | None = Field(default=None, gt=0, lt=1)
     seed: int = Field(default=0, ge=0)
+    target: float | None = Field(default=None, ge=0, le=1)  # a win-rate goal's rate, or
+    curve: str | None = Field(default=None, min_length=3)  # its difficulty curve, as simkit tune --curve
     length_within: float | None = Field(default=None, gt=0, lt=10)  # constraints, as simkit tune's options
     keep_seats: bool = False
 
@@ -226,7 +228,7 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
 
         try:
             build(game.params, t.set, game.name)
-            tune_goal(game, t.goal, t.margin)
+            tune_goal(game, t.goal, t.margin, t.target, t.curve)
             tune_knobs(game, t.knobs)
         except UserError as exc:
             raise _fail(path, f"tune[{ti}]", str(exc)) from None

@@ -177,57 +177,104 @@ def refinements(searched: list["Scored"], ks: Sequence[Knob], keep: int) -> list
 class Goal:
     """What "balanced" means: a declared question, its estimates' fair value (0 for a
     deviation from the fair share, ``target`` for a win rate) and the margin within which
-    a fix must be shown to be fair."""
+    a fix must be shown to be fair. A *difficulty curve* (``over`` a setting, ``curve``:
+    its values with a target win rate each) plays every candidate at each value and asks
+    every rate to be within the margin of its target."""
 
     question: Question
     margin: float
     target: float = 0.0
+    over: str = ""  # the setting a curve runs over (e.g. threat)
+    curve: tuple = ()  # ((value, target rate), ...)
 
     @property
     def id(self) -> str:
         return self.question.id
 
     def answer(self, frame: pl.DataFrame) -> Answer | None:
+        if self.curve:
+            return self._curve_answer(frame)
         got = self.question.answers(frame, use_where=False)
         if len(got) > 1:
             raise UserError(f"the goal {self.id!r} is answered for {len(got)} groups of these games; fix the "
                             f"group with --set (e.g. --set players=2)")
         return got[0] if got else None
 
+    def _curve_answer(self, frame: pl.DataFrame) -> Answer | None:
+        est, games = [], 0
+        for value, target in self.curve:
+            got = self.question.answers(frame.filter(pl.col(self.over) == value), use_where=False)
+            if len(got) != 1:
+                return None
+            e = got[0].estimates[0]
+            est.append(dataclasses.replace(e, label=f"{self.over} {value}"))
+            games += got[0].games
+        return Answer(self.id, self.question.title, {}, "", "", f"win rate at each {self.over} against its target",
+                      "Wilson interval per level", tuple(est), games)
+
+    def targets(self, answer: Answer) -> list[float]:
+        return [t for _, t in self.curve] if self.curve else [self.target] * len(answer.estimates)
+
+    def worst(self, answer: Answer):
+        """The estimate farthest from its target, and that target."""
+        return max(zip(answer.estimates, self.targets(answer)), key=lambda et: abs(et[0].estimate - et[1]))
+
     def imbalance(self, answer: Answer) -> tuple[float, float]:
         """The largest distance of an estimate from fair, and that estimate's standard error."""
-        worst = max(answer.estimates, key=lambda e: abs(e.estimate - self.target))
-        return abs(worst.estimate - self.target), (worst.hi - worst.lo) / (2 * Z95)
+        e, t = self.worst(answer)
+        return abs(e.estimate - t), (e.hi - e.lo) / (2 * Z95)
 
     def fair(self, answer: Answer, alpha: float) -> bool:
-        """Every estimate's ``1 - 2 alpha`` interval within ±margin of the target (an
+        """Every estimate's ``1 - 2 alpha`` interval within ±margin of its target (an
         intersection-union equivalence test at level ``alpha``)."""
         z = _NORMAL.inv_cdf(1 - alpha)
-        for e in answer.estimates:
+        for e, t in zip(answer.estimates, self.targets(answer)):
             se = (e.hi - e.lo) / (2 * Z95)
             if not (se > 0 and math.isfinite(se)):
                 return False  # games that all ended alike are no evidence
-            if not (e.estimate - z * se > self.target - self.margin and e.estimate + z * se < self.target + self.margin):
+            if not (e.estimate - z * se > t - self.margin and e.estimate + z * se < t + self.margin):
                 return False
         return True
 
 
-def goal(game, name: str, margin: float | None = None, target: float | None = None) -> Goal:
-    """The declared question ``name`` of ``game`` as a tuning goal."""
+def goal(game, name: str, margin: float | None = None, target: float | None = None, curve: str | None = None) -> Goal:
+    """The declared question ``name`` of ``game`` as a tuning goal; ``curve``: a difficulty
+    curve ``SETTING=V1:T1,V2:T2,...`` (a target win rate at each value of a setting)."""
     questions = [q for q in declared(game) if isinstance(q, Question)]
     usable = {q.id: q for q in questions if isinstance(q, (SeatFairness, SideBalance, Payoff, WinRate))}
     if name not in usable:
         raise UserError(f"{game.name} has no question {name!r} to tune; its questions: {', '.join(usable) or 'none'}")
     q = usable[name]
+    over, points = "", ()
     if isinstance(q, WinRate):
-        if target is None:
-            raise UserError(f"the goal {name!r} is a win rate: give the rate to reach with --target, e.g. --target 0.5")
-    elif target is not None:
-        raise UserError(f"the goal {name!r} measures a distance from fair (0); --target is for win-rate goals")
+        if (target is None) == (curve is None):
+            raise UserError(f"the goal {name!r} is a win rate: give the rate to reach with --target (e.g. --target 0.5) "
+                            "or a difficulty curve with --curve (e.g. --curve threat=0:0.5,1:0.3,2:0.15)")
+        if curve is not None:
+            over, points = parse_curve(game, curve)
+    elif target is not None or curve is not None:
+        raise UserError(f"the goal {name!r} measures a distance from fair (0); --target and --curve are for win-rate goals")
     m = margin if margin is not None else getattr(q, "margin", 0.02)
     if not 0 < m < 1:
         raise UserError(f"--margin must be between 0 and 1 (0.02 is 2 points), not {m}")
-    return Goal(q, m, target or 0.0)
+    return Goal(q, m, target or 0.0, over, points)
+
+
+def parse_curve(game, text: str) -> tuple[str, tuple]:
+    """``threat=0:0.5,1:0.3`` -> ("threat", ((0, 0.5), (1, 0.3))), each value checked as --set checks it."""
+    name, sep, rest = str(text).partition("=")
+    name = name.strip()
+    try:
+        pairs = [p.split(":") for p in rest.split(",")] if sep else []
+        points = [(v.strip(), float(t)) for v, t in pairs]
+    except ValueError:
+        points = []
+    if not name or not points or not all(0 <= t <= 1 for _, t in points):
+        raise UserError(f"--curve {text!r}: write SETTING=VALUE:RATE,..., e.g. --curve threat=0:0.5,1:0.3,2:0.15")
+    values = [getattr(build(game.params, {name: v}, game.name), name) for v, _ in points]
+    if len(set(values)) != len(values):
+        raise UserError(f"--curve {text!r}: each value of {name} once")
+    return name, tuple(zip(values, (t for _, t in points)))
 
 
 # ---- playing candidates -----------------------------------------------------------------------------
@@ -252,6 +299,8 @@ class Setup:
     jobs: int
     out: Path | None
     advance: Callable[[int], None]
+    over: str = ""  # a difficulty curve's setting, played at each of ``levels``
+    levels: tuple = ()
 
     def spec(self, c: Candidate, n: int, seed: int):
         from .runner import RunSpec
@@ -264,15 +313,22 @@ class Setup:
 
     def play(self, wanted: list[tuple[Candidate, int]], seed: int, folder: str) -> list[pl.DataFrame]:
         """Games ``0 .. n-1`` of each candidate (resumed from its folder: a racing round
-        plays only the games its candidates have not played yet)."""
+        plays only the games its candidates have not played yet); along a difficulty curve,
+        at each of its values."""
         from .runner import run_many
 
         if not wanted:
             return []
-        runs = [(self.spec(c, n, seed), self.out / folder / c.key if self.out else None) for c, n in wanted]
+        levels = [{self.over: v} for v in self.levels] or [{}]
+        runs = []
+        for c, n in wanted:
+            for level in levels:
+                where = self.out / folder / c.key / "".join(f"{k}={v}" for k, v in level.items()) if self.out else None
+                runs.append((self.spec(Candidate(c.changes + tuple(level.items())), n, seed), where))
         chunk = max(200, min(10_000, max(n for _, n in wanted) // (2 * self.jobs)))
-        results = run_many(runs, jobs=self.jobs, chunk_size=chunk, progress=self.advance, replace_stale=True)
-        return [r.frame for r in results]
+        frames = [r.frame for r in run_many(runs, jobs=self.jobs, chunk_size=chunk, progress=self.advance, replace_stale=True)]
+        k = len(levels)
+        return [pl.concat(frames[i * k:(i + 1) * k], how="vertical_relaxed") for i in range(len(wanted))]
 
 
 def _score(goal_: Goal, s: Scored, frame: pl.DataFrame) -> None:
@@ -382,8 +438,9 @@ def length_column(game, frame: pl.DataFrame) -> str | None:
     return None
 
 
-def _per_game(frame: pl.DataFrame, col: str) -> np.ndarray:
-    return frame.filter(pl.col("seat") == 1).sort("game_index")[col].cast(pl.Float64).to_numpy()
+def _per_game(frame: pl.DataFrame, col: str, over: str = "") -> np.ndarray:
+    """One value per game (and per level of a curve), in the same order for every candidate."""
+    return frame.filter(pl.col("seat") == 1).sort(["game_index", *([over] if over else [])])[col].cast(pl.Float64).to_numpy()
 
 
 def relative_change(base: np.ndarray, other: np.ndarray) -> tuple[float, float, float]:
@@ -421,6 +478,7 @@ class TuneResult:
     confirm_games: int
     seconds: float
     length_tolerance: float | None
+    goal_spec: Goal | None = None
 
     def sentence(self) -> str:
         """What a designer takes to a playtest."""
@@ -428,18 +486,18 @@ class TuneResult:
         where = _where(self.base)
         tests = f"equivalence, {100 * self.alpha:.0f}%, Bonferroni over {len(self.confirmed) + 1} tests"
         if b.fair:
-            return (f"No change is needed{where}: as written, {_worst(b.answer, self.target)}, fair within "
+            return (f"No change is needed{where}: as written, {_worst(b.answer, self.goal_spec)}, fair within "
                     f"±{100 * self.margin:.0f} points ({tests}; {b.answer.games:,} fresh games).")
         if self.chosen is None:
             best = min(self.confirmed, key=lambda c: c.imbalance) if self.confirmed else None
-            tail = f" The closest is {best.candidate.label}: {_worst(best.answer, self.target)}." if best else ""
+            tail = f" The closest is {best.candidate.label}: {_worst(best.answer, self.goal_spec)}." if best else ""
             return (f"No fix is shown{where}: none of the {len(self.confirmed)} best changes found is shown fair within "
                     f"±{100 * self.margin:.0f} points on {self.confirm_games:,} fresh games.{tail} As written: "
-                    f"{_worst(b.answer, self.target)}.")
+                    f"{_worst(b.answer, self.goal_spec)}.")
         c = self.chosen
-        return (f"With {c.candidate.label} (not in the rulebook){where}, {_worst(c.answer, self.target)}: fair within "
+        return (f"With {c.candidate.label} (not in the rulebook){where}, {_worst(c.answer, self.goal_spec)}: fair within "
                 f"±{100 * self.margin:.0f} points ({tests}; {c.answer.games:,} fresh games). As written: "
-                f"{_worst(b.answer, self.target)}.")
+                f"{_worst(b.answer, self.goal_spec)}.")
 
     def rows(self) -> list[dict[str, str]]:
         """The confirmed candidates, the one to try first on top, then the rules as written."""
@@ -450,7 +508,7 @@ class TuneResult:
         return out
 
     def _row(self, c: Confirmed, status: str) -> dict[str, str]:
-        worst = max(c.answer.estimates, key=lambda e: abs(e.estimate - self.target))
+        worst = self.goal_spec.worst(c.answer)[0]
         length = "-" if c.length is None else f"{100 * c.length[0]:+.1f}% [{100 * c.length[1]:+.1f}, {100 * c.length[2]:+.1f}]"
         row = {"change": c.candidate.label, "verdict": status, "farthest from fair [95% CI]": worst.text(), "length change": length}
         if c.others:
@@ -471,6 +529,7 @@ class TuneResult:
 
         return {
             "game": self.game, "goal": self.goal, "margin": self.margin, "target": self.target, "alpha": self.alpha,
+            "curve": {"over": self.goal_spec.over, "targets": [[v, t] for v, t in self.goal_spec.curve]} if self.goal_spec and self.goal_spec.curve else None,
             "knobs": [k.name for k in self.knobs], "settings": self.base, "bots": list(self.bots), "seed": self.seed,
             "confirm_seed": self.confirm_seed, "strategy": self.strategy, "sentence": self.sentence(),
             "chosen": self.chosen.candidate.label if self.chosen else None,
@@ -486,11 +545,13 @@ def _where(base: dict) -> str:
     return f" ({', '.join(f'{k}={v}' for k, v in base.items())})" if base else ""
 
 
-def _worst(answer: Answer, target: float) -> str:
+def _worst(answer: Answer, goal_: Goal) -> str:
     """The estimate farthest from fair, in words: "seat 1 at 57.2% (fair share 50.0%) is
     +7.2 points [+4.4, +10.1] from fair"."""
-    e = max(answer.estimates, key=lambda e: abs(e.estimate - target))
+    e, target = goal_.worst(answer)
     name = e.label.split(" (held")[0].replace(": ", " at ", 1)
+    if goal_.curve:
+        return f"at {e.label} the win rate is {fmt_interval(e.estimate, e.lo, e.hi, e.unit)} (target {100 * target:.1f}%)"
     if target == 0:
         return f"{name} is {fmt_interval(e.estimate, e.lo, e.hi, e.unit)} from fair"
     return f"{name} is {fmt_interval(e.estimate, e.lo, e.hi, e.unit)} (target {100 * target:.1f}%)"
@@ -510,7 +571,10 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
     clash = [k.name for k in ks if k.name in base]
     if clash:
         raise UserError(f"{clash[0]} is both fixed with --set and searched as a knob; drop one of them")
-    setup = Setup(game, base, tuple(bots), seed, jobs, out, progress or (lambda n: None))
+    if goal_.over and (goal_.over in base or goal_.over in {k.name for k in ks}):
+        raise UserError(f"{goal_.over} runs along the curve; it cannot also be fixed with --set or searched as a knob")
+    setup = Setup(game, base, tuple(bots), seed, jobs, out, progress or (lambda n: None), goal_.over,
+                  tuple(v for v, _ in goal_.curve))
     setup.spec(Candidate(), 1, seed)  # settings and bots are checked before any game is played
     if minutes is not None:
         pilot = 500 * max(1, jobs)
@@ -586,7 +650,7 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
 
     def confirmed(c: Candidate, f: pl.DataFrame) -> Confirmed:
         ans = goal_.answer(f)
-        length = relative_change(_per_game(frames[0], col), _per_game(f, col)) if col and c.changes else None
+        length = relative_change(_per_game(frames[0], col, goal_.over), _per_game(f, col, goal_.over)) if col and c.changes else None
         other = [a for q in others for a in q.answers(f, use_where=False)]
         return Confirmed(c, ans, goal_.imbalance(ans)[0], goal_.fair(ans, level), length, other, c.size(knob_map))
 
@@ -604,7 +668,7 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
     ok = sorted((c for c in results if acceptable(c)), key=lambda c: (c.size, c.imbalance))
     return TuneResult(game.name, goal_.id, goal_.question.title, goal_.margin, goal_.target, alpha, list(ks), base,
                       tuple(bots), seed, cseed, strategy, searched, rounds, baseline, results, ok[0] if ok else None,
-                      budget - confirm_total, n_confirm * (len(finalists) + 1), time.perf_counter() - t0, length_tolerance)
+                      budget - confirm_total, n_confirm * (len(finalists) + 1), time.perf_counter() - t0, length_tolerance, goal_)
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:

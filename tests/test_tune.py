@@ -14,9 +14,10 @@ import pytest
 from simkit import tune as T
 from simkit.errors import UserError
 from simkit.params import setting
-from simkit.questions import SeatFairness, judge_deviations, Estimate, Answer
+from simkit.questions import Answer, Estimate, SeatFairness, WinRate, judge_deviations
 
 QUESTIONS = [SeatFairness(id="seat", by=(), margin=0.02)]
+SOLO = [WinRate(id="win_rate")]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -161,7 +162,7 @@ def test_bad_goals_say_what_exists():
     game = fake_game()
     with pytest.raises(UserError, match="its questions: seat"):
         T.goal(game, "nope")
-    with pytest.raises(UserError, match="--target is for win-rate goals"):
+    with pytest.raises(UserError, match="--target and --curve are for win-rate goals"):
         T.goal(game, "seat", target=0.5)
     with pytest.raises(UserError, match="both fixed with --set and searched"):
         T.tune(game, T.goal(game, "seat"), T.knobs(game, ["bonus"]), base={"bonus": True})
@@ -226,3 +227,38 @@ def test_the_search_refines_between_the_values_it_tried_first(monkeypatch):
     res = T.tune(game, T.goal(game, "seat", margin=0.01), [k], budget=300_000, seed=4)
     assert any(r.get("phase") == "refine" for r in res.rounds)
     assert res.chosen is not None and res.chosen.candidate.changes == (("bonus_points", 9),), res.sentence()
+
+
+@dataclasses.dataclass(frozen=True)
+class SoloParams:
+    level: int = setting(1, lo=0, hi=4, help="threat level")
+    shields: int = setting(0, lo=0, hi=4, help="extra shields", compensation=True)
+
+
+def test_a_difficulty_curve_as_targets(monkeypatch):
+    """Win rate 0.6 - 0.15 level + 0.05 shields: targets 0.65, 0.50, 0.35 at levels 0-2 need 1 shield."""
+
+    def play(self, wanted, seed, folder):
+        out = []
+        for cand, n in wanted:
+            u = np.random.default_rng(seed).random(n)
+            sh = dict(cand.changes).get("shields", 0)
+            out.append(pl.concat([pl.DataFrame({"game_index": np.arange(n), "seat": np.ones(n, dtype=np.int8),
+                                                "won": u < 0.6 - 0.15 * lv + 0.05 * sh, "turns": np.full(n, 10), "level": lv})
+                                  for lv in self.levels]))
+        return out
+
+    monkeypatch.setattr(T.Setup, "play", play)
+    game = types.SimpleNamespace(name="solo", params=SoloParams, columns={"turns": "length"}, validate=None,
+                                 resolve_bots=lambda texts, params: [], seat_range=(1, 1),
+                                 analysis=types.SimpleNamespace(questions="tests.test_tune:SOLO"))
+    g = T.goal(game, "win_rate", curve="level=0:0.65,1:0.50,2:0.35")
+    assert g.over == "level" and g.curve == ((0, 0.65), (1, 0.50), (2, 0.35))
+    res = T.tune(game, g, T.knobs(game), budget=150_000, seed=1)
+    assert res.chosen is not None and res.chosen.candidate.changes == (("shields", 1),), res.sentence()
+    assert "target" in res.sentence()
+    for bad in ("level", "level=0", "level=0:1.5", "level=0:0.5,0:0.4"):
+        with pytest.raises(UserError, match="--curve"):
+            T.goal(game, "win_rate", curve=bad)
+    with pytest.raises(UserError, match="runs along the curve"):
+        T.tune(game, g, T.knobs(game), base={"level": 1})
