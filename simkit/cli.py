@@ -623,7 +623,7 @@ def tune_cmd(
 
     Example: simkit tune aau --goal city_mission --knob city_mission_5_points --knob city_mission_2_points
 
-    Example: simkit tune ufs --goal normal_game --knob robots --curve threat=0:0.6,1:0.3,2:0.1
+    Example: simkit tune ufs --goal normal_game --set city=new_york --knob robots --curve threat=0:0.6,1:0.3,2:0.1
     """
     from .params import parse_assignments
     from .progress import bar

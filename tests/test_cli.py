@@ -125,7 +125,7 @@ def test_games_lists_parameters_and_bots(tmp_path, simkit_cmd):
 
 
 def test_help_explains_each_command(tmp_path, simkit_cmd):
-    for cmd in ("run", "games", "bench", "trace", "compare", "sweep", "report", "check"):
+    for cmd in ("run", "games", "bench", "trace", "compare", "sensitivity", "sweep", "report", "check", "tune"):
         proc = run_cli(simkit_cmd, [cmd, "--help"], tmp_path)
         assert proc.returncode == 0 and "Example" in proc.stdout
 
