@@ -55,6 +55,11 @@ class Estimate:
     def text(self) -> str:
         return fmt_interval(self.estimate, self.lo, self.hi, self.unit)
 
+    @property
+    def se(self) -> float:
+        """The standard error behind the normal 95% interval."""
+        return (self.hi - self.lo) / (2 * Z95)
+
     def as_dict(self) -> dict:
         """As numbers, to 10 significant digits: sums in another order (parallel
         aggregation) change the last bits, and a saved report should not."""
@@ -121,11 +126,18 @@ def contrast_verdict(est: float, se: float, margin: float | None, p_adj: float, 
     ``1 - 2 alpha`` interval lies inside ``(-margin, margin)``; else NOT_SHOWN."""
     if p_adj < alpha:
         return SHOWN
-    if margin is not None and se > 0 and math.isfinite(se):
-        z = _NORMAL.inv_cdf(1 - alpha)
-        if est - z * se > -margin and est + z * se < margin:
-            return EQUIVALENT
+    if margin is not None and equivalent(est, se, margin, alpha):
+        return EQUIVALENT
     return NOT_SHOWN
+
+
+def equivalent(est: float, se: float, margin: float, alpha: float = ALPHA) -> bool:
+    """The ``1 - 2 alpha`` interval lies inside ``(-margin, margin)`` (two one-sided tests at
+    ``alpha``); a standard error of 0 or unknown is no evidence."""
+    if not (se > 0 and math.isfinite(se)):
+        return False
+    z = _NORMAL.inv_cdf(1 - alpha)
+    return est - z * se > -margin and est + z * se < margin
 
 
 def mean_se(x: np.ndarray) -> tuple[float, float]:

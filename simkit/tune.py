@@ -40,7 +40,6 @@ import json
 import math
 import time
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -48,10 +47,8 @@ import polars as pl
 
 from .errors import UserError
 from .params import as_dict, build, describe
-from .questions import Answer, Payoff, Question, SeatFairness, SideBalance, WinRate, declared, fmt_interval
+from .questions import Z95, Answer, Payoff, Question, SeatFairness, SideBalance, WinRate, declared, equivalent, fmt_interval
 
-_NORMAL = NormalDist()
-Z95 = _NORMAL.inv_cdf(0.975)
 MAX_VALUES = 9  # values tried per numeric knob on its own (evenly spread over its range)
 
 
@@ -222,19 +219,12 @@ class Goal:
     def imbalance(self, answer: Answer) -> tuple[float, float]:
         """The largest distance of an estimate from fair, and that estimate's standard error."""
         e, t = self.worst(answer)
-        return abs(e.estimate - t), (e.hi - e.lo) / (2 * Z95)
+        return abs(e.estimate - t), e.se
 
     def fair(self, answer: Answer, alpha: float) -> bool:
         """Every estimate's ``1 - 2 alpha`` interval within ±margin of its target (an
         intersection-union equivalence test at level ``alpha``)."""
-        z = _NORMAL.inv_cdf(1 - alpha)
-        for e, t in zip(answer.estimates, self.targets(answer)):
-            se = (e.hi - e.lo) / (2 * Z95)
-            if not (se > 0 and math.isfinite(se)):
-                return False  # games that all ended alike are no evidence
-            if not (e.estimate - z * se > t - self.margin and e.estimate + z * se < t + self.margin):
-                return False
-        return True
+        return all(equivalent(e.estimate - t, e.se, self.margin, alpha) for e, t in zip(answer.estimates, self.targets(answer)))
 
 
 def goal(game, name: str, margin: float | None = None, target: float | None = None, curve: str | None = None) -> Goal:

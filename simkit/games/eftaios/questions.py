@@ -69,7 +69,7 @@ def _too_few(q, frame: pl.DataFrame, group: dict, n: int) -> Answer:
 def within_margin(e: Estimate, margin: float = MARGIN, alpha: float = 0.05) -> bool:
     """Equivalence (two one-sided tests at ``alpha``): the 1 - 2 alpha interval inside ±margin.
     Asked of a shown gap too: a gap can be real and still small."""
-    se = (e.hi - e.lo) / (2 * sps.norm.ppf(0.975))
+    se = e.se
     z = sps.norm.ppf(1 - alpha)
     return e.estimate - z * se > -margin and e.estimate + z * se < margin
 

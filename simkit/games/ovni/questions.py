@@ -23,8 +23,7 @@ class ShareEffect(VariantEffect):
         e = a.estimates[0]
         if e.unit == "pts":
             return a
-        se = (e.hi - e.lo) / (2 * 1.959964)
-        e = dataclasses.replace(e, unit="pts", verdict=contrast_verdict(e.estimate, se, self.margin, e.p, self.alpha))
+        e = dataclasses.replace(e, unit="pts", verdict=contrast_verdict(e.estimate, e.se, self.margin, e.p, self.alpha))
         if e.verdict == SHOWN:
             tail = f"{'raises' if e.estimate > 0 else 'lowers'} {self.metric} by {e.text()} (paired, 5%)"
         elif e.verdict == EQUIVALENT:

@@ -175,8 +175,7 @@ def paired_family(effects: list[tuple[VariantEffect, pl.DataFrame, pl.DataFrame]
     for (v, _, _), a, p in zip(effects, answers, p_adj):
         e = a.estimates[0]
         binary = e.unit == "pts"
-        se = (e.hi - e.lo) / (2 * sps.norm.ppf(0.975))
-        verdict = contrast_verdict(e.estimate, se, v.margin if binary else None, float(p), alpha)
+        verdict = contrast_verdict(e.estimate, e.se, v.margin if binary else None, float(p), alpha)
         out.append(dataclasses.replace(a, verdict=verdict, estimates=(dataclasses.replace(e, p=float(p), verdict=verdict),),
                                        method=f"{a.method}; Holm over {len(effects)}"))
     return out
