@@ -25,14 +25,14 @@ from simkit.play import Table
 
 
 @njit
-def _replay(obs, legal, nleg, mems, b, code, flags, reps):
+def _replay(obs, legal, nleg, mems, b, choose, flags, reps):
     ib = np.zeros(S.SCRATCH, np.int32)
     fb = np.zeros(S.SCRATCH, np.float64)
     rng = np.zeros(3, np.uint64)
     acc = 0
     for _ in range(reps):
         for i in range(obs.shape[0]):
-            acc += S.choose(code, flags, obs[i], legal[i, :nleg[i]], rng, b, mems[i], ib, fb)
+            acc += choose(flags, obs[i], legal[i, :nleg[i]], rng, b, mems[i], ib, fb)
     return acc
 
 
@@ -66,9 +66,9 @@ def main() -> None:
         for i, (_, x, _) in enumerate(items):
             legal[i, :len(x)] = x
         mems = np.array([m for _, _, m in items])
-        _replay(obs[:1], legal[:1], nleg[:1], mems[:1].copy(), b, bot.code, bot.flags, 1)
+        _replay(obs[:1], legal[:1], nleg[:1], mems[:1].copy(), b, S.CHOOSE[bot.code], bot.flags, 1)
         t0 = time.process_time()
-        _replay(obs, legal, nleg, mems.copy(), b, bot.code, bot.flags, args.reps)
+        _replay(obs, legal, nleg, mems.copy(), b, S.CHOOSE[bot.code], bot.flags, args.reps)
         dt = (time.process_time() - t0) / args.reps
         per_game = dt / args.games * 1e6
         total += per_game

@@ -186,12 +186,13 @@ def configure_numba_cache() -> None:
         config.CACHE_LOCATOR_CLASSES = _LOCATORS
 
 
-def is_compiled(component: str) -> bool:
-    """Whether ``component``'s compiled loop is in the cache (set by ``mark_compiled``)."""
-    return (cache_folder(component) / ".compiled").exists()
+def is_compiled(component: str, used: int) -> bool:
+    """Whether ``component``'s compiled loop for the built-in bots ``used`` (a bit per
+    bot code) is in the cache (set by ``mark_compiled``)."""
+    return (cache_folder(component) / f".compiled-{used}").exists()
 
 
-def mark_compiled(component: str) -> None:
+def mark_compiled(component: str, used: int) -> None:
     folder = cache_folder(component)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / ".compiled").touch()
+    (folder / f".compiled-{used}").touch()

@@ -93,6 +93,7 @@ def python_reference(game: GameSpec, params: Any, bot_text: str, games: int | No
     Returns the whole games and their seconds, and the decisions completed in the game
     then unfinished and their seconds."""
     from .loop import play_games
+    from .play import bots_used
 
     E, S, out = game.engine, game.strategies, game.outputs
     bots = game.resolve_bots([bot_text], params)
@@ -104,7 +105,7 @@ def python_reference(game: GameSpec, params: Any, bot_text: str, games: int | No
     starts: list[float] = []  # when each game began
     decisions: list[float] = []  # when each decision of the current game began
     late: list[bool] = []  # the time is up, but the first decision was still being made
-    now, mark, bot_choose = time.perf_counter, decisions.append, S.choose  # bound once: this runs every decision
+    now, mark, bot_choose = time.perf_counter, decisions.append, game.loop.choose  # bound once: this runs every decision
 
     def init_state(seed, b):
         starts.append(now())
@@ -130,7 +131,7 @@ def python_reference(game: GameSpec, params: Any, bot_text: str, games: int | No
     t0 = time.perf_counter()
     try:
         play_games(game_seeds(SEED, 0, n), b, codes, flags, out.game_fields, out.seat_fields, out.seat_base, out.seat_stride, game.max_steps,
-                   init_state, E.legal_actions, E.apply_action, E.to_move, E.is_over, E.observe, choose,
+                   init_state, E.legal_actions, E.apply_action, E.to_move, E.is_over, E.observe, choose, bots_used(game, bots),
                    E.PERFECT_INFORMATION, E.MAX_ACTIONS, E.OBS_SIZE, S.MEMORY, S.SCRATCH)
         signal.setitimer(signal.ITIMER_REAL, 0)
         return {"games": n, "seconds": time.perf_counter() - t0, "decisions": 0, "decision_seconds": 0.0}

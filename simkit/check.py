@@ -283,7 +283,7 @@ def decide(band: Band, jobs: int = 1) -> Verdict:
     looks = list(range(band.batch, band.cap, band.batch)) + [band.cap]
     bounds = band.test.boundaries(looks)
     chunk = min(MAX_CHUNK, -(-band.batch // max(jobs, 1)))
-    ensure_compiled([band.spec.game])
+    ensure_compiled([(band.spec.game, band.spec.bots)])
     successes = played = 0
     secret = os.urandom(32)
     for j, n in enumerate(looks):

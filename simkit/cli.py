@@ -549,20 +549,24 @@ def sweep_cmd(
 @app.command("compile")
 def compile_cmd(
     game: List[str] = typer.Argument(None, help="Games to compile (default: every game)."),
+    bot: List[str] = typer.Option([], "--bot", "-b", help="Bots to compile the loop for, together (default: each game's default bot)."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Processes (0 = all cores)."),
 ) -> None:
-    """Compile games' rules and bots ahead of their first run (make install does this).
+    """Compile games' rules and bots ahead of their first run.
 
-    The compiled code is cached per game; a game is compiled again only after its own
-    code changes.
+    A run compiles what it plays by itself (a line says so); this does it ahead, e.g.
+    before going offline. The compiled code is cached per game and set of bots, and
+    compiled again only after the game's own code changes.
 
-    Example: simkit compile ufs aau
+    Examples: simkit compile ufs | simkit compile ufoo --bot search --bot tactical
     """
     from .compiled import compile_games
     from .games import REGISTRY, get
 
     names = [get(g).name for g in game] if game else list(REGISTRY)
-    compile_games(names, jobs, say=lambda text: out.print(text, highlight=False, markup=False))
+    if bot and len(names) > 1:
+        raise UserError("--bot names one game's bots: give one game, e.g. simkit compile ufs --bot search")
+    compile_games(names, tuple(bot), jobs, say=lambda text: out.print(text, highlight=False, markup=False))
 
 
 @app.command("report")

@@ -1,57 +1,99 @@
-"""Compiling games ahead of their first run.
+"""Compiling a game's loop for the bots a run plays, once, with a visible line.
 
-numba compiles a game's rules and bots the first time they are used (tens of seconds
-for a large game) and caches the machine code per game (``simkit._cache``). ``make
-install`` calls :func:`compile_games` so that the first ``simkit run`` only loads the
-cache; the runner calls :func:`ensure_compiled`, which says what it is doing when a
-game still has to be compiled (after an edit of its rules or bots).
+numba compiles a game's rules and bots the first time they are used and caches the
+machine code per game (``simkit._cache``). The compiled loop is compiled per set of
+built-in bots (``loop.play_chunk(used)``), so a first run compiles its game's rules and
+its own bots and nothing else. The runner calls :func:`ensure_compiled` in the main
+process before it fans out, so that worker processes only load the cache; ``simkit
+compile`` does the same ahead of time.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Callable
-
+from typing import Callable, Iterable
 
 from . import _cache
-from .game import GameSpec
+from .game import Bot, GameSpec
 
 
-def compile_game(game: GameSpec) -> float:
-    """Compiles (or loads) the game's compiled loop and the entry points the Python loop
-    and ``Rules`` use; returns the seconds it took."""
+def compile_loop(game: GameSpec, bots: list[Bot], checked: bool = False) -> float:
+    """Compiles (or loads) the game's compiled loop for these built-in bots by playing
+    one game with them, and with ``checked`` the compiled functions the Python loop
+    calls for them; returns the seconds it took."""
+    from .play import bots_used
     from .runner import bot_table
     from .seeding import game_seeds
 
     t0 = time.perf_counter()
+    builtin = [bot for bot in bots if bot.fn is None]
     params = game.params()
-    bots = game.resolve_bots([game.default_bot], params)
-    seeds = game_seeds(0, 0, 1)
-    table = bot_table(len(bots), 0, 1, False)
-    game.simulate(params, seeds, table, bots)  # the compiled loop
-    game.simulate(params, seeds, table, bots, checked=True)  # the entry points
-    _cache.mark_compiled(game.component)
+    table = bot_table(len(builtin), 0, 1, False)
+    game.simulate(params, game_seeds(0, 0, 1), table, builtin)
+    if checked:
+        game.simulate(params, game_seeds(0, 0, 1), table, builtin, checked=True)
+    _cache.mark_compiled(game.component, bots_used(game, builtin))
     return time.perf_counter() - t0
 
 
-def ensure_compiled(games: list[GameSpec], say: Callable[[str], None] | None = None) -> None:
-    """Compiles the games not in the cache yet, saying so first (``say``)."""
-    for game in games:
-        if _cache.is_compiled(game.component):
+def ensure_compiled(runs: Iterable[tuple[GameSpec, Iterable[Bot]]], say: Callable[[str], None] | None = None,
+                    jobs: int = 1) -> None:
+    """Compiles each game's loop for its runs' built-in bots unless it is in the cache,
+    saying so first (``say``); several loops compile on up to ``jobs`` processes at once.
+    Runs whose seats include a user's bot play the Python loop, whose compiled functions
+    are compiled one by one on first use."""
+    from .play import bots_used
+
+    wanted: dict[tuple[str, int], tuple[GameSpec, list[Bot]]] = {}
+    for game, bots in runs:
+        bots = list(bots)
+        if not bots or any(bot.fn is not None for bot in bots):
             continue
-        if say is not None:
-            say(f"compiling {game.name} rules and bots (once after install or a change of its code; up to a minute or two)")
-        compile_game(game)
+        wanted.setdefault((game.name, bots_used(game, bots)), (game, bots))
+    todo = [(game, bots) for (_, used), (game, bots) in wanted.items() if not _cache.is_compiled(game.component, used)]
+    if not todo:
+        return
+    if say is not None:
+        what = "; ".join(f"{game.name} with {', '.join(sorted({b.name.split(':')[0] for b in bots}))}" for game, bots in todo)
+        say(f"compiling the rules and bots of {what} (once, until their code changes; 10 s to a few minutes)")
+    if len(todo) == 1 or jobs <= 1:
+        for game, bots in todo:
+            compile_loop(game, bots)
+        return
+    from joblib import Parallel, delayed
+
+    # Each process compiles its game's rules again, but two loops at once still finish sooner.
+    Parallel(n_jobs=min(jobs, len(todo)))(delayed(_compile_named)(game.name, [b.name for b in bots]) for game, bots in todo)
 
 
-def _compile_by_name(name: str) -> tuple[str, float]:
+def _compile_named(name: str, bot_names: list[str]) -> float:
     from .games import get
 
-    return name, compile_game(get(name))
+    game = get(name)
+    return compile_loop(game, game.resolve_bots(bot_names, game.params()))
 
 
-def compile_games(names: list[str], jobs: int = 0, say: Callable[[str], None] = print) -> None:
-    """Compiles several games, one process per game (``jobs`` 0: all cores)."""
+def _compile_by_name(name: str, bot_names: tuple[str, ...]) -> tuple[str, float]:
+    import os
+
+    from .games import get
+
+    game = get(name)
+    params = game.params()
+    if bot_names or os.environ.get("SIMKIT_EVERY_BOT_LOOP") != "1":
+        return name, compile_loop(game, game.resolve_bots(list(bot_names or (game.default_bot,)), params), checked=True)
+    # The test suite's set-up: the loop holding every bot, and every bot's function for the
+    # Python loop (one game each, at the strength its tests play).
+    seconds = 0.0
+    for info in game.bots.values():
+        text = f"{info.name}:{info.tests}" if info.tests else info.name
+        seconds += compile_loop(game, game.resolve_bots([text], params), checked=True)
+    return name, seconds
+
+
+def compile_games(names: list[str], bot_names: tuple[str, ...] = (), jobs: int = 0, say: Callable[[str], None] = print) -> None:
+    """Compiles several games' loops for ``bot_names`` (default: each game's default
+    bot), one process per game (``jobs`` 0: all cores)."""
     from .runner import _jobs
 
     if not names:
@@ -60,10 +102,10 @@ def compile_games(names: list[str], jobs: int = 0, say: Callable[[str], None] = 
     # Largest games first: with fewer processes than games, the long compilations then
     # overlap instead of one of them running alone at the end.
     names = sorted(names, key=lambda n: -sum(p.stat().st_size for p in _cache.compiled_files(n)))
-    say(f"compiling {', '.join(names)} ahead of the first run ({jobs} process{'es' if jobs > 1 else ''}; a few minutes, once)")
+    say(f"compiling {', '.join(names)} ({jobs} process{'es' if jobs > 1 else ''}; once, until their code changes)")
     if jobs == 1:
         for name in names:
-            say("  %s: %.0f s" % _compile_by_name(name))
+            say("  %s: %.0f s" % _compile_by_name(name, bot_names))
         return
     import warnings
 
@@ -73,5 +115,5 @@ def compile_games(names: list[str], jobs: int = 0, say: Callable[[str], None] = 
         # loky restarts a worker whose memory grew (compiling a game takes plenty) and warns
         # about it; the game it compiled is done, and the next one goes to a fresh worker.
         warnings.filterwarnings("ignore", message="A worker stopped while some jobs were given to the executor")
-        for result in Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(_compile_by_name)(n) for n in names):
+        for result in Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(_compile_by_name)(n, bot_names) for n in names):
             say("  %s: %.0f s" % result)

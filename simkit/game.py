@@ -447,7 +447,11 @@ class SimpleEntries:
         self.to_move = entry(E.to_move)
         self.is_over = entry(E.is_over)
         self.observe = entry(E.observe)
-        self.choose = entry(game.strategies.choose)
+        self._choose = [entry(f) for f in game.strategies.CHOOSE]  # each compiled on its first call
+
+    def choose(self, code, flags, obs, legal, rng, b, mem, ib, fb):
+        """Built-in bot ``code``'s action (the arguments of the compiled loop's ``choose``)."""
+        return self._choose[code](flags, obs, legal, rng, b, mem, ib, fb)
 
 
 # The protocol functions and the arguments the compiled loop passes them (simkit.loop).
@@ -458,8 +462,8 @@ PROTOCOL = (
     ("engine", "to_move", ("s",)),
     ("engine", "is_over", ("s",)),
     ("engine", "observe", ("s", "b", "seat", "out")),
-    ("strategies", "choose", ("code", "flags", "obs", "legal", "rng", "b", "mem", "ib", "fb")),
 )
+CHOOSE_ARGS = ("flags", "obs", "legal", "rng", "b", "mem", "ib", "fb")  # a built-in bot's function (strategies CHOOSE)
 
 
 def _arity(f) -> int | None:
@@ -486,7 +490,7 @@ def check_contract(game: GameSpec) -> list[str]:
     if getattr(E, "PERFECT_INFORMATION", False) and hasattr(E, "STATE") and E.OBS_SIZE != E.STATE.size:
         problems.append("a perfect-information game's observation is the state: OBS_SIZE must equal STATE.size")
     S = game.strategies
-    for const in ("BOTS", "choose", "SCRATCH", "MEMORY"):
+    for const in ("BOTS", "CHOOSE", "SCRATCH", "MEMORY"):
         if not hasattr(S, const):
             problems.append(f"strategies module has no {const}")
     if game.default_bot not in getattr(S, "BOTS", {}):
@@ -503,6 +507,14 @@ def check_contract(game: GameSpec) -> list[str]:
             got = _arity(f)
             if got is not None and got != len(params):
                 problems.append(f"{owner} {fn}() takes {got} arguments; the loop calls {fn}({', '.join(params)})")
+    choosers = getattr(S, "CHOOSE", ())
+    if not isinstance(choosers, tuple) or len(choosers) != len(codes):
+        problems.append(f"strategies CHOOSE must be a tuple of one function per bot code ({len(codes)} bots)")
+    else:
+        for code, f in enumerate(choosers):
+            got = _arity(f) if callable(f) else None
+            if not callable(f) or (got is not None and got != len(CHOOSE_ARGS)):
+                problems.append(f"strategies CHOOSE[{code}] must be a function ({', '.join(CHOOSE_ARGS)})")
     try:
         loop = game.loop
     except Exception as exc:  # a contributor's loop.py that does not import: say so, do not crash the check

@@ -15,10 +15,54 @@ hidden information it is shown its seat's observation only.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import literally, njit, types
+from numba.extending import overload
 
 from .jit import kernel
 from .rng import BOT
+
+
+def bot_dispatch(choose_by_code):
+    """The function the compiled loop asks for an action,
+    ``choose(used, code, flags, obs, legal, rng, b, mem, ib, fb)``: built-in bot ``code``'s
+    function from ``choose_by_code`` (a game's ``CHOOSE``), called with the arguments after
+    ``code``.
+
+    ``used`` (a bit per bot code) must be a compile-time constant: compiled code then
+    holds only the bots of the run, so a run compiles the rules and the bots it plays and
+    nothing else (compiling every bot made the first run of a game wait up to minutes)."""
+
+    def choose(used, code, flags, obs, legal, rng, b, mem, ib, fb):
+        # Plain Python (the JIT disabled): every bot is at hand.
+        return choose_by_code[code](flags, obs, legal, rng, b, mem, ib, fb)
+
+    @overload(choose)
+    def _compiled(used, code, flags, obs, legal, rng, b, mem, ib, fb):
+        if not isinstance(used, types.IntegerLiteral):
+            return None  # numba asks again with the constant's value
+        codes = [c for c in range(len(choose_by_code)) if used.literal_value >> c & 1]
+        if not codes:
+            raise ValueError("a compiled loop needs at least one built-in bot")
+        return _chain(codes, choose_by_code)
+
+    return choose
+
+
+def _chain(codes, choose_by_code):
+    """``if code == c0: bot c0 ... else: bot c_last`` over ``codes`` (no test for the last:
+    the loop hands out only the codes it was compiled for)."""
+    c, f = codes[0], choose_by_code[codes[0]]
+    if len(codes) == 1:
+        return lambda used, code, flags, obs, legal, rng, b, mem, ib, fb: f(flags, obs, legal, rng, b, mem, ib, fb)
+    rest = njit(_chain(codes[1:], choose_by_code))
+
+    def first_or_rest(used, code, flags, obs, legal, rng, b, mem, ib, fb):
+        if code == c:
+            return f(flags, obs, legal, rng, b, mem, ib, fb)
+        return rest(used, code, flags, obs, legal, rng, b, mem, ib, fb)
+
+    return first_or_rest
+
 
 
 @njit
@@ -32,7 +76,7 @@ def bot_streams(rng):
 
 @njit
 def play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride, max_steps,
-               init_state, legal_actions, apply_action, to_move, is_over, observe, choose,
+               init_state, legal_actions, apply_action, to_move, is_over, observe, choose, used,
                perfect, max_actions, obs_size, mem_size, scratch_size):
     """Plays one game per seed; ``codes``/``flags`` give the built-in bot of each game
     and seat. Returns the raw recorded fields: ``game_raw[g, j]`` is state field
@@ -50,7 +94,10 @@ def play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat
     A bot's memory (``mem_size`` ints per seat, zero at the start of each game) is
     handed over as one buffer holding the deciding seat's memory, swapped when the
     seat changes: passing a row view per decision costs a fast game 3% (views are
-    reference-counted)."""
+    reference-counted).
+
+    ``choose``/``used``: a :func:`bot_dispatch` and the bots compiled in (a constant)."""
+    literally(used)
     n = seeds.shape[0]
     seats = codes.shape[1]
     game_raw = np.zeros((n, game_fields.shape[0]), np.int32)
@@ -80,11 +127,11 @@ def play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat
                     mem[i] = stored[p, i]
                 holder = p
             if perfect:
-                a = choose(codes[g, p], flags[g, p], s, no_legal, brng, b, mem, ib, fb)
+                a = choose(used, codes[g, p], flags[g, p], s, no_legal, brng, b, mem, ib, fb)
             else:
                 k = legal_actions(s, b, legal)
                 observe(s, b, p, obs)
-                a = choose(codes[g, p], flags[g, p], obs, legal[:k], brng, b, mem, ib, fb)
+                a = choose(used, codes[g, p], flags[g, p], obs, legal[:k], brng, b, mem, ib, fb)
             apply_action(s, rng, b, a)
         record(s, g, game_fields, seat_fields, seat_base, seat_stride, game_raw, seat_raw)
     return game_raw, seat_raw, -1

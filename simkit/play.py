@@ -32,11 +32,26 @@ def simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, 
         codes = np.ascontiguousarray(np.array([bot.code for bot in bots], np.int64)[table])
         flags = np.ascontiguousarray(np.array([bot.flags for bot in bots], np.int64)[table])
         out = game.outputs
-        game_raw, seat_raw, stuck = game.loop.play_chunk(seeds, b, codes, flags, out.game_fields, out.seat_fields, out.seat_base,
-                                                          out.seat_stride, game.max_steps)
+        chunk = game.loop.play_chunk(bots_used(game, bots))
+        game_raw, seat_raw, stuck = chunk(seeds, b, codes, flags, out.game_fields, out.seat_fields, out.seat_base,
+                                          out.seat_stride, game.max_steps)
         if stuck >= 0:
             raise _endless(game, first_index + stuck, seeds[stuck])
     return game.outputs.columns_from(game_raw, seat_raw, params)
+
+
+def bots_used(game: GameSpec, bots: list[Bot]) -> int:
+    """The bit set of the built-in bots the compiled loop is compiled for
+    (``loop.play_chunk(used)``): those of the run; every bot of the game when the
+    environment sets ``SIMKIT_EVERY_BOT_LOOP=1`` (the test suite plays hundreds of bot
+    mixes: one compilation per game then serves them all)."""
+    if os.environ.get("SIMKIT_EVERY_BOT_LOOP") == "1":
+        return (1 << len(game.strategies.CHOOSE)) - 1
+    used = 0
+    for bot in bots:
+        if bot.fn is None:
+            used |= 1 << bot.code
+    return used
 
 
 def user_generator(seed: int, secret: bytes) -> np.random.Generator:

@@ -21,3 +21,7 @@ def simkit_cmd():
 
 
 os.environ.setdefault("COLUMNS", "120")
+# One compiled loop per game holding every bot (simkit.play.bots_used): the suite plays
+# hundreds of bot mixes, which would otherwise each compile a loop of their own. Child
+# processes (the CLI tests) inherit it. `make test` compiles these loops ahead.
+os.environ["SIMKIT_EVERY_BOT_LOOP"] = "1"

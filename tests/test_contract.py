@@ -3,6 +3,8 @@ compile cache, the notebook Rules, and what user bots may and may not do."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -164,3 +166,26 @@ def test_check_contract_names_a_loop_bound_to_other_bots_and_a_wrong_arity():
     problems = check_contract(dataclasses.replace(t, engine=engine))
     assert "engine legal_actions() takes 2 arguments; the loop calls legal_actions(s, b, out)" in problems
     assert any("must bind this game's engine" in p for p in problems)
+    bots = types.ModuleType(t.strategies.__name__)
+    bots.__dict__.update(vars(t.strategies))
+    bots.CHOOSE = (lambda flags, obs: 0,) + t.strategies.CHOOSE[1:]
+    assert "strategies CHOOSE[0] must be a function (flags, obs, legal, rng, b, mem, ib, fb)" in check_contract(
+        dataclasses.replace(t, strategies=bots))
+    bots.CHOOSE = t.strategies.CHOOSE[:1]
+    assert any("one function per bot code" in p for p in check_contract(dataclasses.replace(t, strategies=bots)))
+
+
+def test_a_run_compiles_only_the_bots_it_plays(tmp_path):
+    """The compiled loop is compiled per set of built-in bots: playing the template's
+    random bot (in a fresh process with an empty cache) compiles no other bot's function."""
+    import subprocess
+    import sys
+
+    script = ("import strategies.template as S; from simkit.games import get; from simkit.runner import bot_table; "
+              "from simkit.seeding import game_seeds; t = get('template'); p = t.params(); "
+              "t.simulate(p, game_seeds(0, 0, 2), bot_table(1, 0, 2, False), t.resolve_bots(['random'], p)); "
+              "print(len(S.CHOOSE[0].signatures), len(S.CHOOSE[1].signatures))")
+    env = dict(os.environ, SIMKIT_CACHE_DIR=str(tmp_path))
+    env.pop("SIMKIT_EVERY_BOT_LOOP", None)  # the suite's one loop for every bot (conftest)
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert out.stdout.split() == ["1", "0"], out.stderr[-2000:]

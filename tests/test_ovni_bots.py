@@ -17,7 +17,7 @@ from simkit.runner import bot_table
 from simkit.seeding import game_seeds
 
 GAME = get("ovni")
-choose = entry(S.choose)
+choose = GAME.entries.choose
 
 
 def run(bots, players=4, n=40, seed=5, **settings):

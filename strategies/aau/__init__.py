@@ -29,16 +29,32 @@ SCRATCH = search.SCRATCH  # size of each scratch array the game loop hands to th
 MEMORY = 0  # no memory kept between decisions
 
 
+# Each built-in bot's function, by code: choose(flags, obs, legal, rng, b, mem, ib, fb), where
+# ``s`` is the state (nothing is hidden; ``legal`` is empty, bots list what they need), ``mem`` unused.
+# The core compiles only the bots a run plays (simkit.loop.bot_dispatch).
 @kernel
-def choose(code, flags, s, legal, rng, b, mem, ib, fb):
-    """The action of built-in bot ``code``: ``s`` is the state (nothing is hidden;
-    ``legal`` is empty, bots list what they need), ``mem`` unused."""
-    if code == 0:
-        return random_bot.choose(s, rng, b, ib, fb, flags)
-    if code == 1:
-        return greedy.choose(s, rng, b, ib, fb, flags)
-    if code == 2:
-        return strategic.choose(s, rng, b, ib, fb, flags)
-    if code == 3:
-        return strategic.choose(s, rng, b, ib, fb, flags | TEAM)
+def _random(flags, s, legal, rng, b, mem, ib, fb):
+    return random_bot.choose(s, rng, b, ib, fb, flags)
+
+
+@kernel
+def _greedy(flags, s, legal, rng, b, mem, ib, fb):
+    return greedy.choose(s, rng, b, ib, fb, flags)
+
+
+@kernel
+def _strategic(flags, s, legal, rng, b, mem, ib, fb):
+    return strategic.choose(s, rng, b, ib, fb, flags)
+
+
+@kernel
+def _team(flags, s, legal, rng, b, mem, ib, fb):
+    return strategic.choose(s, rng, b, ib, fb, flags | TEAM)
+
+
+@kernel
+def _search(flags, s, legal, rng, b, mem, ib, fb):
     return search.choose(s, rng, b, ib, fb, flags)
+
+
+CHOOSE = (_random, _greedy, _strategic, _team, _search)

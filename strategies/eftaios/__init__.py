@@ -40,11 +40,22 @@ SCRATCH = search.SCRATCH_NEEDED  # ints and floats of scratch per decision (the 
 MEMORY = belief.MEM_SIZE  # each seat's belief over the map
 
 
+# Each built-in bot's function, by code: choose(flags, obs, legal, rng, b, mem, ib, fb), where
+# ``obs`` is the observation of the seat to move.
+# The core compiles only the bots a run plays (simkit.loop.bot_dispatch).
 @kernel
-def choose(code, flags, obs, legal, rng, b, mem, ib, fb):
-    """The action of built-in bot ``code`` for the seat whose observation is ``obs``."""
-    if code == 0:
-        return random_bot.choose(legal, rng)
-    if code == 1:
-        return heuristic.choose(flags, obs, legal, rng, b, mem, ib, fb)
+def _random(flags, obs, legal, rng, b, mem, ib, fb):
+    return random_bot.choose(legal, rng)
+
+
+@kernel
+def _heuristic(flags, obs, legal, rng, b, mem, ib, fb):
+    return heuristic.choose(flags, obs, legal, rng, b, mem, ib, fb)
+
+
+@kernel
+def _search(flags, obs, legal, rng, b, mem, ib, fb):
     return search.choose(flags, obs, legal, rng, b, mem, ib, fb)
+
+
+CHOOSE = (_random, _heuristic, _search)

@@ -38,12 +38,27 @@ SCRATCH = 1024  # the search bot builds a world (a state) in its int scratch
 MEMORY = 24  # strategic: this round's card values (see strategic.choose)
 
 
+# Each built-in bot's function, by code: choose(flags, obs, legal, rng, b, mem, ib, fb), where
+# ``obs`` is the observation of the seat to move.
+# The core compiles only the bots a run plays (simkit.loop.bot_dispatch).
 @kernel
-def choose(code, flags, obs, legal, rng, b, mem, ib, fb):
-    if code == 0:
-        return random_bot.choose(obs, legal, rng)
-    if code == 1:
-        return strategic.choose(obs, legal, rng, b, mem, ib, fb, flags, GREEDY)
-    if code == 2:
-        return strategic.choose(obs, legal, rng, b, mem, ib, fb, flags, STRATEGIC)
+def _random(flags, obs, legal, rng, b, mem, ib, fb):
+    return random_bot.choose(obs, legal, rng)
+
+
+@kernel
+def _greedy(flags, obs, legal, rng, b, mem, ib, fb):
+    return strategic.choose(obs, legal, rng, b, mem, ib, fb, flags, GREEDY)
+
+
+@kernel
+def _strategic(flags, obs, legal, rng, b, mem, ib, fb):
+    return strategic.choose(obs, legal, rng, b, mem, ib, fb, flags, STRATEGIC)
+
+
+@kernel
+def _search(flags, obs, legal, rng, b, mem, ib, fb):
     return search.choose(obs, legal, rng, b, mem, ib, fb, flags)
+
+
+CHOOSE = (_random, _greedy, _strategic, _search)

@@ -14,9 +14,17 @@ SCRATCH = 4  # size of the int and float scratch arrays the loop hands to the bo
 MEMORY = 0  # ints of memory kept per seat for the whole game
 
 
+# Each built-in bot's function, by code: choose(flags, obs, legal, rng, b, mem, ib, fb), where
+# ``obs`` is the observation of the seat to move.
+# The core compiles only the bots a run plays (simkit.loop.bot_dispatch).
 @kernel
-def choose(code, flags, obs, legal, rng, b, mem, ib, fb):
-    """The action of built-in bot ``code`` for the seat whose observation is ``obs``."""
-    if code == 0:
-        return random_bot.choose(obs, legal, rng)
+def _random(flags, obs, legal, rng, b, mem, ib, fb):
+    return random_bot.choose(obs, legal, rng)
+
+
+@kernel
+def _hold(flags, obs, legal, rng, b, mem, ib, fb):
     return hold.choose(obs, legal, 20)
+
+
+CHOOSE = (_random, _hold)

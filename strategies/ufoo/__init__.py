@@ -32,14 +32,27 @@ SCRATCH = max(1024, search.SCRATCH)  # ints and floats of scratch per decision (
 MEMORY = heuristic.MEMORY  # the heuristic bots keep their movement plan for the turn
 
 
+# Each built-in bot's function, by code: choose(flags, obs, legal, rng, b, mem, ib, fb), where
+# ``s`` is the state (``legal`` is empty: bots list what they need), ``mem`` the seat's memory.
+# The core compiles only the bots a run plays (simkit.loop.bot_dispatch).
 @kernel
-def choose(code, flags, s, legal, rng, b, mem, ib, fb):
-    """The action of built-in bot ``code`` for the seat to move: ``s`` is the state
-    (``legal`` is empty: bots list what they need), ``mem`` the seat's memory."""
-    if code == 0:
-        return random_bot.choose(s, rng, b, ib)
-    if code == 1:
-        return heuristic.choose(s, b, flags, AGGRESSIVE, mem, ib, fb)
-    if code == 2:
-        return heuristic.choose(s, b, flags, TACTICAL, mem, ib, fb)
+def _random(flags, s, legal, rng, b, mem, ib, fb):
+    return random_bot.choose(s, rng, b, ib)
+
+
+@kernel
+def _aggressive(flags, s, legal, rng, b, mem, ib, fb):
+    return heuristic.choose(s, b, flags, AGGRESSIVE, mem, ib, fb)
+
+
+@kernel
+def _tactical(flags, s, legal, rng, b, mem, ib, fb):
+    return heuristic.choose(s, b, flags, TACTICAL, mem, ib, fb)
+
+
+@kernel
+def _search(flags, s, legal, rng, b, mem, ib, fb):
     return search.choose(s, rng, b, ib, fb, flags, mem)
+
+
+CHOOSE = (_random, _aggressive, _tactical, _search)

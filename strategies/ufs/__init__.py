@@ -22,19 +22,31 @@ BOTS = {
 }
 
 
+# Each built-in bot's function, by code: choose(flags, obs, legal, rng, b, mem, ib, fb), where
+# ``s`` is the state (the game hides nothing; ``legal`` is empty, bots list what they need), ``mem`` unused,
+# ``ib``/``fb`` int and float scratch arrays.
+# The core compiles only the bots a run plays (simkit.loop.bot_dispatch).
 @njit
-def choose(code, flags, s, legal, rng, b, mem, ib, fb):
-    """The action of built-in bot ``code``: ``s`` is the state (the game hides nothing;
-    ``legal`` is empty, bots list what they need), ``mem`` unused, ``ib``/``fb`` int
-    and float scratch arrays."""
-    if code == 0:
-        return random_bot.choose(s, rng, b, ib, fb, flags)
-    if code == 1:
-        return greedy.choose(s, rng, b, ib, fb, flags)
-    if code == 2:
-        return planner.choose(s, rng, b, ib, fb, flags)
+def _random(flags, s, legal, rng, b, mem, ib, fb):
+    return random_bot.choose(s, rng, b, ib, fb, flags)
+
+
+@njit
+def _greedy(flags, s, legal, rng, b, mem, ib, fb):
+    return greedy.choose(s, rng, b, ib, fb, flags)
+
+
+@njit
+def _planner(flags, s, legal, rng, b, mem, ib, fb):
+    return planner.choose(s, rng, b, ib, fb, flags)
+
+
+@njit
+def _search(flags, s, legal, rng, b, mem, ib, fb):
     return search.choose(s, rng, b, ib, fb, flags)
 
+
+CHOOSE = (_random, _greedy, _planner, _search)
 
 SCRATCH = 1024  # size of each scratch array the game loop hands to the bots
 MEMORY = 0  # no memory kept between decisions

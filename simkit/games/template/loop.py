@@ -1,17 +1,28 @@
 """The core's compiled game loop bound to this game (cached per game). Copy as is."""
 
+import functools
+
 from numba import njit
 
 import strategies.template as bots
 
-from ...loop import play_games
+from ...loop import bot_dispatch, play_games
 from . import engine as E
 
+choose = bot_dispatch(bots.CHOOSE)
 
-# Pass functions as module attributes (E.x, bots.x): numba lowers a function imported
-# by name and passed as a value through its address, which cannot be cached.
-@njit(cache=True)
-def play_chunk(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride, max_steps):
-    return play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride, max_steps,
-                      E.init_state, E.legal_actions, E.apply_action, E.to_move, E.is_over, E.observe, bots.choose,
-                      E.PERFECT_INFORMATION, E.MAX_ACTIONS, E.OBS_SIZE, bots.MEMORY, bots.SCRATCH)
+
+@functools.cache
+def play_chunk(used):
+    """The compiled loop for the built-in bots whose code's bit is set in ``used``,
+    compiled (or loaded from the cache) on first use: a run compiles what it plays."""
+
+    # Pass functions as module attributes (E.x, bots.x): numba lowers a function imported
+    # by name and passed as a value through its address, which cannot be cached.
+    @njit(cache=True)
+    def chunk(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride, max_steps):
+        return play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride, max_steps,
+                          E.init_state, E.legal_actions, E.apply_action, E.to_move, E.is_over, E.observe, choose, used,
+                          E.PERFECT_INFORMATION, E.MAX_ACTIONS, E.OBS_SIZE, bots.MEMORY, bots.SCRATCH)
+
+    return chunk
