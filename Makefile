@@ -5,13 +5,15 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench install report check clean goldens
+.PHONY: run test bench install report check clean goldens lock
 
-$(STAMP): pyproject.toml
+# The exact versions of requirements.lock, then simkit itself. Nothing is compiled here: a run
+# compiles the game and bots it plays, once (a line says so).
+$(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip==26.3
-	$(BIN)/python -m pip install --quiet -e '.[dev,dask,ray]'
-	$(BIN)/simkit compile
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e '.[dev,dask,ray]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -22,6 +24,7 @@ run: $(STAMP)
 
 # Tests run on every core (pytest-xdist); `.venv/bin/python -m pytest` runs them in one process.
 test: $(STAMP)
+	SIMKIT_EVERY_BOT_LOOP=1 $(BIN)/simkit compile
 	$(BIN)/python -m pytest -n auto
 	$(BIN)/simkit check experiments/bands.toml --jobs 0
 
@@ -33,6 +36,16 @@ bench: $(STAMP)
 # Rewrites tests/golden/*.json after an intended change of outcomes (review the diff).
 goldens: $(STAMP)
 	$(BIN)/python -m simkit.golden --update
+
+# Rewrites requirements.lock from a fresh venv installed with pyproject.toml's ranges.
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet --upgrade pip==26.3
+	.lock-venv/bin/python -m pip install --quiet '.[dev,dask,ray]'
+	{ echo "# Exact versions of every package simkit's venv holds (make install and CI install these)."; \
+	  echo "# Rewritten by \`make lock\` from a venv installed with the ranges of pyproject.toml."; \
+	  .lock-venv/bin/python -m pip freeze --exclude-editable | grep -v '^simkit'; } > requirements.lock
+	rm -rf .lock-venv
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache
