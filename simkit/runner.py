@@ -96,9 +96,22 @@ USER_BOT_RNG = "blake2b(game seed, key = the run's secret in run.json)"
 
 @dataclasses.dataclass
 class RunResult:
-    frame: pl.DataFrame
+    """A finished run: its manifest and games (``frame``, read from its folder on first
+    use when the run was written to one)."""
+
+    _frame: pl.DataFrame | None
     manifest: dict[str, Any]
     path: Path | None
+
+    @property
+    def frame(self) -> pl.DataFrame:
+        if self._frame is None:
+            self._frame = pl.read_parquet(self.path / "games.parquet")
+        return self._frame
+
+    def scan(self) -> pl.LazyFrame:
+        """The games without reading them all into memory (polars' lazy frame)."""
+        return self._frame.lazy() if self._frame is not None else pl.scan_parquet(self.path / "games.parquet")
 
 
 def bot_table(n_seats: int, start: int, stop: int, rotate: bool) -> np.ndarray:
@@ -603,14 +616,26 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
     spec = r.spec
     n = spec.n_games
     seats = spec.game.seats(spec.params)
-    keys = sorted(k for k in r.done if k[0] < n)
+    kept = _each_game_once(sorted(k for k in r.done if k[0] < n), n)
     if r.out is not None:
-        frame = pl.concat([pl.read_parquet(r.done[k]) for k in keys], how="vertical_relaxed")
+        # Streamed part by part into games.parquet: memory does not grow with the run.
+        parts = [pl.scan_parquet(r.done[(a, b)]).filter(pl.col("game_index").is_between(lo, hi, closed="left"))
+                 for (a, b), lo, hi in kept]
+        frame = None
+        counts: list[tuple[int, int]] = []
+
+        def combine(tmp: Path) -> None:
+            pl.concat(parts, how="vertical_relaxed").sink_parquet(tmp)
+            counts.append(pl.scan_parquet(tmp).select(pl.len(), pl.col("game_index").n_unique()).collect().row(0))
+            _check_counts(counts[0], n, seats)  # before the file takes its place
+
+        _write_atomic(r.out / "games.parquet", combine)
+        rows = counts[0][0]
     else:
-        frame = pl.concat([r.frames[k] for k in keys], how="vertical_relaxed")
-    frame = frame.filter(pl.col("game_index") < n).unique(["game_index", "seat"], keep="first").sort(["game_index", "seat"])
-    if frame.height != n * seats or frame["game_index"].n_unique() != n:
-        raise RuntimeError(f"run of {n} games holds {frame.height} rows for {frame['game_index'].n_unique()} games: a bug")
+        frame = pl.concat([r.frames[k].filter(pl.col("game_index").is_between(lo, hi, closed="left")) for k, lo, hi in kept],
+                          how="vertical_relaxed")
+        _check_counts((frame.height, frame["game_index"].n_unique()), n, seats)
+        rows = frame.height
     manifest = {
         "simkit_version": __version__,
         "git_commit": _git_commit(),
@@ -623,7 +648,7 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
         "seed": spec.seed,
         "seed_rule": "game i plays with simkit.seeding.game_seeds(seed, i, i + 1)",
         "n_games": n,
-        "rows": frame.height,
+        "rows": rows,
         "resumed_games": r.resumed,
         "chunk_size": r.chunk_size,
         "jobs": jobs,
@@ -637,9 +662,30 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
         "command": " ".join(sys.argv) if sys.argv and "simkit" in sys.argv[0] else None,
     }
     if r.out is not None:
-        _write_atomic(r.out / "games.parquet", lambda tmp: frame.write_parquet(tmp))
         _write_atomic(r.out / "manifest.json", lambda tmp: tmp.write_text(json.dumps(manifest, indent=2, default=str)))
     return RunResult(frame, manifest, r.out)
+
+
+def _each_game_once(keys: list[tuple[int, int]], n: int) -> list[tuple[tuple[int, int], int, int]]:
+    """The parts to combine in game order, each with the range of games taken from it:
+    every game of ``[0, n)`` once. A part starting where the games so far end is taken
+    whole; one overlapping them (an older layout's) only when no such part exists, and
+    then only for the games after them."""
+    starts = {a: (a, b) for a, b in sorted(keys, key=lambda k: k[1])}  # the longest part from each start
+    kept, end = [], 0
+    while end < n:
+        key = starts.get(end) or max((k for k in keys if k[0] < end < k[1]), key=lambda k: k[1], default=None)
+        if key is None:
+            break  # a gap: the count check says so
+        hi = min(key[1], n)
+        kept.append((key, end, hi))
+        end = hi
+    return kept
+
+
+def _check_counts(counts: tuple[int, int], n: int, seats: int) -> None:
+    if counts != (n * seats, n):
+        raise RuntimeError(f"run of {n} games holds {counts[0]} rows for {counts[1]} games: a bug")
 
 
 def _jobs(jobs: int) -> int:
@@ -702,22 +748,27 @@ def run_many(
 
 def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str | None,
               progress: bool | Callable[[int], None], label: str | None) -> list[RunResult]:
-    from .progress import bar, status
+    from .progress import bar, status, warn
 
     total = sum(p.spec.n_games for p in pending)
-    resumed = sum(p.resumed for p in pending)
-    if progress is True:
-        _announce(pending, jobs)
+    runs = [(p.spec.game, p.spec.bots) for p in pending if p.remaining]
     t0 = time.perf_counter()
-    games = list({id(p.spec.game): p.spec.game for p in pending if p.remaining}.values())
     try:
+        cores = min(jobs, os.cpu_count() or 1) if backend == "loky" else max(jobs, 1)
         if callable(progress):
-            ensure_compiled(games)
+            ensure_compiled(runs, jobs=cores)
         else:
             with status(enabled=bool(progress)) as say:
-                ensure_compiled(games, say)
+                ensure_compiled(runs, say, jobs=cores)
+        t0 = time.perf_counter()  # the speed remembered is of playing, not compiling
         for p in pending:
             _start_writing(p)
+        estimate = _plan_by_speed(pending, cores)
+        if progress is True and estimate is not None and estimate >= 30:
+            remaining = sum(p.remaining for p in pending)
+            warn(f"{remaining:,} games to play, about {_duration(estimate)} on {cores} core{'s' if cores > 1 else ''} "
+                 "(at the speed of the same game, bots and settings on this machine)")
+        resumed = sum(p.resumed + p.stored for p in pending)
         if callable(progress):
             progress(resumed)
             execute(pending, jobs, backend, scheduler, progress)
@@ -735,9 +786,7 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
             raise Interrupted(f"interrupted: {kept:,} finished games are kept in {where}; run the same command again to resume") from None
         raise Interrupted("interrupted: nothing was saved (no output folder)") from None
     wall = time.perf_counter() - t0
-    played = sum(p.stored for p in pending)
-    if played >= 1000 and wall > 1:
-        _remember_speed(pending, played / wall / max(jobs, 1))
+    _remember_speeds(pending)
     return [finish(p, wall, jobs, backend) for p in pending]
 
 
@@ -780,11 +829,27 @@ def _read_speeds() -> dict:
         return {}
 
 
-def _remember_speed(pending: list[_Pending], per_core: float) -> None:
-    """Games per second per core of the last run of each game (for time estimates)."""
-    speeds = _read_speeds()
-    for name in {p.spec.game.name for p in pending}:
-        speeds[name] = round(per_core, 1)
+CHUNK_SECONDS = 1.5  # a chunk's play time: Ctrl-C never waits longer for compiled code to return
+PILOT_SECONDS = 0.25  # the play time of a pilot's last batch, when no speed is known for a run's game, bots and settings
+
+
+def _speed_key(spec: RunSpec) -> tuple[str, str]:
+    """The keys of a run's speed: its game, bots and settings; and its game and bots."""
+    bots = "+".join(b.name for b in spec.bots)
+    settings = json.dumps(as_dict(spec.params), sort_keys=True, default=str)
+    return f"{spec.game.name}|{bots}|{settings}", f"{spec.game.name}|{bots}|"
+
+
+def _remember_speeds(pending: list[_Pending]) -> None:
+    """Games per second per core of each run (its play time in the workers), kept per
+    game, bots and settings for the estimates and chunk sizes of later runs."""
+    speeds = {k: v for k, v in _read_speeds().items() if "|" in k}
+    fresh = {_speed_key(p.spec)[0]: round(p.stored / p.busy, 3) for p in pending if p.stored and p.busy >= 0.2}
+    if not fresh:
+        return
+    for key in fresh:
+        speeds.pop(key, None)  # the newest last: the oldest leave first
+    speeds = dict(list({**speeds, **fresh}.items())[-5000:])
     try:
         path = _speeds_file()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -793,22 +858,57 @@ def _remember_speed(pending: list[_Pending], per_core: float) -> None:
         pass  # only an estimate
 
 
-def _announce(pending: list[_Pending], jobs: int) -> None:
-    """Before a long job: how many games, and about how long (from the speed of the
-    game's last run on this machine)."""
-    remaining = sum(p.remaining for p in pending)
-    if remaining < 200_000:
-        return
-    speeds = _read_speeds()
-    per_core = [speeds.get(p.spec.game.name) for p in pending if p.remaining]
-    done = sum(p.resumed for p in pending)
-    text = f"{remaining:,} games to play" + (f" ({done:,} already finished)" if done else "")
-    if per_core and all(isinstance(x, (int, float)) and x > 0 for x in per_core):
-        secs = remaining / (min(per_core) * jobs)
-        text += f", about {_duration(secs)} on {jobs} core{'s' if jobs > 1 else ''} at this game's last measured speed"
-    from .progress import warn
+def _known_speed(speeds: dict, spec: RunSpec) -> float | None:
+    """The speed of the same game, bots and settings; else the mean of the same game and
+    bots under other settings (a sweep's cells); else None."""
+    exact, same_bots = _speed_key(spec)
+    value = speeds.get(exact)
+    if isinstance(value, (int, float)) and value > 0:
+        return float(value)
+    similar = [v for k, v in speeds.items() if k.startswith(same_bots) and isinstance(v, (int, float)) and v > 0]
+    return sum(similar) / len(similar) if similar else None
 
-    warn(text)
+
+def _pilot(p: _Pending) -> float | None:
+    """Plays the run's first games in doubling batches (stored like any chunk) until a
+    batch after the first takes ``PILOT_SECONDS``; returns that batch's speed in games per second (the
+    largest batch: a chunk's fixed cost hardly counts in it)."""
+    if p.spec.has_user_bots:
+        return None  # a user's bot plays in a worker process only
+    k, speed = 1, None
+    while p.remaining:
+        a, end = next(plan_chunks(p.spec.n_games, p.spec.n_games, list(p.done)))
+        b = min(end, a + k)
+        _, _, frame, secs = _chunk_job(p.spec, a, b, p.secret)
+        p.store(a, b, frame, secs)
+        speed = (b - a) / max(secs, 1e-6)
+        if secs >= PILOT_SECONDS and k > 1:  # the first batch also loads the compiled loop
+            break
+        k *= 2
+    return speed
+
+
+def _plan_by_speed(pending: list[_Pending], cores: int) -> float | None:
+    """Sizes each run's chunks to about ``CHUNK_SECONDS`` of play, from the speed of the
+    same game, bots and settings (a pilot when none is known), and returns the seconds
+    its remaining games should take on ``cores`` cores (None when a speed is unknown)."""
+    speeds = _read_speeds()
+    piloted: dict[str, float] = {}
+    seconds: float | None = 0.0
+    for p in pending:
+        if not p.remaining:
+            continue
+        same_bots = _speed_key(p.spec)[1]
+        speed = _known_speed(speeds, p.spec) or piloted.get(same_bots)
+        if speed is None and (speed := _pilot(p)) is not None:
+            piloted[same_bots] = speed
+        if speed is None:
+            seconds = None
+            continue
+        p.chunk_size = max(1, min(p.chunk_size, int(speed * CHUNK_SECONDS)))
+        if seconds is not None:
+            seconds += p.remaining / speed
+    return None if seconds is None else seconds / max(cores, 1)
 
 
 def _duration(secs: float) -> str:
