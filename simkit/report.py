@@ -343,6 +343,9 @@ def compose(result, builder=None) -> Report:
              f"with its 95% interval. Reproduce: `{again}`. Each answer above comes from a question defined "
              f"once in `simkit/questions.py` and declared for this game in `simkit/games/{game.name}/questions.py`; the "
              "sections below give its evidence.")
+    if exp.larger:
+        rep.text(f"These are quick sizes, for an answer in minutes. `simkit sweep experiments/{exp.larger}` plays the larger "
+                 "tables (more games per cell, the long research grids) in hours; its report is the reference.")
     if builder is not None:
         builder(result, rep)  # its own sections, the sensitivity section where it belongs among them
     else:

@@ -97,6 +97,7 @@ class Experiment:
     description: str
     sensitivity: int | None = None  # games per cell and reading for the report's sensitivity section
     tunes: list[dict] = dataclasses.field(default_factory=list)  # [[tune]] tables: the report's "How to fix it"
+    larger: str | None = None  # the experiment file playing this report's tables at research sizes
 
 
 @dataclasses.dataclass
@@ -156,6 +157,7 @@ class _ExperimentFile(BaseModel):
     title: str = ""
     sensitivity: int | None = Field(default=None, ge=1, le=MAX_GAMES)  # games per cell and reading of the report's section on readings
     tune: list[_Tune] = Field(default=[], max_length=20)
+    larger: str | None = Field(default=None, min_length=1)  # a quick experiment's research-size counterpart (its file name)
 
 
 MAX_CELLS = 10_000
@@ -233,7 +235,7 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
         except UserError as exc:
             raise _fail(path, f"tune[{ti}]", str(exc)) from None
         tunes.append({**t.model_dump(), "budget": min(t.budget, 20 * games_override) if games_override else t.budget})
-    return Experiment(path, exp.name, game, exp.seed, report, exp.chunk_size, cells, exp.description, sens, tunes)
+    return Experiment(path, exp.name, game, exp.seed, report, exp.chunk_size, cells, exp.description, sens, tunes, exp.larger)
 
 
 def _twice(prev: dict, combo: dict, lists: dict) -> str:
