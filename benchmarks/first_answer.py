@@ -149,14 +149,14 @@ def main() -> None:
         if wanted("ctrl-c"):
             results["ctrl-c-1"] = ctrl_c(tmp, 1)
             results["ctrl-c-2"] = ctrl_c(tmp, 2)
-        if wanted("memory"):
-            env = dict(os.environ)
+        env = dict(os.environ)
+        if wanted("memory-run"):
             results["memory-run"] = peak_memory([str(VENV / "simkit"), "run", "eftaios", "-n", str(args.eftaios_games),
                                                  "--jobs", "2", "--out", str(tmp / "eftaios-run")], env)
+            results["memory-run"]["games"] = args.eftaios_games
+        if wanted("memory-sensitivity"):
             results["memory-sensitivity"] = peak_memory([str(VENV / "simkit"), "sensitivity", "eftaios", "--jobs", "2",
                                                          "--out", str(tmp / "eftaios-sens")], env)
-            for key in [k for k in results if k.startswith("memory-")]:
-                results[key]["games"] = args.eftaios_games if key == "memory-run" else None
     OUT.write_text(json.dumps(results, indent=1) + "\n")
     for key, r in results.items():
         shown = {k: v for k, v in r.items() if k != "output"}

@@ -102,11 +102,17 @@ class RunResult:
     _frame: pl.DataFrame | None
     manifest: dict[str, Any]
     path: Path | None
+    constants: dict[str, Any] = dataclasses.field(default_factory=dict)  # the run's settings, one value per column
 
     @property
     def frame(self) -> pl.DataFrame:
         if self._frame is None:
-            self._frame = pl.read_parquet(self.path / "games.parquet")
+            # The settings' columns hold one value each: kept as constants (polars then stores
+            # one value, not one per row: most of a many-setting game's frame).
+            path = self.path / "games.parquet"
+            names = pl.read_parquet_schema(path)
+            frame = pl.read_parquet(path, columns=[c for c in names if c not in self.constants])
+            self._frame = frame.with_columns(pl.lit(v).alias(k) for k, v in self.constants.items() if k in names).select(list(names))
         return self._frame
 
     def scan(self) -> pl.LazyFrame:
@@ -663,7 +669,8 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
     }
     if r.out is not None:
         _write_atomic(r.out / "manifest.json", lambda tmp: tmp.write_text(json.dumps(manifest, indent=2, default=str)))
-    return RunResult(frame, manifest, r.out)
+    constants = {k: v for k, v in as_dict(spec.params).items() if k not in BASE_COLUMNS and k not in spec.game.columns}
+    return RunResult(frame, manifest, r.out, constants)
 
 
 def _each_game_once(keys: list[tuple[int, int]], n: int) -> list[tuple[tuple[int, int], int, int]]:
