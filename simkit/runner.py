@@ -837,6 +837,7 @@ def _read_speeds() -> dict:
 
 
 CHUNK_SECONDS = 1.5  # a chunk's play time: Ctrl-C never waits longer for compiled code to return
+MIN_TIMED = 0.2  # seconds of play a speed is remembered from (less is mostly noise)
 PILOT_SECONDS = 0.25  # the play time of a pilot's last batch, when no speed is known for a run's game, bots and settings
 
 
@@ -851,7 +852,7 @@ def _remember_speeds(pending: list[_Pending]) -> None:
     """Games per second per core of each run (its play time in the workers), kept per
     game, bots and settings for the estimates and chunk sizes of later runs."""
     speeds = {k: v for k, v in _read_speeds().items() if "|" in k}
-    fresh = {_speed_key(p.spec)[0]: round(p.stored / p.busy, 3) for p in pending if p.stored and p.busy >= 0.2}
+    fresh = {_speed_key(p.spec)[0]: round(p.stored / p.busy, 3) for p in pending if p.stored and p.busy >= MIN_TIMED}
     if not fresh:
         return
     for key in fresh:

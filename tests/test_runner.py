@@ -220,3 +220,34 @@ def test_never_more_workers_than_chunks(monkeypatch):
     monkeypatch.setattr(R, "_loky", spy)
     res = run(spec(n=20), None, jobs=8, chunk_size=10, progress=False)
     assert seen["jobs"] == 2 and res.frame.height == 20
+
+
+def test_each_game_is_combined_once_preferring_parts_that_continue():
+    from simkit.runner import _each_game_once
+
+    assert _each_game_once([(0, 10), (10, 30)], 25) == [((0, 10), 0, 10), ((10, 30), 10, 25)]
+    # a stale part overlapping the others is skipped when a part continues exactly
+    assert _each_game_once([(0, 10), (5, 12), (10, 20)], 20) == [((0, 10), 0, 10), ((10, 20), 10, 20)]
+    # and used for the rest of its games when nothing else covers them
+    assert _each_game_once([(0, 10), (5, 20)], 20) == [((0, 10), 0, 10), ((5, 20), 10, 20)]
+    assert _each_game_once([(0, 10), (12, 20)], 20) == [((0, 10), 0, 10)]  # a gap: the count check fails the run
+
+
+def test_speeds_are_kept_per_game_bots_and_settings_and_size_the_chunks(tmp_path, monkeypatch):
+    """A run remembers its speed under its game, bots and settings; a later run of the same
+    bots under other settings uses their mean, and its chunks last about CHUNK_SECONDS."""
+    from simkit import runner
+
+    monkeypatch.setattr(runner, "_speeds_file", lambda: tmp_path / "speeds.json")
+    monkeypatch.setattr(runner, "MIN_TIMED", 0.0)  # a fast machine may play these games in less
+    a, b = spec(n=400, bot="random"), spec(n=400, bot="random", threat=3)
+    run(a, None, progress=False)
+    speeds = runner._read_speeds()
+    exact, same_bots = runner._speed_key(a)
+    assert exact in speeds and speeds[exact] > 0 and exact.startswith(same_bots)
+    assert runner._known_speed(speeds, b) == pytest.approx(speeds[exact])  # other settings: the same bots' mean
+    assert runner._known_speed(speeds, spec(bot="greedy")) is None  # other bots: unknown (a pilot decides)
+    (tmp_path / "speeds.json").write_text(json.dumps({exact: 10.0}))
+    p = runner.prepare(a, None, chunk_size=1000)
+    runner._plan_by_speed([p], 1)
+    assert p.chunk_size == int(10.0 * runner.CHUNK_SECONDS)
