@@ -189,3 +189,19 @@ def test_a_run_compiles_only_the_bots_it_plays(tmp_path):
     env.pop("SIMKIT_EVERY_BOT_LOOP", None)  # the suite's one loop for every bot (conftest)
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
     assert out.stdout.split() == ["1", "0"], out.stderr[-2000:]
+
+
+def test_a_run_says_once_what_it_compiles(tmp_path, monkeypatch):
+    """Before a loop that is not in the cache yet, one line names the game and its bots;
+    once compiled, nothing is said."""
+    from simkit.compiled import ensure_compiled
+    from simkit.games import get
+
+    monkeypatch.setenv("SIMKIT_CACHE_DIR", str(tmp_path))
+    t = get("template")
+    bots = t.resolve_bots(["random"], t.params())
+    said: list[str] = []
+    ensure_compiled([(t, bots), (t, bots)], said.append)
+    assert len(said) == 1 and "compiling" in said[0] and "template with random" in said[0], said
+    ensure_compiled([(t, bots)], said.append)
+    assert len(said) == 1
