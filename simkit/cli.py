@@ -566,6 +566,9 @@ def compile_cmd(
     names = [get(g).name for g in game] if game else list(REGISTRY)
     if bot and len(names) > 1:
         raise UserError("--bot names one game's bots: give one game, e.g. simkit compile ufs --bot search")
+    if bot:
+        g = get(names[0])
+        g.resolve_bots(list(bot), g.params())  # an unknown bot is one line before anything starts
     compile_games(names, tuple(bot), jobs, say=lambda text: out.print(text, highlight=False, markup=False))
 
 
