@@ -878,21 +878,24 @@ def _known_speed(speeds: dict, spec: RunSpec) -> float | None:
 
 
 def _pilot(p: _Pending) -> float | None:
-    """Plays the run's first games in doubling batches (stored like any chunk) until a
-    batch after the first takes ``PILOT_SECONDS``; returns that batch's speed in games per second (the
-    largest batch: a chunk's fixed cost hardly counts in it)."""
+    """Plays the first games of the run's first chunk in doubling batches until a batch
+    after the first takes ``PILOT_SECONDS`` (or the chunk is played), stores them as one
+    part (so the parts still line up with the chunk size), and returns the last batch's
+    speed in games per second (the largest batch: a chunk's fixed cost hardly counts in it)."""
     if p.spec.has_user_bots:
         return None  # a user's bot plays in a worker process only
-    k, speed = 1, None
-    while p.remaining:
-        a, end = next(plan_chunks(p.spec.n_games, p.spec.n_games, list(p.done)))
-        b = min(end, a + k)
-        _, _, frame, secs = _chunk_job(p.spec, a, b, p.secret)
-        p.store(a, b, frame, secs)
-        speed = (b - a) / max(secs, 1e-6)
-        if secs >= PILOT_SECONDS and k > 1:  # the first batch also loads the compiled loop
+    start, end = next(plan_chunks(p.spec.n_games, p.chunk_size, list(p.done)))
+    frames, secs, b, k, speed = [], 0.0, start, 1, None
+    while b < end:
+        a, b = b, min(end, b + k)
+        _, _, frame, took = _chunk_job(p.spec, a, b, p.secret)
+        frames.append(frame)
+        secs += took
+        speed = (b - a) / max(took, 1e-6)
+        if took >= PILOT_SECONDS and k > 1:  # the first batch also loads the compiled loop
             break
         k *= 2
+    p.store(start, b, pl.concat(frames, how="vertical_relaxed"), secs)
     return speed
 
 
