@@ -26,13 +26,12 @@ def compile_loop(game: GameSpec, bots: list[Bot], checked: bool = False) -> floa
     from .seeding import game_seeds
 
     t0 = time.perf_counter()
-    builtin = [bot for bot in bots if bot.fn is None]
     params = game.params()
-    table = bot_table(len(builtin), 0, 1, False)
-    game.simulate(params, game_seeds(0, 0, 1), table, builtin)
+    table = bot_table(len(bots), 0, 1, False)
+    game.simulate(params, game_seeds(0, 0, 1), table, bots)
     if checked:
-        game.simulate(params, game_seeds(0, 0, 1), table, builtin, checked=True)
-    _cache.mark_compiled(game.component, bots_used(game, builtin))
+        game.simulate(params, game_seeds(0, 0, 1), table, bots, checked=True)
+    _cache.mark_compiled(game.component, bots_used(game, bots))
     return time.perf_counter() - t0
 
 
@@ -63,25 +62,20 @@ def ensure_compiled(runs: Iterable[tuple[GameSpec, Iterable[Bot]]], say: Callabl
     from joblib import Parallel, delayed
 
     # Each process compiles its game's rules again, but two loops at once still finish sooner.
-    Parallel(n_jobs=min(jobs, len(todo)))(delayed(_compile_named)(game.name, [b.name for b in bots]) for game, bots in todo)
+    Parallel(n_jobs=min(jobs, len(todo)))(delayed(_compile_by_name)(game.name, tuple(b.name for b in bots), checked=False)
+                                          for game, bots in todo)
 
 
-def _compile_named(name: str, bot_names: list[str]) -> float:
+def _compile_by_name(name: str, bot_names: tuple[str, ...], checked: bool = True) -> tuple[str, float]:
+    """Compiles game ``name``'s loop for ``bot_names`` (one per seat, or one for every
+    seat; default: its default bot), and with ``checked`` their Python-loop functions."""
     from .games import get
-
-    game = get(name)
-    return compile_loop(game, game.resolve_bots(bot_names, game.params()))
-
-
-def _compile_by_name(name: str, bot_names: tuple[str, ...]) -> tuple[str, float]:
-    import os
-
-    from .games import get
+    from .play import every_bot_loop
 
     game = get(name)
     params = game.params()
-    if bot_names or os.environ.get("SIMKIT_EVERY_BOT_LOOP") != "1":
-        return name, compile_loop(game, game.resolve_bots(list(bot_names or (game.default_bot,)), params), checked=True)
+    if bot_names or not every_bot_loop():
+        return name, compile_loop(game, game.resolve_bots(list(bot_names or (game.default_bot,)), params), checked)
     # The test suite's set-up: the loop holding every bot, and every bot's function for the
     # Python loop (one game each, at the strength its tests play).
     seconds = 0.0

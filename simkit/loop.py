@@ -64,7 +64,6 @@ def _chain(codes, choose_by_code):
     return first_or_rest
 
 
-
 @njit
 def bot_streams(rng):
     """The bots' random streams for a game: the game's bot stream alone (the chance

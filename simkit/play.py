@@ -40,12 +40,18 @@ def simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, 
     return game.outputs.columns_from(game_raw, seat_raw, params)
 
 
+def every_bot_loop() -> bool:
+    """Whether the environment sets ``SIMKIT_EVERY_BOT_LOOP=1``: one compiled loop per game
+    holding every bot (the test suite plays hundreds of bot mixes: one compilation per
+    game then serves them all)."""
+    return os.environ.get("SIMKIT_EVERY_BOT_LOOP") == "1"
+
+
 def bots_used(game: GameSpec, bots: list[Bot]) -> int:
     """The bit set of the built-in bots the compiled loop is compiled for
-    (``loop.play_chunk(used)``): those of the run; every bot of the game when the
-    environment sets ``SIMKIT_EVERY_BOT_LOOP=1`` (the test suite plays hundreds of bot
-    mixes: one compilation per game then serves them all)."""
-    if os.environ.get("SIMKIT_EVERY_BOT_LOOP") == "1":
+    (``loop.play_chunk(used)``): those of the run, or every bot of the game
+    (:func:`every_bot_loop`)."""
+    if every_bot_loop():
         return (1 << len(game.strategies.CHOOSE)) - 1
     used = 0
     for bot in bots:

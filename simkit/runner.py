@@ -115,10 +115,6 @@ class RunResult:
             self._frame = frame.with_columns(pl.lit(v).alias(k) for k, v in self.constants.items() if k in names).select(list(names))
         return self._frame
 
-    def scan(self) -> pl.LazyFrame:
-        """The games without reading them all into memory (polars' lazy frame)."""
-        return self._frame.lazy() if self._frame is not None else pl.scan_parquet(self.path / "games.parquet")
-
 
 def bot_table(n_seats: int, start: int, stop: int, rotate: bool) -> np.ndarray:
     """``table[g, seat]``: index into the run's bot list for each game and seat."""
@@ -583,8 +579,7 @@ def execute(runs: list[_Pending], jobs: int, backend: str, scheduler: str | None
             for a, b in r.todo():
                 yield i, a, b
 
-    if backend == "loky":
-        jobs = min(jobs, os.cpu_count() or 1)  # more processes than cores only cost memory
+    jobs = _processes(jobs, backend)
     jobs = min(jobs, sum(1 for _ in itertools.islice(tasks(), jobs)))
     # A user's bot plays in a worker process even with one job: if it ends its process
     # (os._exit), the run reports it instead of vanishing with it.
@@ -695,6 +690,12 @@ def _check_counts(counts: tuple[int, int], n: int, seats: int) -> None:
         raise RuntimeError(f"run of {n} games holds {counts[0]} rows for {counts[1]} games: a bug")
 
 
+def _processes(jobs: int, backend: str) -> int:
+    """The worker processes ``jobs`` gives: with loky, never more than the cores (more
+    processes than cores only cost memory)."""
+    return min(jobs, os.cpu_count() or 1) if backend == "loky" else jobs
+
+
 def _jobs(jobs: int) -> int:
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
         raise UserError(f"--jobs must be 0 (all cores) or a positive number of processes, not {jobs!r}")
@@ -761,7 +762,7 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
     runs = [(p.spec.game, p.spec.bots) for p in pending if p.remaining]
     t0 = time.perf_counter()
     try:
-        cores = min(jobs, os.cpu_count() or 1) if backend == "loky" else max(jobs, 1)
+        cores = max(_processes(jobs, backend), 1)
         if callable(progress):
             ensure_compiled(runs, jobs=cores)
         else:
