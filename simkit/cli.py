@@ -244,7 +244,7 @@ def run_cmd(
     Example: simkit run ufs --set threat=3 --format json --output threat3.json
     """
     from .params import as_dict
-    from .questions import answer_by, answer_frame
+    from .questions import answer_by, answer_frame, columns_read, declared
     from .runner import RunSpec, default_out, run
     from .summary import summarize, summary_data
 
@@ -257,13 +257,15 @@ def run_cmd(
     path = out_dir or default_out(spec)
     res = run(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, progress=progress)
     m = res.manifest
-    answers = answer_frame(g, res.frame)
+    # Only the columns the summary and the questions read: a run of millions of games fits.
+    frame = res.read(columns_read(declared(g), res.schema, ["seat", "bot", "won", *g.analysis.summary_means, *([by] if by else [])]))
+    answers = answer_frame(g, frame)
     if by is not None:
-        by_answer = answer_by(res.frame, by, value="win_share" if "win_share" in res.frame.columns else "won")
+        by_answer = answer_by(frame, by, value="win_share" if "win_share" in frame.columns else "won")
         answers += [by_answer] if by_answer is not None else []
     extra = [f"answer: {a.sentence}" for a in answers]
     if by is not None:
-        extra += _by_lines(res.frame, by)
+        extra += _by_lines(frame, by)
     names = [b.name for b in spec.bots]
     if len(set(names)) > 1 and not spec.rotate_seats:
         extra.append("note: the seats have different bots and are not rotated, so seat and bot effects are mixed (use --rotate-seats)")
@@ -274,8 +276,8 @@ def run_cmd(
     settings = {k: (str(v) if isinstance(v, Path) else v) for k, v in as_dict(params).items()}
     run_info = {"game": g.name, "settings": settings, "bots": [b.name for b in bots], "seed": seed, "games": n,
                 "rotate_seats": rotate_seats, "folder": str(path)}
-    _emit(summarize(res.frame, g), f"{g.title}: {n:,} games, seed {seed}, {', '.join(sorted(set(m['bots'])))}", fmt, output, extra,
-          data=summary_data(res.frame, g), run=run_info, answers=answers)
+    _emit(summarize(frame, g), f"{g.title}: {n:,} games, seed {seed}, {', '.join(sorted(set(m['bots'])))}", fmt, output, extra,
+          data=summary_data(frame, g), run=run_info, answers=answers)
 
 
 def _by_lines(frame, column: str) -> list[str]:
@@ -541,7 +543,7 @@ def sweep_cmd(
     check_backend(backend)
     res = sweep(experiment, jobs=jobs, games=games, out_root=out_root, progress=progress, backend=backend,
                 scheduler=scheduler, report=report)
-    out.print(f"{len(res.experiment.cells)} cells, {res.frame.height:,} rows in {res.manifest['wall_time_s']:.1f} s: {res.out / 'all.parquet'}")
+    out.print(f"{len(res.experiment.cells)} cells, {res.manifest['rows']:,} rows in {res.manifest['wall_time_s']:.1f} s: {res.out / 'all.parquet'}")
     if report and res.experiment.report:
         out.print(f"report: {res.experiment.report / 'README.md'} and {res.experiment.report / 'index.html'}")
 

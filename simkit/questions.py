@@ -23,7 +23,7 @@ import dataclasses
 import importlib
 import math
 from statistics import NormalDist
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import polars as pl
@@ -733,6 +733,39 @@ def declared(game) -> list:
             return list(getattr(mod, attr or "QUESTIONS"))
     lo, hi = game.seat_range
     return [WinRate()] if hi == 1 else [SeatFairness()]
+
+
+# Columns every question may read without naming them (keys, who played, who won).
+COMMON_COLUMNS = ("run", "grid", "table", "game_index", "seat", "bot", "players", "won", "win_share")
+
+
+def _names(x: Any) -> Iterator[str]:
+    """Every string and every column an expression reads, found in a question's fields."""
+    if isinstance(x, str):
+        yield x
+    elif isinstance(x, pl.Expr):
+        yield from x.meta.root_names()
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield from _names(k)
+            yield from _names(v)
+    elif isinstance(x, (tuple, list, set, frozenset)):
+        for v in x:
+            yield from _names(v)
+    elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+        for f in dataclasses.fields(x):
+            yield from _names(getattr(x, f.name))
+
+
+def columns_read(questions: Sequence, schema: Sequence[str], extra: Sequence[str] = ()) -> list[str]:
+    """The columns of ``schema`` that ``questions`` may read: the common ones, and those
+    their fields name (a column, a ``where`` key, an expression's inputs). A column read
+    only inside a method is declared in the class's ``reads``. Reading just these keeps a
+    large run's answers in little memory (tests/test_questions.py: same answers)."""
+    wanted = set(COMMON_COLUMNS) | set(extra) | set(_names(list(questions)))
+    for q in questions:
+        wanted |= set(getattr(q, "reads", ()))
+    return [c for c in schema if c in wanted]
 
 
 def answer_frame(game, frame: pl.DataFrame, *, use_where: bool = False) -> list[Answer]:

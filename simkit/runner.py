@@ -22,7 +22,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 import polars as pl
@@ -107,13 +107,24 @@ class RunResult:
     @property
     def frame(self) -> pl.DataFrame:
         if self._frame is None:
-            # The settings' columns hold one value each: kept as constants (polars then stores
-            # one value, not one per row: most of a many-setting game's frame).
-            path = self.path / "games.parquet"
-            names = pl.read_parquet_schema(path)
-            frame = pl.read_parquet(path, columns=[c for c in names if c not in self.constants])
-            self._frame = frame.with_columns(pl.lit(v).alias(k) for k, v in self.constants.items() if k in names).select(list(names))
+            self._frame = self.read()
         return self._frame
+
+    def read(self, columns: Sequence[str] | None = None) -> pl.DataFrame:
+        """The run's games, only ``columns`` of them (and the settings, which cost nothing),
+        read afresh and not kept: a large run's answers need a few columns, not all."""
+        if self._frame is not None:
+            return self._frame if columns is None else self._frame.select(c for c in self._frame.columns if c in set(columns) | set(self.constants))
+        # The settings' columns hold one value each: kept as constants (polars then stores
+        # one value, not one per row: most of a many-setting game's frame).
+        path = self.path / "games.parquet"
+        names = [c for c in pl.read_parquet_schema(path) if columns is None or c in columns or c in self.constants]
+        frame = pl.read_parquet(path, columns=[c for c in names if c not in self.constants])
+        return frame.with_columns(pl.lit(v).alias(k) for k, v in self.constants.items() if k in names).select(names)
+
+    @property
+    def schema(self) -> list[str]:
+        return self._frame.columns if self._frame is not None else list(pl.read_parquet_schema(self.path / "games.parquet"))
 
 
 def bot_table(n_seats: int, start: int, stop: int, rotate: bool) -> np.ndarray:

@@ -339,22 +339,29 @@ def sensitivity(game, *, games: int | None = None, seed: int | None = None, jobs
     # the cells' folders are simkit's own (like a sweep's): games of older code or settings are replaced
     results = run_many([(spec, out) for _, _, spec, out in runs], jobs=jobs, chunk_size=decl.chunk_size,
                        progress=progress, label=f"{game.name} sensitivity", replace_stale=True)
-    frames: dict[str, dict[str, pl.DataFrame]] = {}
+    frames: dict[str, dict[str, Any]] = {}
     for (v, cell, _, _), res in zip(runs, results):
-        frames.setdefault(v.label, {})[cell.name] = res.frame
+        frames.setdefault(v.label, {})[cell.name] = res  # read when its variant is analysed
     return analyse(game, decl, frames, games, len(runs))
 
 
-def analyse(game, decl: Declaration, frames: dict[str, dict[str, pl.DataFrame]], games: int, cells_played: int = 0) -> Sensitivity:
-    """The changes and verdicts from the frames of every variant (``frames[label][cell]``;
-    a variant lacking a cell plays it as the default does)."""
-    base = frames["default"]
+def _frames(cells: dict[str, Any]) -> dict[str, pl.DataFrame]:
+    """Cells' frames, read now from their runs (a run's ``read``) or given as frames."""
+    return {c: x.read() if hasattr(x, "read") else x for c, x in cells.items()}
+
+
+def analyse(game, decl: Declaration, frames: dict[str, dict[str, Any]], games: int, cells_played: int = 0) -> Sensitivity:
+    """The changes and verdicts from the frames of every variant (``frames[label][cell]``,
+    a frame or a finished run; a variant lacking a cell plays it as the default does).
+    Only the default's frames and one variant's are held at a time: memory does not grow
+    with the number of readings."""
+    base = _frames(frames["default"])
     defaults, changes = {}, []
     terms_default = {f.name: f.terms(base, games) for f in decl.figures}
     for f in decl.figures:
         defaults[f.name] = _estimate(f, terms_default[f.name])
     for v in variants(decl)[1:]:
-        own = frames.get(v.label, {})
+        own = _frames(frames.get(v.label, {}))
         for f in decl.figures:
             if not any(c in own for c in f.cells):
                 continue  # the reading cannot touch this figure's cells

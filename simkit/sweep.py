@@ -102,12 +102,21 @@ class Experiment:
 
 @dataclasses.dataclass
 class SweepResult:
+    """A finished sweep: every cell's games in ``out/all.parquet`` (``frame`` reads them on
+    first use), its manifest, and how it was played (for the report's own runs)."""
+
     experiment: Experiment
-    frame: pl.DataFrame
     out: Path
     manifest: dict[str, Any]
     jobs: int = 1
     progress: bool = False
+    _frame: pl.DataFrame | None = None
+
+    @property
+    def frame(self) -> pl.DataFrame:
+        if self._frame is None:
+            self._frame = pl.read_parquet(self.out / "all.parquet")
+        return self._frame
 
     @property
     def sensitivity_runs(self) -> Path:
@@ -307,16 +316,22 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
     results = run_many([(c.spec, out / folder[g]) for g, c in unique.items()], jobs=jobs, backend=backend, scheduler=scheduler,
                        chunk_size=exp.chunk_size, progress=progress, replace_stale=True, label=exp.name)
     by_key = dict(zip(unique, results))
-    frames = []
+    cells = []
     for cell in exp.cells:
-        frame = by_key[cell.game].frame.filter(pl.col("game_index") < cell.spec.n_games)
+        games = pl.scan_parquet(by_key[cell.game].path / "games.parquet").filter(pl.col("game_index") < cell.spec.n_games)
+        names = by_key[cell.game].schema
         bots = cell.settings["bots"]
-        frames.append(frame.with_columns(  # every row carries its cell: grid, all parameters, bots
+        cells.append(games.with_columns(  # every row carries its cell: grid, all parameters, bots
             pl.lit(cell.grid).alias("grid"),
-            *[pl.lit(v).alias(k) for k, v in as_dict(cell.spec.params).items() if k not in frame.columns],
+            *[pl.lit(v).alias(k) for k, v in as_dict(cell.spec.params).items() if k not in names],
             pl.lit(json.dumps(bots) if isinstance(bots, list) else bots).alias("table"),
         ))
-    frame = pl.concat(frames, how="diagonal_relaxed")
+    rows: list[int] = []
+
+    def combine(tmp: Path) -> None:  # streamed cell by cell: memory does not grow with the sweep
+        pl.concat(cells, how="diagonal_relaxed").sink_parquet(tmp)
+        rows.append(pl.scan_parquet(tmp).select(pl.len()).collect().item())
+
     manifest = {
         "experiment": str(exp.path),
         "name": exp.name,
@@ -324,12 +339,14 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
         "seed": exp.seed,
         "cells": [{"key": folder[c.game], "grid": c.grid, "settings": c.settings, "games": c.spec.n_games} for c in exp.cells],
         "games": total,
+        "rows": None,
         "wall_time_s": round(time.perf_counter() - t0, 2),
         "libraries": library_versions(),
     }
-    _write_atomic(out / "all.parquet", lambda tmp: frame.write_parquet(tmp))
+    _write_atomic(out / "all.parquet", combine)
+    manifest["rows"] = rows[0]
     _write_atomic(out / "manifest.json", lambda tmp: tmp.write_text(json.dumps(manifest, indent=2, default=str)))
-    result = SweepResult(exp, frame, out, manifest, jobs, bool(progress))
+    result = SweepResult(exp, out, manifest, jobs, bool(progress))
     if report and exp.report is not None:
         write_report(result)
     return result

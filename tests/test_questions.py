@@ -16,6 +16,7 @@ import pytest
 from scipy import stats as sps
 
 from simkit import questions as Q
+from simkit.games import REGISTRY, get
 
 ALPHA = Q.ALPHA
 
@@ -397,3 +398,18 @@ def test_variant_effect_answer_on_frames():
     var = base.with_columns(pl.Series("won", b.astype(bool)))
     ans = Q.VariantEffect("no shields").answer(base, var)
     assert ans.verdict == Q.SHOWN and "raises won" in ans.sentence
+
+
+@pytest.mark.parametrize("name", [n for n in REGISTRY if not get(n).checks.template])
+def test_answers_need_only_the_columns_read(name, tmp_path):
+    """`simkit run` reads only the columns the questions and the summary read
+    (columns_read): on real games, the answers are the same as on every column."""
+    from simkit.runner import RunSpec, run
+
+    g = get(name)
+    params = g.params()
+    res = run(RunSpec(g, params, tuple(g.resolve_bots([], params)), 300, 3), tmp_path / "run", progress=False)
+    needed = Q.columns_read(Q.declared(g), res.schema, ["seat", "bot", "won", *g.analysis.summary_means])
+    assert len(needed) < len(res.schema)
+    full, part = Q.answer_frame(g, res.frame), Q.answer_frame(g, res.read(needed))
+    assert full and [a.as_dict() for a in part] == [a.as_dict() for a in full]

@@ -6,7 +6,7 @@ game once). `simkit report`, `simkit run` and `simkit tune` answer them."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 import polars as pl
 
@@ -30,6 +30,7 @@ class ModeEffect:
     column: str  # the game column behind the effect's metric (whose name is words)
     where: dict[str, Any] | None = None
     by: tuple[str, ...] = ("players",)
+    reads: ClassVar[tuple[str, ...]] = ("semi_coop_threshold",)  # named in the metric's words
 
     @property
     def id(self) -> str:

@@ -15,6 +15,7 @@ answers open the report side by side."""
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 import numpy as np
 import polars as pl
@@ -33,6 +34,9 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 
 def games_in(frame: pl.DataFrame) -> int:
     return frame.select([c for c in ("run", "game_index") if c in frame.columns]).unique().height
+
+
+CONTEXT = ("map", "players", "table", "bot", "mode", "scenario")  # the columns context() reads
 
 
 def context(frame: pl.DataFrame) -> str:
@@ -91,6 +95,7 @@ class Sides(SideBalance):
     names: tuple = ("the humans", "the aliens")
     seat_name: tuple = ("a human seat", "an alien seat")
     margin: float = MARGIN
+    reads: ClassVar[tuple[str, ...]] = CONTEXT
 
     def answer_group(self, frame: pl.DataFrame, group: dict) -> Answer | None:
         n = games_in(frame)
@@ -181,6 +186,7 @@ class TurnOrder(SeatFairness):
     position_name: str = "turn position"
     names: dict = dataclasses.field(default_factory=lambda: {k + 1: f"the {o} player" for k, o in enumerate(ORDINALS)})
     margin: float = 0.02
+    reads: ClassVar[tuple[str, ...]] = CONTEXT
 
     def answer_group(self, frame: pl.DataFrame, group: dict) -> Answer | None:
         n = games_in(frame)

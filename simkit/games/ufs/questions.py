@@ -14,7 +14,7 @@ which the core does not define."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 import polars as pl
 from scipy import stats as sps
@@ -90,6 +90,7 @@ class DamagedSide:
     title: str = "Is the damaged side of a city harder than its normal side?"
     margin: float = 0.01
     alpha: float = 0.05
+    reads: ClassVar[tuple[str, ...]] = ("city", "city_side", "threat")  # columns read below (simkit.questions.columns_read)
 
     def _games(self, frame: pl.DataFrame) -> pl.DataFrame:
         return select_games(frame, self.where)
