@@ -489,6 +489,9 @@ def check_contract(game: GameSpec) -> list[str]:
         problems.append("MAX_ACTIONS differs from ACTIONS.size")
     if getattr(E, "PERFECT_INFORMATION", False) and hasattr(E, "STATE") and E.OBS_SIZE != E.STATE.size:
         problems.append("a perfect-information game's observation is the state: OBS_SIZE must equal STATE.size")
+    if getattr(E, "PERFECT_INFORMATION", True) is False and not callable(getattr(E, "hidden_variants", None)):
+        problems.append("a game that hides information (PERFECT_INFORMATION = False) must define hidden_variants(s, b, seat, rng) "
+                        "in its engine: copies of s differing only in what seat may not see (simkit.conformance)")
     S = game.strategies
     for const in ("BOTS", "CHOOSE", "SCRATCH", "MEMORY"):
         if not hasattr(S, const):

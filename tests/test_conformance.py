@@ -14,6 +14,7 @@ import sys
 import numpy as np
 import pytest
 
+from simkit.conformance import observation_leaks
 from simkit.game import check_contract
 from simkit.games import REGISTRY, get
 from simkit.params import build
@@ -121,31 +122,37 @@ def test_observations_hide_what_a_seat_may_not_see(game):
     """On positions from real games: the observation depends on the state only through
     what the seat may see. Perfect-information games show the state; others must give
     the same observation for two states that differ only in what is hidden from that
-    seat (the game's ``hidden_variants`` makes such twins)."""
-    rules = game.rules(build(game.params, {}, game.name))
-    E = game.engine
-    twins = getattr(E, "hidden_variants", None)
-    if E.PERFECT_INFORMATION:
-        st = rules.new(9)
-        assert np.array_equal(rules.observe(st, 0), st.s)
-        return
-    assert E.OBS_SIZE > 0
-    rng = np.random.default_rng(11)
-    positions = 0
-    for seed in range(6):
-        st = rules.new(seed)
-        while not rules.over(st):
-            for seat in range(rules.seats):
-                obs = rules.observe(st, seat)
-                assert obs.shape == (E.OBS_SIZE,)
-                if twins is not None:
-                    for other in twins(st.s.copy(), st.b, seat, rng):
-                        twin = st.copy()
-                        twin.s[:] = other
-                        assert np.array_equal(rules.observe(twin, seat), obs), f"seed {seed}: seat {seat} sees a hidden change"
-                        positions += 1
-            rules.step(st, int(rng.choice(rules.legal(st))))
-    assert twins is None or positions > 0
+    seat (the game's ``hidden_variants`` makes such twins: simkit.conformance)."""
+    assert observation_leaks(game) == []
+
+
+def test_a_leaky_observation_fails_the_suite():
+    """The check above has the power to fail: the template with an observation that shows
+    the next seat's busts (hidden from its seat by the template's twins) is caught and
+    named, and a hidden-information game without twins breaks the contract."""
+    import dataclasses
+    import types
+
+    from numba import njit
+
+    from simkit.games.template.board import B_PLAYERS
+
+    t = get("template")
+    E = t.engine
+
+    @njit
+    def leaky(s, b, seat, out):
+        E.observe(s, b, seat, out)
+        out[E.O_TARGET] = s[E.PLAYER + ((seat + 1) % b[B_PLAYERS]) * E.P_STRIDE + E.P_BUSTS]
+
+    engine = types.ModuleType("leaky_engine")
+    engine.__dict__.update({k: v for k, v in vars(E).items() if not k.startswith("__") or k == "__file__"})
+    engine.observe = leaky
+    found = observation_leaks(dataclasses.replace(t, engine=engine))
+    assert found and "sees a change it may not see, in target" in found[0]
+    del engine.hidden_variants
+    assert any("must define hidden_variants" in p for p in check_contract(dataclasses.replace(t, engine=engine)))
+    assert "no hidden_variants" in observation_leaks(dataclasses.replace(t, engine=engine))[0]
 
 
 # Rule sets beyond the defaults where plain Python once parted from compiled code

@@ -8,7 +8,8 @@ name (``STATE``); actions are named ranges (``ACTIONS``); the protocol functions
 bottom are all the core needs to play, record, trace and check the game.
 
 Pig hides nothing, but the template shows the observation path that games with
-hidden information need: a bot sees ``observe``'s vector (``OBS``), not the state.
+hidden information need: a bot sees ``observe``'s vector (``OBS``), not the state, and
+``hidden_variants`` makes the twins that prove the observation shows nothing else.
 """
 
 from __future__ import annotations
@@ -114,3 +115,18 @@ def observe(s, b, seat, out):
     out[O_TARGET] = b[B_TARGET]
     for p in range(MAX_PLAYERS):
         out[O_SCORES + p] = score(s, p) if p < b[B_PLAYERS] else 0
+
+
+# ---- twins for the conformance suite -----------------------------------------------
+def hidden_variants(s, b, seat, rng):
+    """Copies of ``s`` that differ only in what ``seat`` is not shown, for the conformance
+    suite (simkit.conformance): its observation must not move. Pig shows every seat all
+    that matters and leaves out the record-keeping (rolls and busts per seat, the last
+    face); a hidden-information game changes here what it hides (another seat's cards,
+    the deck's order: see the eftaios and ovni engines)."""
+    t = s.copy()
+    for p in range(int(b[B_PLAYERS])):
+        t[PLAYER + p * P_STRIDE + P_ROLLS] = rng.integers(0, 50)
+        t[PLAYER + p * P_STRIDE + P_BUSTS] = rng.integers(0, 10)
+    t[LAST_ROLL] = rng.integers(1, 7)
+    yield t
