@@ -20,15 +20,15 @@ from pathlib import Path
 PROBE = """
 import sys, time
 from simkit.games import get
-from simkit.runner import bot_table
+from simkit.bots import bot_table
 from simkit.seeding import game_seeds
 game, bot, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 g = get(game); p = g.params(); bots = g.resolve_bots([bot], p)
 seeds = game_seeds(12345, 0, n); table = bot_table(len(bots), 0, n, True)
-g.simulate(p, seeds[:50], table[:50], bots)
+simulate(g, p, seeds[:50], table[:50], bots)
 best = 0.0
 for _ in range(5):
-    t = time.process_time(); g.simulate(p, seeds, table, bots); best = max(best, n / (time.process_time() - t))
+    t = time.process_time(); simulate(g, p, seeds, table, bots); best = max(best, n / (time.process_time() - t))
 print(best)
 """
 

@@ -69,9 +69,15 @@ def compiled_hash(component: str) -> str:
     return _digest(compiled_files(component))
 
 
+# Keyword arguments that only put a game into words (a setting's help, a game's title, its
+# Text and Analysis records): never read by the rules.
+TEXT_KEYWORDS = {"help", "title", "slug", "text", "analysis"}
+
+
 def _code_only(path: Path) -> bytes:
     """A Python file's code without what cannot change a game: comments, docstrings and
-    ``help=`` texts (a setting's help), so that editing them keeps finished runs valid."""
+    the texts of :data:`TEXT_KEYWORDS` (a setting's help, a game's title, trace legends and
+    descriptions), so that editing them keeps finished runs valid."""
     source = path.read_bytes()
     try:
         tree = ast.parse(source)
@@ -84,7 +90,7 @@ def _code_only(path: Path) -> bytes:
                 and isinstance(body[0].value.value, str)):
             body[0] = ast.Pass()
         if isinstance(node, ast.Call):
-            node.keywords = [k for k in node.keywords if k.arg != "help"]
+            node.keywords = [k for k in node.keywords if k.arg not in TEXT_KEYWORDS]
     return ast.dump(tree).encode()
 
 

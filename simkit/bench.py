@@ -30,8 +30,10 @@ from typing import Any, Callable
 import numpy as np
 
 from .game import Bot, GameSpec
-from .runner import bot_table
+from .bots import bot_table
 from .seeding import game_seeds
+from .play import simulate
+from .protocol import game_loop
 
 # Seconds a timing aims for when the number of games is left to simkit: long enough to
 # smooth out the machine's noise, short enough that every game's bench answers within a
@@ -64,7 +66,7 @@ def time_games(game: GameSpec, params: Any, bots: list[Bot], n: int, seed: int =
     seeds = game_seeds(seed, 0, n)
     table = bot_table(len(bots), 0, n, rotate=True)
     t0 = time.perf_counter()
-    game.simulate(params, seeds, table, bots)
+    simulate(game, params, seeds, table, bots)
     return time.perf_counter() - t0
 
 
@@ -105,7 +107,7 @@ def python_reference(game: GameSpec, params: Any, bot_text: str, games: int | No
     starts: list[float] = []  # when each game began
     decisions: list[float] = []  # when each decision of the current game began
     late: list[bool] = []  # the time is up, but the first decision was still being made
-    now, mark, bot_choose = time.perf_counter, decisions.append, game.loop.choose  # bound once: this runs every decision
+    now, mark, bot_choose = time.perf_counter, decisions.append, game_loop(game).choose  # bound once: this runs every decision
 
     def init_state(seed, b):
         starts.append(now())

@@ -297,7 +297,7 @@ def decide(band: Band, jobs: int = 1) -> Verdict:
 
 def check(path: Path, jobs: int = 1, only: list[str] | None = None) -> list[Verdict]:
     """Validates the whole file, then decides every band (or those named in ``only``)."""
-    from .runner import _jobs
+    from .workers import worker_count
 
     bands = load(path)
     if only:
@@ -305,7 +305,7 @@ def check(path: Path, jobs: int = 1, only: list[str] | None = None) -> list[Verd
         if unknown:
             raise UserError(f"{path}: no band named {', '.join(sorted(unknown))}")
         bands = [b for b in bands if b.name in only]
-    jobs = _jobs(jobs)
+    jobs = worker_count(jobs)
     return [decide(b, jobs) for b in bands]
 
 

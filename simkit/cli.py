@@ -307,9 +307,11 @@ def trace_cmd(
 
     Example: simkit trace ufs --seed 3 --game-index 17 --bot greedy
     """
+    from .trace import trace_game
+
     g, params = _game_params(game, set_)
     bots = g.resolve_bots(bot, params)
-    for line in g.trace(params, bots, seed, index):
+    for line in trace_game(g, params, bots, seed, index):
         out.print(line, highlight=False, markup=False)
 
 
@@ -636,7 +638,7 @@ def tune_cmd(
     """
     from .params import parse_assignments
     from .progress import bar
-    from .runner import _jobs
+    from .workers import worker_count
     from .tune import goal as make_goal, knobs, parse_budget, tune
 
     if fmt not in ("table", "json"):
@@ -654,7 +656,7 @@ def tune_cmd(
     if goal_.over and (goal_.over in sets or goal_.over in {k.name for k in ks}):
         raise UserError(f"{goal_.over} runs along the curve; it cannot also be fixed with --set or searched as a knob")
     games, minutes = parse_budget(budget)
-    n_jobs = _jobs(jobs)
+    n_jobs = worker_count(jobs)
     if out_dir is None:
         import hashlib
 

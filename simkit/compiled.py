@@ -15,6 +15,7 @@ from typing import Callable, Iterable
 
 from . import _cache
 from .game import Bot, GameSpec
+from .play import simulate
 
 
 def compile_loop(game: GameSpec, bots: list[Bot], checked: bool = False) -> float:
@@ -22,15 +23,15 @@ def compile_loop(game: GameSpec, bots: list[Bot], checked: bool = False) -> floa
     one game with them, and with ``checked`` the compiled functions the Python loop
     calls for them; returns the seconds it took."""
     from .play import bots_used
-    from .runner import bot_table
+    from .bots import bot_table
     from .seeding import game_seeds
 
     t0 = time.perf_counter()
     params = game.params()
     table = bot_table(len(bots), 0, 1, False)
-    game.simulate(params, game_seeds(0, 0, 1), table, bots)
+    simulate(game, params, game_seeds(0, 0, 1), table, bots)
     if checked:
-        game.simulate(params, game_seeds(0, 0, 1), table, bots, checked=True)
+        simulate(game, params, game_seeds(0, 0, 1), table, bots, checked=True)
     _cache.mark_compiled(game.component, bots_used(game, bots))
     return time.perf_counter() - t0
 
@@ -88,11 +89,11 @@ def _compile_by_name(name: str, bot_names: tuple[str, ...], checked: bool = True
 def compile_games(names: list[str], bot_names: tuple[str, ...] = (), jobs: int = 0, say: Callable[[str], None] = print) -> None:
     """Compiles several games' loops for ``bot_names`` (default: each game's default
     bot), one process per game (``jobs`` 0: all cores)."""
-    from .runner import _jobs
+    from .workers import worker_count
 
     if not names:
         return
-    jobs = min(_jobs(jobs), len(names))
+    jobs = min(worker_count(jobs), len(names))
     # Largest games first: with fewer processes than games, the long compilations then
     # overlap instead of one of them running alone at the end.
     names = sorted(names, key=lambda n: -sum(p.stat().st_size for p in _cache.compiled_files(n)))

@@ -1,6 +1,9 @@
 """Checks the conformance suite runs on every game, as functions a contributor can call on a
 game being written (``tests/test_conformance.py`` runs them on every registered game).
 
+:func:`check_contract` reads the declaration: the protocol's functions and constants, the
+bots' table, the loop bound to this game's engine and bots, the layout's offsets.
+
 :func:`observation_leaks` plays random games and, at every position, compares what each
 seat is shown with what it is shown in *twins* of the position: copies that differ only in
 what that seat may not see, made by the engine's ``hidden_variants(s, b, seat, rng)``. A
@@ -15,7 +18,80 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .game import CHOOSE_ARGS, PROTOCOL, GameSpec
 from .params import build
+from .protocol import game_loop
+
+
+def _arity(f) -> int | None:
+    import inspect
+
+    try:
+        return len(inspect.signature(getattr(f, "py_func", f)).parameters)
+    except (TypeError, ValueError):
+        return None
+
+
+def check_contract(game: GameSpec) -> list[str]:
+    """What a game's declaration lacks or gets wrong (empty when it fulfils the contract)."""
+    problems = []
+    E = game.engine
+    for fn in ("init_state", "legal_actions", "apply_action", "to_move", "is_over", "observe"):
+        if not callable(getattr(E, fn, None)):
+            problems.append(f"engine has no {fn}()")
+    for const in ("STATE", "ACTIONS", "MAX_ACTIONS", "OBS_SIZE", "PERFECT_INFORMATION"):
+        if not hasattr(E, const):
+            problems.append(f"engine has no {const}")
+    if hasattr(E, "ACTIONS") and getattr(E, "MAX_ACTIONS", None) != E.ACTIONS.size:
+        problems.append("MAX_ACTIONS differs from ACTIONS.size")
+    if getattr(E, "PERFECT_INFORMATION", False) and hasattr(E, "STATE") and E.OBS_SIZE != E.STATE.size:
+        problems.append("a perfect-information game's observation is the state: OBS_SIZE must equal STATE.size")
+    if getattr(E, "PERFECT_INFORMATION", True) is False and not callable(getattr(E, "hidden_variants", None)):
+        problems.append("a game that hides information (PERFECT_INFORMATION = False) must define hidden_variants(s, b, seat, rng) "
+                        "in its engine: copies of s differing only in what seat may not see (simkit.conformance)")
+    S = game.strategies
+    for const in ("BOTS", "CHOOSE", "SCRATCH", "MEMORY"):
+        if not hasattr(S, const):
+            problems.append(f"strategies module has no {const}")
+    if game.default_bot not in getattr(S, "BOTS", {}):
+        problems.append(f"default bot {game.default_bot!r} is not a built-in bot")
+    rules_folder, bots_folder = game.folders
+    if rules_folder.name != game.name or bots_folder.name != game.name:
+        problems.append(f"folders {rules_folder.name!r} / {bots_folder.name!r} differ from the name {game.name!r}")
+    codes = [b.code for b in getattr(S, "BOTS", {}).values()]
+    if sorted(codes) != list(range(len(codes))):
+        problems.append("bot codes must be 0 .. n-1")
+    for owner, fn, params in PROTOCOL:
+        f = getattr(E if owner == "engine" else S, fn, None)
+        if callable(f):
+            got = _arity(f)
+            if got is not None and got != len(params):
+                problems.append(f"{owner} {fn}() takes {got} arguments; the loop calls {fn}({', '.join(params)})")
+    choosers = getattr(S, "CHOOSE", ())
+    if not isinstance(choosers, tuple) or len(choosers) != len(codes):
+        problems.append(f"strategies CHOOSE must be a tuple of one function per bot code ({len(codes)} bots)")
+    else:
+        for code, f in enumerate(choosers):
+            got = _arity(f) if callable(f) else None
+            if not callable(f) or (got is not None and got != len(CHOOSE_ARGS)):
+                problems.append(f"strategies CHOOSE[{code}] must be a function ({', '.join(CHOOSE_ARGS)})")
+    try:
+        loop = game_loop(game)
+    except Exception as exc:  # a contributor's loop.py that does not import: say so, do not crash the check
+        problems.append(f"loop.py does not import: {type(exc).__name__}: {exc}")
+    else:
+        if getattr(loop, "E", None) is not E:
+            problems.append("loop.py must bind this game's engine ('from . import engine as E')")
+        bound = getattr(loop, "bots", None)
+        if bound is not S:
+            problems.append(f"loop.py binds the bots of {getattr(bound, '__name__', bound)!r}, not {S.__name__!r}: "
+                            f"write 'import {S.__name__} as bots' in simkit/games/{game.name}/loop.py")
+    if hasattr(E, "STATE"):
+        consts = {k: v for k, v in vars(E).items() if k.isupper() and isinstance(v, int) and not isinstance(v, bool)}
+        for cname, off in E.STATE.offsets().items():
+            if cname in consts and consts[cname] != off:
+                problems.append(f"engine constant {cname} = {consts[cname]} but the layout puts {cname.lower()} at {off}")
+    return problems
 
 
 def _field_names(E) -> list[str]:

@@ -1,11 +1,14 @@
-"""How numbers are printed in tables and reports: p-values that underflow, and rates
-with enough digits for their intervals to be read."""
+"""How numbers are printed in tables and reports (p-values that underflow, and rates
+with enough digits for their intervals to be read) and the plots' colours."""
 
 from __future__ import annotations
 
 import math
 
 from .stats import Interval
+
+# The colours of every plot, in order (one per series).
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf", "#bcbd22"]
 
 
 def fmt_p(p: float, digits: int = 2) -> str:

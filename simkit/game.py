@@ -24,8 +24,6 @@ arrays and of each seat's memory).
 from __future__ import annotations
 
 import dataclasses
-import functools
-import importlib
 import inspect
 import re
 from pathlib import Path
@@ -34,6 +32,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .bots import Bot, load_user_bot
 from .errors import UserError
 
 
@@ -142,35 +141,6 @@ class BotInfo:
         return flags
 
 
-@dataclasses.dataclass(frozen=True)
-class Bot:
-    """A bot chosen for a run.
-
-    Built-in bots run inside the compiled game loop (``code`` >= 0, ``flags`` from
-    their options). A user bot (``--bot package.module:name``) is a Python callable
-    ``fn(observation, legal, rng) -> action``: ``observation`` is what its seat may see
-    (the whole state in games without hidden information), ``legal`` the legal
-    actions, ``rng`` a numpy Generator seeded from the game's seed and a secret of the run. It gets
-    copies, so nothing it writes reaches the game. Games with a user bot at the table
-    run in the Python loop over the same compiled rules, every action checked.
-    """
-
-    name: str
-    code: int = -1
-    flags: int = 0
-    fn: Callable | None = None
-    source: str | None = None  # a user bot: hash of its module file when it was loaded
-    path: str | None = None  # a user bot: its module file
-
-    def __reduce__(self):
-        if self.fn is None:
-            return (Bot, (self.name, self.code, self.flags))
-        # Worker processes import the user's module again, from the same file.
-        from .userbots import reload_user_bot
-
-        return (reload_user_bot, (self.name, self.path, self.source))
-
-
 # ---- output table -----------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class Column:
@@ -239,6 +209,12 @@ class OutputTable:
     @property
     def game_columns(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.columns if c.per == "game")
+
+    def gather(self, s: np.ndarray, seats: int) -> tuple[np.ndarray, np.ndarray]:
+        """The raw fields of one finished game's state ``s``: its game fields and each seat's
+        (the compiled loop's ``simkit.loop.record`` does the same inside compiled code)."""
+        seat_at = self.seat_base + np.arange(seats)[:, None] * self.seat_stride + self.seat_fields[None, :]
+        return s[self.game_fields], s[seat_at]
 
     def columns_from(self, game_raw: np.ndarray, seat_raw: np.ndarray, params: Any) -> dict[str, np.ndarray]:
         """The output columns from the raw fields the loops recorded (``game_raw[g, j]``,
@@ -363,37 +339,6 @@ class GameSpec:
         """The name of the game's compile-cache folder (its folder name)."""
         return self.folders[0].name
 
-    @functools.cached_property
-    def loop(self) -> ModuleType:
-        """The game's cached compiled loop (``loop.py`` beside the engine)."""
-        return importlib.import_module(self.engine.__name__.rsplit(".", 1)[0] + ".loop")
-
-    @functools.cached_property
-    def entries(self) -> SimpleEntries:
-        return SimpleEntries(self)
-
-    def rules(self, params: Any = None, **settings) -> Any:
-        """The step-by-step rules (:class:`simkit.rules.Rules`) for a parameters object,
-        or for settings given as keywords and validated like ``--set``."""
-        from .rules import Rules
-
-        return Rules(self, params, **settings)
-
-    def simulate(self, params: Any, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], checked: bool = False,
-                 first_index: int = 0, board: np.ndarray | None = None, secret: bytes | None = None) -> dict[str, np.ndarray]:
-        """Plays one game per seed; ``table[g, seat]`` indexes ``bots``. ``checked``
-        forces the Python loop, which checks every action (slower); ``board``: the board
-        vector if already built (else it is built from the parameters); ``secret``: the
-        run's key for user bots' generators (fresh when not given)."""
-        from .play import simulate
-
-        return simulate(self, params, seeds, table, bots, checked, first_index, board, secret)
-
-    def trace(self, params: Any, bots: list[Bot], seed: int, index: int):
-        from .trace import trace_game
-
-        return trace_game(self, params, bots, seed, index)
-
     def validate(self, params: Any) -> None:
         """Reads the data files the parameters name (UserError if they are bad)."""
         self.board(params)
@@ -411,8 +356,6 @@ class GameSpec:
             return Bot(name=text, code=info.code, flags=info.flags_for(opts, self.name))
         known = ", ".join(self.bots)
         if opts and name.replace(".", "").replace("_", "").isalnum():
-            from .userbots import load_user_bot
-
             try:
                 return load_user_bot(name, opts, text)
             except UserError as exc:
@@ -433,27 +376,6 @@ class GameSpec:
         return [self.resolve_bot(t) for t in texts]
 
 
-class SimpleEntries:
-    """Cached compiled copies of a game's protocol functions, for calls from Python
-    (compiled code calls the plain functions, which numba can inline)."""
-
-    def __init__(self, game: GameSpec):
-        from .jit import entry
-
-        E = game.engine
-        self.init_state = entry(E.init_state)
-        self.legal_actions = entry(E.legal_actions)
-        self.apply_action = entry(E.apply_action)
-        self.to_move = entry(E.to_move)
-        self.is_over = entry(E.is_over)
-        self.observe = entry(E.observe)
-        self._choose = [entry(f) for f in game.strategies.CHOOSE]  # each compiled on its first call
-
-    def choose(self, code, flags, obs, legal, rng, b, mem, ib, fb):
-        """Built-in bot ``code``'s action (the arguments of the compiled loop's ``choose``)."""
-        return self._choose[code](flags, obs, legal, rng, b, mem, ib, fb)
-
-
 # The protocol functions and the arguments the compiled loop passes them (simkit.loop).
 PROTOCOL = (
     ("engine", "init_state", ("seed", "b")),
@@ -466,78 +388,9 @@ PROTOCOL = (
 CHOOSE_ARGS = ("flags", "obs", "legal", "rng", "b", "mem", "ib", "fb")  # a built-in bot's function (strategies CHOOSE)
 
 
-def _arity(f) -> int | None:
-    import inspect
-
-    try:
-        return len(inspect.signature(getattr(f, "py_func", f)).parameters)
-    except (TypeError, ValueError):
-        return None
-
-
-def check_contract(game: GameSpec) -> list[str]:
-    """What a game's declaration lacks or gets wrong (empty when it fulfils the contract)."""
-    problems = []
-    E = game.engine
-    for fn in ("init_state", "legal_actions", "apply_action", "to_move", "is_over", "observe"):
-        if not callable(getattr(E, fn, None)):
-            problems.append(f"engine has no {fn}()")
-    for const in ("STATE", "ACTIONS", "MAX_ACTIONS", "OBS_SIZE", "PERFECT_INFORMATION"):
-        if not hasattr(E, const):
-            problems.append(f"engine has no {const}")
-    if hasattr(E, "ACTIONS") and getattr(E, "MAX_ACTIONS", None) != E.ACTIONS.size:
-        problems.append("MAX_ACTIONS differs from ACTIONS.size")
-    if getattr(E, "PERFECT_INFORMATION", False) and hasattr(E, "STATE") and E.OBS_SIZE != E.STATE.size:
-        problems.append("a perfect-information game's observation is the state: OBS_SIZE must equal STATE.size")
-    if getattr(E, "PERFECT_INFORMATION", True) is False and not callable(getattr(E, "hidden_variants", None)):
-        problems.append("a game that hides information (PERFECT_INFORMATION = False) must define hidden_variants(s, b, seat, rng) "
-                        "in its engine: copies of s differing only in what seat may not see (simkit.conformance)")
-    S = game.strategies
-    for const in ("BOTS", "CHOOSE", "SCRATCH", "MEMORY"):
-        if not hasattr(S, const):
-            problems.append(f"strategies module has no {const}")
-    if game.default_bot not in getattr(S, "BOTS", {}):
-        problems.append(f"default bot {game.default_bot!r} is not a built-in bot")
-    rules_folder, bots_folder = game.folders
-    if rules_folder.name != game.name or bots_folder.name != game.name:
-        problems.append(f"folders {rules_folder.name!r} / {bots_folder.name!r} differ from the name {game.name!r}")
-    codes = [b.code for b in getattr(S, "BOTS", {}).values()]
-    if sorted(codes) != list(range(len(codes))):
-        problems.append("bot codes must be 0 .. n-1")
-    for owner, fn, params in PROTOCOL:
-        f = getattr(E if owner == "engine" else S, fn, None)
-        if callable(f):
-            got = _arity(f)
-            if got is not None and got != len(params):
-                problems.append(f"{owner} {fn}() takes {got} arguments; the loop calls {fn}({', '.join(params)})")
-    choosers = getattr(S, "CHOOSE", ())
-    if not isinstance(choosers, tuple) or len(choosers) != len(codes):
-        problems.append(f"strategies CHOOSE must be a tuple of one function per bot code ({len(codes)} bots)")
-    else:
-        for code, f in enumerate(choosers):
-            got = _arity(f) if callable(f) else None
-            if not callable(f) or (got is not None and got != len(CHOOSE_ARGS)):
-                problems.append(f"strategies CHOOSE[{code}] must be a function ({', '.join(CHOOSE_ARGS)})")
-    try:
-        loop = game.loop
-    except Exception as exc:  # a contributor's loop.py that does not import: say so, do not crash the check
-        problems.append(f"loop.py does not import: {type(exc).__name__}: {exc}")
-    else:
-        if getattr(loop, "E", None) is not E:
-            problems.append("loop.py must bind this game's engine ('from . import engine as E')")
-        bound = getattr(loop, "bots", None)
-        if bound is not S:
-            problems.append(f"loop.py binds the bots of {getattr(bound, '__name__', bound)!r}, not {S.__name__!r}: "
-                            f"write 'import {S.__name__} as bots' in simkit/games/{game.name}/loop.py")
-    if hasattr(E, "STATE"):
-        consts = {k: v for k, v in vars(E).items() if k.isupper() and isinstance(v, int) and not isinstance(v, bool)}
-        for cname, off in E.STATE.offsets().items():
-            if cname in consts and consts[cname] != off:
-                problems.append(f"engine constant {cname} = {consts[cname]} but the layout puts {cname.lower()} at {off}")
-    return problems
-
-
 def _registered_game(name: str) -> GameSpec:
+    # The one arrow up from the declarations: a pickled game is looked up by name in the
+    # registry (worker processes would otherwise unpickle modules).
     from .games import get
 
     return get(name)

@@ -145,6 +145,7 @@ def observe_state(s, b, seat, out):
 
 @njit
 def record(s, g, game_fields, seat_fields, seat_base, seat_stride, game_raw, seat_raw):
+    # OutputTable.gather, compiled (compiled code cannot call it)
     for j in range(game_fields.shape[0]):
         game_raw[g, j] = s[game_fields[j]]
     for p in range(seat_raw.shape[1]):

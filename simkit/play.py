@@ -11,10 +11,11 @@ from typing import Any
 import numpy as np
 
 from .errors import UserError
-from .game import Bot, GameSpec
+from .bots import Bot, call_user_bot
+from .game import GameSpec
 from .layout import MAX_SEATS
+from .protocol import entries, game_loop
 from .rng import BOT
-from .userbots import call_user_bot
 
 
 def simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], checked: bool = False,
@@ -32,7 +33,7 @@ def simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, 
         codes = np.ascontiguousarray(np.array([bot.code for bot in bots], np.int64)[table])
         flags = np.ascontiguousarray(np.array([bot.flags for bot in bots], np.int64)[table])
         out = game.outputs
-        chunk = game.loop.play_chunk(bots_used(game, bots))
+        chunk = game_loop(game).play_chunk(bots_used(game, bots))
         game_raw, seat_raw, stuck = chunk(seeds, b, codes, flags, out.game_fields, out.seat_fields, out.seat_base,
                                           out.seat_stride, game.max_steps)
         if stuck >= 0:
@@ -76,7 +77,7 @@ class Table:
     def __init__(self, game: GameSpec, b: np.ndarray, seed: int, secret: bytes | None = None):
         self.game = game
         self.E = game.engine
-        self.fns = game.entries
+        self.fns = entries(game)
         self.b = b
         self.seed = int(seed)
         self.s, self.rng = self.fns.init_state(np.uint64(seed), b)
@@ -142,9 +143,7 @@ def play_python(game: GameSpec, b: np.ndarray, seeds: np.ndarray, table: np.ndar
             a, _ = t.decide(bots[table[g, t.to_move()]], first_index + g)
             t.step(a)
             steps += 1
-        game_raw[g] = t.s[out.game_fields]
-        for p in range(seats):
-            seat_raw[g, p] = t.s[out.seat_base + p * out.seat_stride + out.seat_fields]
+        game_raw[g], seat_raw[g] = out.gather(t.s, seats)
     return game_raw, seat_raw
 
 

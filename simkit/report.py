@@ -26,9 +26,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from . import __version__
 from .errors import UserError  # noqa: E402
-from .fmt import fmt_p, pct  # noqa: E402,F401  (re-exported for the game reports)
+from .fmt import PALETTE, fmt_p, pct  # noqa: E402,F401  (re-exported for the game reports)
 
-PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf", "#bcbd22"]
 
 
 def style() -> None:

@@ -23,6 +23,7 @@ import numpy as np
 
 from .errors import UserError
 from .params import build
+from .protocol import entries
 
 
 class IllegalAction(ValueError):
@@ -52,7 +53,7 @@ class Rules:
         self.game = game
         self.params = params
         self.E = game.engine
-        self.fns = game.entries
+        self.fns = entries(game)
         self.b = game.board(params)
         self._buf = np.empty(self.E.MAX_ACTIONS, np.int32)
 
@@ -101,8 +102,8 @@ class Rules:
         """The game's output columns for this one game (per seat: a list)."""
         out = self.game.outputs
         seats = self.seats
-        game_raw = st.s[out.game_fields][None, :].astype(np.int32)
-        seat_raw = np.stack([st.s[out.seat_base + p * out.seat_stride + out.seat_fields] for p in range(seats)])[None].astype(np.int32)
+        game_fields, seat_fields = out.gather(st.s, seats)
+        game_raw, seat_raw = game_fields[None].astype(np.int32), seat_fields[None].astype(np.int32)
         cols = out.columns_from(game_raw, seat_raw, self.params)
         return {k: (v[0].tolist() if np.ndim(v) == 2 else (v[0].item() if hasattr(v[0], "item") else v[0])) for k, v in cols.items()}
 

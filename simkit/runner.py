@@ -30,15 +30,18 @@ import polars as pl
 from . import __version__
 from .compiled import ensure_compiled
 from .errors import Interrupted, UserError
-from .game import Bot, GameSpec
+from .bots import Bot
+from .game import GameSpec
+from .workers import MAX_GAMES, processes, worker_count
 from .params import as_dict
 from .seeding import game_seeds
+from .bots import bot_table
+from .play import simulate
 
 LIBRARIES = ("numpy", "numba", "polars", "joblib", "scipy", "statsmodels", "typer", "rich", "matplotlib")
 BACKENDS = ("loky", "threading", "dask", "ray")
 
 
-MAX_GAMES = 10**12  # more games than any disk could hold the results of
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,26 +130,17 @@ class RunResult:
         return self._frame.columns if self._frame is not None else list(pl.read_parquet_schema(self.path / "games.parquet"))
 
 
-def bot_table(n_seats: int, start: int, stop: int, rotate: bool) -> np.ndarray:
-    """``table[g, seat]``: index into the run's bot list for each game and seat."""
-    seats = np.arange(n_seats)
-    games = np.arange(start, stop)
-    if not rotate:
-        return np.broadcast_to(seats, (stop - start, n_seats)).copy()
-    return (seats[None, :] + games[:, None]) % n_seats
-
-
 def play_range(spec: RunSpec, start: int, stop: int, secret: bytes | None = None) -> pl.DataFrame:
     """Plays games ``start .. stop-1`` of the run: one row per game and seat, with the
     run's parameters as columns (so that frames of different runs never mix silently).
     ``secret``: the run's key for user bots' generators."""
-    from .userbots import check_unchanged
+    from .bots import check_unchanged
 
     check_unchanged(spec.bots)
     seats = spec.game.seats(spec.params)
     seeds = game_seeds(spec.seed, start, stop)
     table = bot_table(seats, start, stop, spec.rotate_seats)
-    cols = spec.game.simulate(spec.params, seeds, table, list(spec.bots), first_index=start, board=spec.board, secret=secret)
+    cols = simulate(spec.game, spec.params, seeds, table, list(spec.bots), first_index=start, board=spec.board, secret=secret)
     n = stop - start
     names = np.array([b.name for b in spec.bots], dtype=object)
     data: dict[str, Any] = {
@@ -590,7 +584,7 @@ def execute(runs: list[_Pending], jobs: int, backend: str, scheduler: str | None
             for a, b in r.todo():
                 yield i, a, b
 
-    jobs = _processes(jobs, backend)
+    jobs = processes(jobs, backend)
     jobs = min(jobs, sum(1 for _ in itertools.islice(tasks(), jobs)))
     # A user's bot plays in a worker process even with one job: if it ends its process
     # (os._exit), the run reports it instead of vanishing with it.
@@ -701,18 +695,6 @@ def _check_counts(counts: tuple[int, int], n: int, seats: int) -> None:
         raise RuntimeError(f"run of {n} games holds {counts[0]} rows for {counts[1]} games: a bug")
 
 
-def _processes(jobs: int, backend: str) -> int:
-    """The worker processes ``jobs`` gives: with loky, never more than the cores (more
-    processes than cores only cost memory)."""
-    return min(jobs, os.cpu_count() or 1) if backend == "loky" else jobs
-
-
-def _jobs(jobs: int) -> int:
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
-        raise UserError(f"--jobs must be 0 (all cores) or a positive number of processes, not {jobs!r}")
-    return jobs if jobs >= 1 else max(1, os.cpu_count() or 1)
-
-
 def run(
     spec: RunSpec,
     out: Path | None = None,
@@ -747,7 +729,7 @@ def run_many(
     Everything is checked before the first game is played. Ctrl-C stops the run
     with :class:`~simkit.errors.Interrupted`, whose message says how many games are
     kept and how to resume."""
-    jobs = _jobs(jobs)
+    jobs = worker_count(jobs)
     check_backend(backend)
     folders = [Path(out).resolve() for _, out in runs if out is not None]
     if len(set(folders)) != len(folders):
@@ -773,7 +755,7 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
     runs = [(p.spec.game, p.spec.bots) for p in pending if p.remaining]
     t0 = time.perf_counter()
     try:
-        cores = max(_processes(jobs, backend), 1)
+        cores = max(processes(jobs, backend), 1)
         if callable(progress):
             ensure_compiled(runs, jobs=cores)
         else:

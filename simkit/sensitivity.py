@@ -576,7 +576,7 @@ def tornado(s: Sensitivity, figures: list[str] | None = None, cols: int = 3, max
     title says how many it leaves out)."""
     import matplotlib.pyplot as plt
 
-    from .report import PALETTE
+    from .fmt import PALETTE
 
     names = figures or [f.name for f in s.decl.figures]
     names = [n for n in names if any(c.figure.name == n for c in s.changes)]

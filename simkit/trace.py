@@ -10,17 +10,18 @@ import numpy as np
 
 from .game import Bot, GameSpec
 from .play import Table
+from .rules import Rules
 
 WIDTH = 100  # no line of a trace is longer (traces are read in a terminal)
 STEP = "    "  # the indentation of the moves under a state
 
 
 def trace_game(game: GameSpec, params: Any, bots: list[Bot], seed: int, index: int, rotate: bool = False) -> Iterator[str]:
-    from .runner import bot_table
+    from .bots import bot_table
     from .seeding import game_seeds
 
     from .errors import UserError
-    from .runner import MAX_GAMES
+    from .workers import MAX_GAMES
 
     if not isinstance(seed, int) or seed < 0:
         raise UserError(f"the seed must be a non-negative integer, not {seed!r} (--seed)")
@@ -70,7 +71,7 @@ def trace_game(game: GameSpec, params: Any, bots: list[Bot], seed: int, index: i
     if game.text.describe_result is not None:
         yield from _text(game.text.describe_result(params, t.s, b))
     else:
-        won = np.atleast_1d(game.rules(params).won(_State(t)))
+        won = np.atleast_1d(Rules(game, params).won(_State(t)))
         yield "won: " + ", ".join(f"seat {p + 1}" for p in range(len(won)) if won[p]) if won.any() else "nobody won"
 
 

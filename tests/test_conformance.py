@@ -15,11 +15,13 @@ import numpy as np
 import pytest
 
 from simkit.conformance import observation_leaks
-from simkit.game import check_contract
+from simkit.conformance import check_contract
 from simkit.games import REGISTRY, get
 from simkit.params import build
-from simkit.runner import bot_table
+from simkit.bots import bot_table
 from simkit.seeding import game_seeds
+from simkit.play import simulate
+from simkit.rules import Rules
 
 GAMES = [get(name) for name in REGISTRY]
 CASES = [(g, v) for g in GAMES for v in g.checks.variants]
@@ -69,7 +71,7 @@ def test_games_have_distinct_outcome_hashes():
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
 def test_random_games_end_and_keep_invariants(case):
     game, variant = case
-    rules = game.rules(build(game.params, variant, game.name))
+    rules = Rules(game, build(game.params, variant, game.name))
     rng = np.random.default_rng(7)
     for seed in range(25):
         st, _ = play_random(rules, seed, rng, game.max_steps)
@@ -80,7 +82,7 @@ def test_random_games_end_and_keep_invariants(case):
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 def test_seed_and_actions_reproduce_the_game(game):
-    rules = game.rules(build(game.params, {}, game.name))
+    rules = Rules(game, build(game.params, {}, game.name))
     st1, actions = play_random(rules, 123, np.random.default_rng(1), game.max_steps, check=False)
     st2 = rules.new(123)
     for a in actions:
@@ -92,7 +94,7 @@ def test_seed_and_actions_reproduce_the_game(game):
 def test_steps_after_the_end_and_illegal_actions_are_refused(game):
     from simkit.rules import IllegalAction
 
-    rules = game.rules(build(game.params, {}, game.name))
+    rules = Rules(game, build(game.params, {}, game.name))
     st = rules.new(4)
     illegal = [a for a in range(game.engine.MAX_ACTIONS) if a not in set(rules.legal(st).tolist())]
     if illegal:
@@ -111,8 +113,8 @@ def test_builtin_bots_play_only_legal_moves(case):
     for name in (info.test_name for info in game.bots.values()):
         bots = game.resolve_bots([name], params)
         table = bot_table(len(bots), 0, len(seeds), rotate=True)
-        checked = game.simulate(params, seeds, table, bots, checked=True)  # raises on an illegal move
-        fast = game.simulate(params, seeds, table, bots)
+        checked = simulate(game, params, seeds, table, bots, checked=True)  # raises on an illegal move
+        fast = simulate(game, params, seeds, table, bots)
         for col, values in fast.items():
             assert np.array_equal(np.asarray(values), np.asarray(checked[col])), f"{name}: {col} differs between loops"
 
@@ -171,12 +173,12 @@ def test_compiled_rules_equal_plain_python(game, sets):
         "import json, sys, warnings, numpy as np\n"
         "warnings.simplefilter('ignore'); np.seterr(all='ignore')\n"
         "from simkit.games import get\nfrom simkit.params import build\n"
-        "from simkit.runner import bot_table\nfrom simkit.seeding import game_seeds\n"
+        "from simkit.bots import bot_table\nfrom simkit.play import simulate\nfrom simkit.seeding import game_seeds\n"
         "g = get(sys.argv[1]); p = build(g.params, json.loads(sys.argv[3]), g.name)\n"
         "out = {}\n"
         "for name, n in json.loads(sys.argv[2]).items():\n"
         "    bots = g.resolve_bots([name], p)\n"
-        "    res = g.simulate(p, game_seeds(9, 0, n), bot_table(len(bots), 0, n, True), bots)\n"
+        "    res = simulate(g, p, game_seeds(9, 0, n), bot_table(len(bots), 0, n, True), bots)\n"
         "    out[name] = {k: np.asarray(v).tolist() for k, v in res.items()}\n"
         "print(json.dumps(out))\n"
     )
@@ -186,6 +188,6 @@ def test_compiled_rules_equal_plain_python(game, sets):
     python_results = json.loads(proc.stdout.strip().splitlines()[-1])
     for name, n in games.items():
         bots = game.resolve_bots([name], params)
-        res = game.simulate(params, game_seeds(9, 0, n), bot_table(len(bots), 0, n, True), bots)
+        res = simulate(game, params, game_seeds(9, 0, n), bot_table(len(bots), 0, n, True), bots)
         for col, values in res.items():
             assert np.asarray(values).tolist() == python_results[name][col], f"{name}: {col}"

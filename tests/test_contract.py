@@ -143,6 +143,11 @@ def test_outcome_hash_ignores_comments_docstrings_and_help_texts(tmp_path, monke
     assert digest('"""Other doc."""\n# a comment\nx: int = setting(2, help="the rulebook\'s two")\n') == base
     assert digest('"""Doc."""\nx: int = setting(3, help="two")\n') != base
     assert digest('"""Doc."""\nx: int = setting(2, lo=0, help="two")\n') != base
+    # a game's title and text records (trace legends, descriptions) are words, not rules
+    spec = 'SPEC = GameSpec(name="g", title="{}", text=Text(trace_legend="{}"), max_steps={})\n'
+    base = digest(spec.format("G", "x: a ship", 50))
+    assert digest(spec.format("The G", "x: a ship shot down", 50)) == base
+    assert digest(spec.format("G", "x: a ship", 60)) != base
 
 
 def test_check_contract_names_a_loop_bound_to_other_bots_and_a_wrong_arity():
@@ -154,7 +159,7 @@ def test_check_contract_names_a_loop_bound_to_other_bots_and_a_wrong_arity():
 
     import strategies.ufs
 
-    from simkit.game import check_contract
+    from simkit.conformance import check_contract
     from simkit.games import get
 
     t = get("template")
@@ -181,9 +186,9 @@ def test_a_run_compiles_only_the_bots_it_plays(tmp_path):
     import subprocess
     import sys
 
-    script = ("import strategies.template as S; from simkit.games import get; from simkit.runner import bot_table; "
+    script = ("import strategies.template as S; from simkit.games import get; from simkit.bots import bot_table; from simkit.play import simulate; "
               "from simkit.seeding import game_seeds; t = get('template'); p = t.params(); "
-              "t.simulate(p, game_seeds(0, 0, 2), bot_table(1, 0, 2, False), t.resolve_bots(['random'], p)); "
+              "simulate(t, p, game_seeds(0, 0, 2), bot_table(1, 0, 2, False), t.resolve_bots(['random'], p)); "
               "print(len(S.CHOOSE[0].signatures), len(S.CHOOSE[1].signatures))")
     env = dict(os.environ, SIMKIT_CACHE_DIR=str(tmp_path))
     env.pop("SIMKIT_EVERY_BOT_LOOP", None)  # the suite's one loop for every bot (conftest)

@@ -11,10 +11,12 @@ from simkit.games.eftaios import bits, Rules
 from simkit.games.eftaios import engine as E
 from simkit.params import build
 from simkit.play import Table
-from simkit.runner import bot_table
+from simkit.bots import bot_table
 from simkit.seeding import game_seeds
 from strategies.eftaios import belief as BL
 from strategies.eftaios import search as SE
+from simkit.play import simulate
+from simkit.protocol import entries
 
 GAME = get("eftaios")
 
@@ -22,7 +24,7 @@ GAME = get("eftaios")
 def _play(settings, bots, n, seed=5):
     p = build(GAME.params, settings, GAME.name)
     B = GAME.resolve_bots(bots, p)
-    return GAME.simulate(p, game_seeds(seed, 0, n), bot_table(len(B), 0, n, True), B)
+    return simulate(GAME, p, game_seeds(seed, 0, n), bot_table(len(B), 0, n, True), B)
 
 
 @pytest.mark.parametrize("settings", [{}, {"mode": "basic", "players": 5}, {"scenario": "infection", "players": 7},
@@ -43,7 +45,7 @@ def test_every_option_plays_legally():
     names = [f"heuristic:{o}" for o in GAME.bots["heuristic"].options] + ["search:budget=16", "search:deep"]
     for name in names:
         B = GAME.resolve_bots([name], p)
-        GAME.simulate(p, game_seeds(1, 0, 4), bot_table(6, 0, 4, True), B, checked=True)  # raises on an illegal action
+        simulate(GAME, p, game_seeds(1, 0, 4), bot_table(6, 0, 4, True), B, checked=True)  # raises on an illegal action
 
 
 def test_restricted_bots_never_use_their_item():
@@ -110,7 +112,7 @@ def test_bots_decide_from_the_observation_alone():
     p = build(GAME.params, {}, GAME.name)
     b = GAME.board(p)
     rules = Rules()
-    fns = GAME.entries
+    fns = entries(GAME)
     rng = np.random.default_rng(4)
     compared = 0
     for seed in range(3):

@@ -542,14 +542,15 @@ def test_ctrl_c_before_a_run_starts_says_so(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("checked", [False, True])
 def test_a_game_that_never_ends_stops_at_the_step_limit_with_one_line(checked):
     """A stand-in for a bot or rule that never ends a game: a step limit below a game's length."""
-    from simkit.runner import bot_table
+    from simkit.bots import bot_table
+    from simkit.play import simulate
     from simkit.seeding import game_seeds
 
     g = dataclasses.replace(get("template"), max_steps=3)
     bots = g.resolve_bots(["hold20"], g.params())
     seeds = game_seeds(7, 40, 42)
     with pytest.raises(UserError, match=f"game 40 \\(seed {seeds[0]}\\) did not end within 3 steps") as exc:
-        g.simulate(g.params(), seeds, bot_table(len(bots), 40, 42, False), bots, checked=checked, first_index=40)
+        simulate(g, g.params(), seeds, bot_table(len(bots), 40, 42, False), bots, checked=checked, first_index=40)
     assert "\n" not in str(exc.value)
 
 

@@ -13,17 +13,19 @@ from simkit.games.ovni import engine as E
 from simkit.jit import entry
 from simkit.params import build
 from simkit.play import Table
-from simkit.runner import bot_table
+from simkit.bots import bot_table
 from simkit.seeding import game_seeds
+from simkit.play import simulate
+from simkit.protocol import entries
 
 GAME = get("ovni")
-choose = GAME.entries.choose
+choose = entries(GAME).choose
 
 
 def run(bots, players=4, n=40, seed=5, **settings):
     params = build(GAME.params, {"players": players, **settings}, "ovni")
     resolved = GAME.resolve_bots(bots, params)
-    return GAME.simulate(params, game_seeds(seed, 0, n), bot_table(len(resolved), 0, n, True), resolved)
+    return simulate(GAME, params, game_seeds(seed, 0, n), bot_table(len(resolved), 0, n, True), resolved)
 
 
 @pytest.mark.parametrize("bot", ["greedy", "strategic", "search:budget=2"])

@@ -11,8 +11,10 @@ from simkit.game import BotInfo, Number
 from simkit.games import get
 from simkit.params import build
 from simkit.play import Table
-from simkit.runner import bot_table
+from simkit.bots import bot_table
 from simkit.seeding import game_seeds
+from simkit.play import simulate
+from simkit.protocol import entries
 
 UFS = get("ufs")
 
@@ -82,8 +84,8 @@ def test_ufs_search_with_a_budget_of_one_is_the_planner(sets):
     params = build(UFS.params, sets, "ufs")
     seeds = game_seeds(5, 0, 60)
     table = bot_table(1, 0, 60, True)
-    planner = UFS.simulate(params, seeds, table, UFS.resolve_bots(["planner"], params))
-    search = UFS.simulate(params, seeds, table, UFS.resolve_bots(["search:budget=1"], params))
+    planner = simulate(UFS, params, seeds, table, UFS.resolve_bots(["planner"], params))
+    search = simulate(UFS, params, seeds, table, UFS.resolve_bots(["search:budget=1"], params))
     for col in planner:
         assert np.array_equal(planner[col], search[col]), col
 
@@ -105,7 +107,7 @@ def _positions(game, params, bot_text, seeds, every=1):
 
 def test_ufs_search_reads_the_state_without_writing_it_and_reproduces():
     params = build(UFS.params, {"threat": 2}, "ufs")
-    fns = UFS.entries
+    fns = entries(UFS)
     n = 0
     for t, bot in _positions(UFS, params, "search:budget=6", game_seeds(8, 0, 2), every=3):
         before = t.s.copy()
@@ -122,7 +124,7 @@ def test_ufs_search_needs_no_chance_stream():
     """The search's dice come from its own stream: a position played on with any game
     chance stream gets the same choice (the bot is never given the game's streams)."""
     params = build(UFS.params, {"threat": 1}, "ufs")
-    fns = UFS.entries
+    fns = entries(UFS)
     bot = UFS.resolve_bot("search:budget=8")
     for t, _ in _positions(UFS, params, "planner", game_seeds(12, 0, 1), every=2):
         choices = set()
@@ -144,8 +146,8 @@ def test_aau_search_with_a_budget_of_one_is_its_rollout_bot(sets, same_as):
     params = build(AAU.params, sets, "aau")
     seeds = game_seeds(5, 0, 40)
     table = bot_table(params.players, 0, 40, True)
-    base = AAU.simulate(params, seeds, table, AAU.resolve_bots([same_as], params))
-    search = AAU.simulate(params, seeds, table, AAU.resolve_bots(["search:budget=1"], params))
+    base = simulate(AAU, params, seeds, table, AAU.resolve_bots([same_as], params))
+    search = simulate(AAU, params, seeds, table, AAU.resolve_bots(["search:budget=1"], params))
     for col in base:
         assert np.array_equal(base[col], search[col]), col
 
@@ -156,7 +158,7 @@ def test_aau_search_never_reads_the_order_of_the_bag():
     from simkit.games.aau.engine import BAG, BAG_N
 
     params = build(AAU.params, {"players": 2}, "aau")
-    fns = AAU.entries
+    fns = entries(AAU)
     bot = AAU.resolve_bot("search:budget=12")
     rng = np.random.default_rng(3)
     checked = 0
@@ -182,7 +184,7 @@ def test_aau_search_keeps_its_power_switches():
     from simkit.games.aau.engine import P_POWER
 
     params = build(AAU.params, {"players": 2}, "aau")
-    res = AAU.simulate(params, game_seeds(4, 0, 6), bot_table(2, 0, 6, True), AAU.resolve_bots(["search:no-extra+budget=4"], params))
+    res = simulate(AAU, params, game_seeds(4, 0, 6), bot_table(2, 0, 6, True), AAU.resolve_bots(["search:no-extra+budget=4"], params))
     assert not np.any(np.asarray(res["powers_used"]) & 8)
     assert P_POWER >= 0
 

@@ -7,6 +7,7 @@ import pytest
 
 from simkit.games import get
 from simkit.trace import WIDTH, _fold
+from simkit.trace import trace_game
 
 GAMES = ("ufs", "aau", "ufoo", "eftaios", "ovni")
 
@@ -14,7 +15,7 @@ GAMES = ("ufs", "aau", "ufoo", "eftaios", "ovni")
 def _trace(name: str, seed: int, index: int, **settings) -> list[str]:
     game = get(name)
     params = game.params(**settings)
-    return list(game.trace(params, game.resolve_bots([], params), seed, index))
+    return list(trace_game(game, params, game.resolve_bots([], params), seed, index))
 
 
 @pytest.mark.parametrize("name", GAMES)

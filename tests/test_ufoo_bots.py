@@ -11,10 +11,12 @@ from simkit.games import get
 from simkit.games.ufoo import engine as E
 from simkit.params import build
 from simkit.play import Table
-from simkit.runner import bot_table
+from simkit.bots import bot_table
 from simkit.seeding import game_seeds
 from strategies.ufoo import heuristic as H
 from tests.test_ufoo_rules import A, SPARE, Bs, cell, dice, make, position, setf
+from simkit.play import simulate
+from simkit.protocol import entries
 
 GAME = get("ufoo")
 PARAMS = build(GAME.params, {}, "ufoo")
@@ -23,7 +25,7 @@ PARAMS = build(GAME.params, {}, "ufoo")
 def play(names, n=40, seed=4, sets=None):
     params = build(GAME.params, sets or {}, "ufoo")
     chosen = GAME.resolve_bots(names, params)
-    return GAME.simulate(params, game_seeds(seed, 0, n), bot_table(len(chosen), 0, n, True), chosen)
+    return simulate(GAME, params, game_seeds(seed, 0, n), bot_table(len(chosen), 0, n, True), chosen)
 
 
 @pytest.mark.parametrize("name", list(GAME.bots))
@@ -74,7 +76,7 @@ def choice(rules, st, name):
     fb = np.zeros(bots.SCRATCH, np.float64)
     rng = np.zeros(3, np.uint64)
     rng[1] = 12345
-    a = GAME.entries.choose(bot.code, bot.flags, st.s, np.zeros(0, np.int32), rng, st.b, mem, ib, fb)
+    a = entries(GAME).choose(bot.code, bot.flags, st.s, np.zeros(0, np.int32), rng, st.b, mem, ib, fb)
     assert a in set(rules.legal(st).tolist())
     return int(a)
 

@@ -27,6 +27,7 @@ from simkit.games.ufoo import engine as E  # noqa: E402
 from simkit.params import as_dict, build, describe  # noqa: E402
 from simkit.play import Table  # noqa: E402
 from simkit.seeding import game_seeds  # noqa: E402
+from simkit.rules import Rules
 
 GAME = get("ufoo")
 STATUS = {E.ST_BOARD: "board", E.ST_DESTROYED: "destroyed", E.ST_DOCKED: "waiting", E.ST_READY: "ready"}
@@ -105,7 +106,7 @@ def replay(sets: dict, bot: str, seed: int, max_steps: int = 5000) -> int:
         assert chance.exhausted(), f"{where}, step {steps} ({M.action_of_id(int(a), cols)}): engine dice {_dice(t.s)}, model used {chance.used}"
         steps += 1
         assert steps < max_steps
-    out = GAME.rules(params).results(_state(t))
+    out = Rules(GAME, params).results(_state(t))
     for col in ("first_seat", "winner"):  # the output table numbers seats from 1, the model from 0
         out[col] = int(out[col]) - 1
     got = model.outcome()

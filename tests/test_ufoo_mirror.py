@@ -28,6 +28,7 @@ from simkit.games.ufoo import mirror as M
 from simkit.params import build
 from simkit.play import Table
 from simkit.seeding import game_seeds
+from simkit.protocol import entries
 
 GAME = get("ufoo")
 BOARDS = {"builtin": D.BUILTIN, **variants(D.BUILTIN)}
@@ -63,7 +64,7 @@ def choose(bot, s, b, mem, brng):
     """The bot's choice on copies (its memory, its stream), so both sides see the same."""
     ib = np.zeros(bots.SCRATCH, np.int32)
     fb = np.zeros(bots.SCRATCH, np.float64)
-    return int(GAME.entries.choose(bot.code, bot.flags, s.copy(), np.zeros(0, np.int32), brng.copy(), b, mem.copy(), ib, fb))
+    return int(entries(GAME).choose(bot.code, bot.flags, s.copy(), np.zeros(0, np.int32), brng.copy(), b, mem.copy(), ib, fb))
 
 
 # ---- the board ----------------------------------------------------------------------------------
@@ -110,12 +111,12 @@ def test_the_rules_are_mirror_symmetric(variant):
         s = t.s
         m = M.mirror_state(s, b)
         legal = t.legal()
-        nm = GAME.entries.legal_actions(m, b, buf)
+        nm = entries(GAME).legal_actions(m, b, buf)
         assert sorted(M.mirror_action(a, b) for a in legal) == sorted(buf[:nm].tolist())
         for a in legal[:: max(1, len(legal) // 6)]:
             x, y = s.copy(), m.copy()
-            GAME.entries.apply_action(x, t.rng.copy(), b, int(a))
-            GAME.entries.apply_action(y, t.rng.copy(), b, M.mirror_action(a, b))
+            entries(GAME).apply_action(x, t.rng.copy(), b, int(a))
+            entries(GAME).apply_action(y, t.rng.copy(), b, M.mirror_action(a, b))
             assert same_state(M.mirror_state(x, b), y), f"action {a} at turn {s[E.TURN]}"
         n_checked += 1
     assert n_checked > 50
@@ -167,5 +168,5 @@ def test_random_chooses_legally_on_mirror_images():
     buf = np.empty(E.MAX_ACTIONS, np.int32)
     for t in positions("random", games=2, max_steps=200):
         m = M.mirror_state(t.s, b)
-        nm = GAME.entries.legal_actions(m, b, buf)
+        nm = entries(GAME).legal_actions(m, b, buf)
         assert choose(bot, m, b, t.mem[t.to_move(), :bots.MEMORY], t.brng) in set(buf[:nm].tolist())

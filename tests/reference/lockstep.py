@@ -17,6 +17,7 @@ import numpy as np
 
 from simkit.play import Table
 from simkit.seeding import game_seeds
+from simkit.rules import Rules
 
 
 class LogChance:
@@ -63,12 +64,12 @@ def replay(game, params, bots, model_factory: Callable[[], Any], action_of: Call
     """Plays ``games`` seeded games with the engine (Python loop, every action checked)
     and the model in lockstep; raises AssertionError at the first divergence. Returns
     the number of steps compared."""
-    from simkit.runner import bot_table
+    from simkit.bots import bot_table
 
     b = game.board(params)
     seats = game.seats(params)
     steps = 0
-    rules = game.rules(params)
+    rules = Rules(game, params)
     for g, s_ in enumerate(game_seeds(seed, 0, games)):
         table = bot_table(seats, g, g + 1, rotate)[0]
         t = Table(game, b, int(s_))

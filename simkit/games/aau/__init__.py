@@ -11,6 +11,7 @@ import numpy as np
 
 import strategies.aau as bots
 
+from ... import rules
 from ...game import Analysis, Checks, GameSpec, OutputTable, Text, derived_column, game_column, seat_column
 from . import board as board_mod
 from . import describe
@@ -100,4 +101,4 @@ SPEC = GameSpec(
 def Rules(params: AAUParams | None = None, **settings):
     """Alien Attack USA step by step, e.g. ``Rules(players=3, semi_coop=True)`` (see
     :class:`simkit.rules.Rules`)."""
-    return SPEC.rules(params, **settings)
+    return rules.Rules(SPEC, params, **settings)

@@ -11,6 +11,7 @@ import numpy as np
 
 import strategies.eftaios as bots
 
+from ... import rules
 from ...game import Analysis, Checks, GameSpec, OutputTable, Text, derived_column, game_column, seat_column
 from . import board as board_mod
 from . import describe
@@ -121,4 +122,4 @@ SPEC = GameSpec(
 def Rules(params: EftaiosParams | None = None, **settings):
     """Escape From the Aliens step by step, e.g. ``Rules(players=4, mode="basic")`` (see
     :class:`simkit.rules.Rules`)."""
-    return SPEC.rules(params, **settings)
+    return rules.Rules(SPEC, params, **settings)

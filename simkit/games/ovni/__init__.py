@@ -12,6 +12,7 @@ import numpy as np
 
 import strategies.ovni as bots
 
+from ... import rules
 from ...game import Analysis, Checks, GameSpec, OutputTable, Text, derived_column, game_column, seat_column
 from . import board as board_mod
 from . import describe
@@ -139,4 +140,4 @@ SPEC = GameSpec(
 
 def Rules(params: OVNIParams | None = None, **settings):
     """O.V.N.I. step by step, e.g. ``Rules(players=3)`` (see :class:`simkit.rules.Rules`)."""
-    return SPEC.rules(params, **settings)
+    return rules.Rules(SPEC, params, **settings)

@@ -7,6 +7,7 @@ import numpy as np
 
 import strategies.template as bots
 
+from ... import rules
 from ...game import Analysis, Checks, GameSpec, OutputTable, Text, game_column, seat_column
 from . import board as board_mod
 from . import describe
@@ -54,4 +55,4 @@ SPEC = GameSpec(
 
 def Rules(params: PigParams | None = None, **settings):
     """Pig step by step, e.g. ``Rules(players=3)`` (see :class:`simkit.rules.Rules`)."""
-    return SPEC.rules(params, **settings)
+    return rules.Rules(SPEC, params, **settings)

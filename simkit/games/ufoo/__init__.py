@@ -12,6 +12,7 @@ import numpy as np
 
 import strategies.ufoo as bots
 
+from ... import rules
 from ...game import Analysis, Checks, GameSpec, OutputTable, Text, derived_column, game_column, seat_column
 from . import board as board_mod
 from . import describe
@@ -99,4 +100,4 @@ SPEC = GameSpec(
 
 def Rules(params: UfoOParams | None = None, **settings):
     """Ufo.O step by step, e.g. ``Rules(fire_lines="any")`` (see :class:`simkit.rules.Rules`)."""
-    return SPEC.rules(params, **settings)
+    return rules.Rules(SPEC, params, **settings)

@@ -10,6 +10,7 @@ import numpy as np
 
 import strategies.ufs as bots
 
+from ... import rules
 from ...game import Analysis, Checks, GameSpec, OutputTable, Text, game_column
 from . import board as board_mod
 from . import describe
@@ -79,4 +80,4 @@ SPEC = GameSpec(
 def Rules(params: UFSParams | None = None, **settings):
     """Under Falling Skies step by step, e.g. ``Rules(threat=3, city="new_york")``
     (see :class:`simkit.rules.Rules`)."""
-    return SPEC.rules(params, **settings)
+    return rules.Rules(SPEC, params, **settings)

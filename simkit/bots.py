@@ -1,4 +1,5 @@
-"""Users' own bots: ``--bot package.module:function``.
+"""A bot chosen for a run (:class:`Bot`), the table of which bot plays which seat in each
+game (:func:`bot_table`), and users' own bots: ``--bot package.module:function``.
 
 A user bot is ``fn(observation, legal, rng) -> action``. It is given copies, so
 nothing it writes reaches the game; what it returns must be one of ``legal`` (an
@@ -9,6 +10,7 @@ integer). Anything else it does — raise, return ``None`` or text, call ``sys.e
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import importlib
 import inspect
@@ -22,16 +24,51 @@ import numpy as np
 from .errors import UserError
 
 
+@dataclasses.dataclass(frozen=True)
+class Bot:
+    """A bot chosen for a run.
+
+    Built-in bots run inside the compiled game loop (``code`` >= 0, ``flags`` from
+    their options). A user bot (``--bot package.module:name``) is a Python callable
+    ``fn(observation, legal, rng) -> action``: ``observation`` is what its seat may see
+    (the whole state in games without hidden information), ``legal`` the legal
+    actions, ``rng`` a numpy Generator seeded from the game's seed and a secret of the run. It gets
+    copies, so nothing it writes reaches the game. Games with a user bot at the table
+    run in the Python loop over the same compiled rules, every action checked.
+    """
+
+    name: str
+    code: int = -1
+    flags: int = 0
+    fn: Callable | None = None
+    source: str | None = None  # a user bot: hash of its module file when it was loaded
+    path: str | None = None  # a user bot: its module file
+
+    def __reduce__(self):
+        if self.fn is None:
+            return (Bot, (self.name, self.code, self.flags))
+        # Worker processes import the user's module again, from the same file.
+        return (reload_user_bot, (self.name, self.path, self.source))
+
+
+def bot_table(n_seats: int, start: int, stop: int, rotate: bool) -> np.ndarray:
+    """``table[g, seat]``: index into the run's bot list for each game and seat."""
+    seats = np.arange(n_seats)
+    games = np.arange(start, stop)
+    if not rotate:
+        return np.broadcast_to(seats, (stop - start, n_seats)).copy()
+    return (seats[None, :] + games[:, None]) % n_seats
+
+
 def _digest(path: str) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
 
 
 def load_user_bot(module_name: str, attr: str, text: str):
-    """The user's bot ``module_name:attr`` as a :class:`simkit.game.Bot`: the module is
+    """The user's bot ``module_name:attr`` as a :class:`Bot`: the module is
     imported (the current folder is searched too) and its file's content hashed, so that
     a run's identity changes when the bot does; a module that fails to import is one
     line, not a traceback."""
-    from .game import Bot
 
     cwd = os.getcwd()
     if cwd not in sys.path:
