@@ -320,7 +320,8 @@ def _filter(frame: pl.DataFrame, where: Where | None) -> pl.DataFrame:
 
 
 def _groups(frame: pl.DataFrame, by: Sequence[str]):
-    by = [c for c in by if c in frame.columns and frame[c].n_unique() > 1]
+    # select(...) keeps a setting's constant column unmaterialized (frame[c] would not)
+    by = [c for c in by if c in frame.columns and frame.select(pl.col(c).n_unique()).item() > 1]
     if not by:
         yield {}, frame
         return
@@ -378,6 +379,16 @@ def _per_game_matrix(frame: pl.DataFrame, position: str | pl.Expr, value: str) -
     """Games x positions matrix of ``value`` (one row per game and position)."""
     pos = position if isinstance(position, pl.Expr) else pl.col(position)
     f = frame.select(pl.col("game_index"), pos.alias("_pos"), pl.col(value).cast(pl.Float64).alias("_v"))
+    if "run" not in frame.columns and f.height:
+        # One run's games: filled in by index, in a matrix of one row per game (a pivot
+        # of millions of games takes several times the memory); the same rows, in game order.
+        at, hi = f["game_index"].to_numpy(), int(f["game_index"].max())
+        if at.min() >= 0 and hi < 2 * f.height:
+            codes = f["_pos"].to_numpy()
+            positions = np.unique(codes)
+            m = np.full((hi + 1, positions.size), np.nan)
+            m[at[::-1], np.searchsorted(positions, codes)[::-1]] = f["_v"].to_numpy()[::-1]  # the first row of a pair wins
+            return m[~np.isnan(m).any(axis=1)], positions.tolist()
     if "run" in frame.columns:
         f = f.with_columns(frame["run"].alias("_run"))
     positions = sorted(f["_pos"].unique().to_list())
@@ -463,6 +474,35 @@ class SeatFairness(Question):
         return f"{self.position_name} {pos}"
 
 
+def sides_per_game(frame: pl.DataFrame, side: str, sides: tuple) -> pl.DataFrame:
+    """Per game that seats both sides: ``pa``/``pb``, the mean of ``won`` over side A's and
+    side B's seats, and ``ga``/``gb``, whether some seat of A (of B) won. Plain sums per
+    game, not per-game lists: a run of millions of games answers in little memory."""
+    a, b = sides
+    won = pl.col("won").cast(pl.Float64)
+    in_a, in_b = (pl.col(side) == a).cast(pl.Float64), (pl.col(side) == b).cast(pl.Float64)
+    sums = per_game_sums(frame, {"wa": won * in_a, "na": in_a, "wb": won * in_b, "nb": in_b})
+    keep = (sums["na"] > 0) & (sums["nb"] > 0)
+    wa, na, wb, nb = (sums[k][keep] for k in ("wa", "na", "wb", "nb"))
+    return pl.DataFrame({"pa": wa / na, "pb": wb / nb, "ga": (wa > 0).astype(np.float64), "gb": (wb > 0).astype(np.float64)})
+
+
+def per_game_sums(frame: pl.DataFrame, values: dict[str, pl.Expr]) -> dict[str, np.ndarray]:
+    """Each expression summed over each game's rows (games in no particular order). One
+    run's games (``game_index`` 0 .. n-1) are counted with numpy's bincount, in a few
+    arrays of one value per game; a sweep's frame (a ``run`` column) by polars' group_by."""
+    if "run" not in frame.columns and frame.height:
+        lo, hi = frame.select(pl.col("game_index").min().alias("lo"), pl.col("game_index").max().alias("hi")).row(0)
+        if lo >= 0 and hi < 2 * frame.height:
+            at = frame["game_index"].to_numpy()
+            rows = np.bincount(at, minlength=hi + 1) > 0
+            return {k: np.bincount(at, weights=frame.select(e.cast(pl.Float64)).to_series().to_numpy(), minlength=hi + 1)[rows]
+                    for k, e in values.items()}
+    keys = ["run", "game_index"] if "run" in frame.columns else ["game_index"]
+    per = frame.group_by(keys).agg(e.cast(pl.Float64).sum().alias(k) for k, e in values.items())
+    return {k: per[k].to_numpy() for k in values}
+
+
 @dataclasses.dataclass(frozen=True)
 class SideBalance(Question):
     """Team games: does one side win more? Asked two ways, each named for its question.
@@ -487,14 +527,7 @@ class SideBalance(Question):
         return self.side in frame.columns and frame["seat"].max() > 1
 
     def answer_group(self, frame: pl.DataFrame, group: dict) -> Answer | None:
-        a, b = self.sides
-        keys = ["run", "game_index"] if "run" in frame.columns else ["game_index"]
-        per = (frame.group_by(keys).agg(
-            pl.col("won").filter(pl.col(self.side) == a).cast(pl.Float64).mean().alias("pa"),
-            pl.col("won").filter(pl.col(self.side) == b).cast(pl.Float64).mean().alias("pb"),
-            pl.col("won").filter(pl.col(self.side) == a).cast(pl.Float64).max().alias("ga"),
-            pl.col("won").filter(pl.col(self.side) == b).cast(pl.Float64).max().alias("gb"),
-        ).drop_nulls())
+        per = sides_per_game(frame, self.side, self.sides)
         n = per.height
         if n < 2:
             return None

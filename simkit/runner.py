@@ -555,6 +555,9 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
         while running:
             finished, running = wait(running, return_when=FIRST_COMPLETED)
             _collect(finished, runs, advance)
+        # Idle workers would hold their memory (the compiled game, the last chunk) while
+        # the results are combined and answered: released now.
+        executor.shutdown(wait=True)
     except BrokenProcessPool:
         executor.shutdown(wait=False, kill_workers=True)
         bots = sorted({b.name for r in runs for b in r.spec.bots if b.source})

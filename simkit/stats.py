@@ -206,10 +206,18 @@ def mean_interval(values: np.ndarray, level: float = 0.95) -> Interval:
     n = int(x.size)
     if n == 0:
         return Interval(_NAN, _NAN, _NAN, 0)
-    mean = float(x.mean())
+    return mean_interval_of(float(x.mean()), float(x.std(ddof=1)) if n > 1 else 0.0, n, level)
+
+
+def mean_interval_of(mean: float, sd: float, n: int, level: float = 0.95) -> Interval:
+    """:func:`mean_interval` from the sample's mean, standard deviation (ddof 1) and size
+    (for means computed where the values are, e.g. by polars over millions of rows)."""
+    _check_level(level)
+    if n == 0:
+        return Interval(_NAN, _NAN, _NAN, 0)
     if n < 2:
         return Interval(mean, mean, mean, n)
-    sem = float(sps.sem(x))
+    sem = sd / math.sqrt(n)
     if not sem > 0.0:
         return Interval(mean, mean, mean, n)
     lo, hi = sps.t.interval(level, df=n - 1, loc=mean, scale=sem)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
 from .game import GameSpec
-from .stats import mean_interval, wilson
+from .stats import mean_interval_of, wilson
 
 
 def summary_data(frame: pl.DataFrame, game: GameSpec) -> list[dict]:
@@ -14,15 +13,19 @@ def summary_data(frame: pl.DataFrame, game: GameSpec) -> list[dict]:
     games, wins, the win rate with its 95% Wilson interval, and each main column's mean
     with its 95% interval."""
     keys = ["seat", "bot"] if frame["seat"].max() > 1 else ["bot"]
+    means = game.analysis.summary_means
+    # Group by group, a few narrow columns at a time: a run of millions of games answers in
+    # little memory (a grouped std() gathers every value of every group at once).
     rows = []
-    for key, part in frame.group_by(keys, maintain_order=True):
-        key = key if isinstance(key, tuple) else (key,)
+    for key in frame.group_by(keys, maintain_order=True).agg(pl.len()).select(keys).iter_rows():
+        part = frame.select(*keys, "won", *means).filter(*[pl.col(k) == v for k, v in zip(keys, key)])
         row: dict = {k: (int(v) if k == "seat" else str(v)) for k, v in zip(keys, key)}
-        won = part["won"].to_numpy()
-        ci = wilson(int(won.sum()), len(won))
-        row.update(games=len(won), wins=int(won.sum()), win_rate=ci.estimate, win_rate_lo=ci.lo, win_rate_hi=ci.hi)
-        for col in game.analysis.summary_means:
-            m = mean_interval(part[col].to_numpy().astype(np.float64))
+        n, wins = part.height, int(part["won"].sum())
+        ci = wilson(wins, n)
+        row.update(games=n, wins=wins, win_rate=ci.estimate, win_rate_lo=ci.lo, win_rate_hi=ci.hi)
+        for col in means:
+            x = part[col]
+            m = mean_interval_of(float(x.mean()), float(x.std(ddof=1) or 0.0) if n > 1 else 0.0, n)
             row.update({f"mean_{col}": m.estimate, f"mean_{col}_lo": m.lo, f"mean_{col}_hi": m.hi})
         rows.append(row)
     rows.sort(key=lambda r: tuple(r[k] for k in keys))

@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from ...questions import EQUIVALENT, NOT_SHOWN, SHOWN, Answer, Estimate, SeatFairness, SideBalance
+from ...questions import EQUIVALENT, NOT_SHOWN, SHOWN, Answer, Estimate, SeatFairness, SideBalance, sides_per_game
 
 HEADLINE = {"grid": 3, "map": "galilei", "players": 6, "table": "heuristic"}
 MARGIN = 0.05  # a gap within ±5 points of win rate counts as balanced
@@ -33,7 +33,9 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 
 
 def games_in(frame: pl.DataFrame) -> int:
-    return frame.select([c for c in ("run", "game_index") if c in frame.columns]).unique().height
+    if "run" not in frame.columns:
+        return frame["game_index"].n_unique()
+    return frame.select(pl.struct("run", "game_index").n_unique()).item()
 
 
 CONTEXT = ("map", "players", "table", "bot", "mode", "scenario")  # the columns context() reads
@@ -42,8 +44,11 @@ CONTEXT = ("map", "players", "table", "bot", "mode", "scenario")  # the columns 
 def context(frame: pl.DataFrame) -> str:
     """The games a sentence is about, from the columns that have one value in them:
     'Galilei, 6 players, heuristic bots, basic game'."""
-    def one(col):
-        return frame[col][0] if col in frame.columns and frame[col].n_unique() == 1 else None
+    def one(col):  # select(...) keeps a setting's constant column unmaterialized
+        if col not in frame.columns:
+            return None
+        first, distinct = frame.select(pl.col(col).first().alias("a"), pl.col(col).n_unique().alias("b")).row(0)
+        return first if distinct == 1 else None
 
     parts = []
     if (m := one("map")) is not None:
@@ -157,12 +162,7 @@ def _pc(e: Estimate) -> str:
 def _side_rates(frame: pl.DataFrame, side: str, sides: tuple) -> tuple[Estimate, ...]:
     """A human seat's and an alien seat's win rate (per game, the mean over the side's
     seats) and each side's share of games, with t intervals over games."""
-    a, b = sides
-    keys = ["run", "game_index"] if "run" in frame.columns else ["game_index"]
-    won = pl.col("won").cast(pl.Float64)
-    per = frame.group_by(keys).agg(won.filter(pl.col(side) == a).mean().alias("pa"), won.filter(pl.col(side) == b).mean().alias("pb"),
-                                   won.filter(pl.col(side) == a).max().alias("ga"), won.filter(pl.col(side) == b).max().alias("gb")
-                                   ).drop_nulls()
+    per = sides_per_game(frame, side, sides)
     labels = {"pa": "a human seat's win rate", "pb": "an alien seat's win rate", "ga": "share of games some human wins",
               "gb": "share of games the aliens win"}
     out = []
