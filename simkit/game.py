@@ -16,9 +16,10 @@ The engine module provides, compiled with numba (``docs/adding-a-game.md``):
   :class:`simkit.layout.ActionSpace`), ``MAX_ACTIONS = ACTIONS.size``, ``OBS_SIZE`` and
   ``PERFECT_INFORMATION`` (True when the observation is the whole state).
 
-The bots module provides ``choose(code, flags, obs, rng, b, mem, ib, fb) -> action``,
-``BOTS`` (name -> :class:`BotInfo`), ``SCRATCH`` and ``MEMORY`` (sizes of the scratch
-arrays and of each seat's memory).
+The bots module provides ``CHOOSE``, one function per bot code, each called as
+``(flags, obs, legal, rng, b, mem, ib, fb) -> action`` (:data:`CHOOSE_ARGS`), ``BOTS``
+(name -> :class:`BotInfo`), ``SCRATCH`` and ``MEMORY`` (sizes of the scratch arrays and of
+each seat's memory). :func:`simkit.conformance.check_contract` checks all of this.
 """
 
 from __future__ import annotations
