@@ -20,8 +20,13 @@ from pathlib import Path
 PROBE = """
 import sys, time
 from simkit.games import get
-from simkit.bots import bot_table
 from simkit.seeding import game_seeds
+try:
+    from simkit.bots import bot_table
+    from simkit.play import simulate
+except ImportError:  # a checkout from before simkit.bots
+    from simkit.runner import bot_table
+    def simulate(g, *args): return g.simulate(*args)
 game, bot, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 g = get(game); p = g.params(); bots = g.resolve_bots([bot], p)
 seeds = game_seeds(12345, 0, n); table = bot_table(len(bots), 0, n, True)
@@ -32,7 +37,8 @@ for _ in range(5):
 print(best)
 """
 
-CASES = (("ufs", "greedy", 40_000), ("ufs", "random", 100_000), ("aau", "greedy", 40_000), ("aau", "strategic", 15_000))
+CASES = (("ufs", "greedy", 40_000), ("ufs", "random", 100_000), ("aau", "greedy", 40_000), ("aau", "strategic", 15_000),
+         ("ufoo", "tactical", 20_000))
 
 
 def speed(checkout: Path, game: str, bot: str, n: int) -> float:
