@@ -25,3 +25,22 @@ def test_a_seat_sees_the_scores_and_the_turn_total_by_name():
     obs = rules.observe(st, 2)
     assert obs[E.O_SEAT] == 2 and obs[E.O_TURN_TOTAL] == rules.view(st)["turn_total"]
     assert list(obs[E.O_SCORES:E.O_SCORES + 3]) == [p["score"] for p in rules.view(st)["player"][:3]]
+
+
+def test_engine_and_model_agree_step_by_step():
+    """A second hand: Pig written from its rules alone (tests/reference/template_model.py)
+    replays the engine's games with the engine's dice (its chance log), step by step."""
+    from tests.reference.lockstep import replay
+    from tests.reference.template_model import HOLD, ROLL, Pig
+
+    for players, target in ((2, 30), (4, 50)):
+        params = build(SPEC.params, {"players": players, "target": target}, SPEC.name)
+        bots = SPEC.resolve_bots(["random"] + ["hold20"] * (players - 1), params)
+
+        def project(view, s, players=players):
+            return {"scores": [p["score"] for p in view["player"][:players]], "turn": view["turn"],
+                    "turn_total": view["turn_total"]}
+
+        steps = replay(SPEC, params, bots, lambda: Pig(players, target), lambda a: ROLL if a == E.A_ROLL else HOLD, project,
+                       games=20)
+        assert steps > 200

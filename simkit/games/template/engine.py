@@ -26,7 +26,11 @@ MAX_PLAYERS = 4
 
 # ---- state ------------------------------------------------------------------------
 STATE = Layout("template state")
-TURN, TURN_TOTAL, TURNS, OVER, LAST_ROLL = STATE.scalars("turn", "turn_total", "turns", "over", "last_roll")
+TURN, TURN_TOTAL, TURNS, OVER, LAST_ROLL, CHANCE_N = STATE.scalars("turn", "turn_total", "turns", "over", "last_roll",
+                                                                   "chance_n")
+# The chance of the step just applied, in order (here at most one face): an independent model
+# of the rules replays the engine's games with it (tests/reference/lockstep.py).
+CHANCE_LOG = STATE.array("chance_log", 1)
 PLAYER_BLOCK = STATE.seats("player", MAX_PLAYERS, "score", "rolls", "busts", "won")
 PLAYER, P_STRIDE = PLAYER_BLOCK.base, PLAYER_BLOCK.stride
 P_SCORE, P_ROLLS, P_BUSTS, P_WON = PLAYER_BLOCK.score, PLAYER_BLOCK.rolls, PLAYER_BLOCK.busts, PLAYER_BLOCK.won
@@ -78,8 +82,11 @@ def _next_turn(s, b):
 def apply_action(s, rng, b, a):
     """One decision of the seat to move; a roll draws one face from the chance stream."""
     p = s[TURN]
+    s[CHANCE_N] = 0
     if a == A_ROLL:
         face = b[B_FACES + randint(rng, CHANCE, b[B_NFACES])]
+        s[CHANCE_LOG] = face
+        s[CHANCE_N] = 1
         s[LAST_ROLL] = face
         s[PLAYER + p * P_STRIDE + P_ROLLS] += 1
         if face == b[B_BUST]:
@@ -129,4 +136,5 @@ def hidden_variants(s, b, seat, rng):
         t[PLAYER + p * P_STRIDE + P_ROLLS] = rng.integers(0, 50)
         t[PLAYER + p * P_STRIDE + P_BUSTS] = rng.integers(0, 10)
     t[LAST_ROLL] = rng.integers(1, 7)
+    t[CHANCE_LOG] = rng.integers(1, 7)
     yield t
