@@ -72,12 +72,16 @@ def compiled_hash(component: str) -> str:
 # Keyword arguments that only put a game into words (a setting's help, a game's title, its
 # Text and Analysis records): never read by the rules.
 TEXT_KEYWORDS = {"help", "title", "slug", "text", "analysis"}
+# Positional arguments that are words: a bot's help, an output column's meaning (by the
+# function's name and the argument's position).
+TEXT_POSITIONS = {"BotInfo": 2, "game_column": 2, "seat_column": 2, "derived_column": 3, "Column": 2}
 
 
 def _code_only(path: Path) -> bytes:
     """A Python file's code without what cannot change a game: comments, docstrings and
-    the texts of :data:`TEXT_KEYWORDS` (a setting's help, a game's title, trace legends and
-    descriptions), so that editing them keeps finished runs valid."""
+    the words of :data:`TEXT_KEYWORDS` and :data:`TEXT_POSITIONS` (a setting's help, a game's
+    title, trace legends and descriptions, a bot's help, a column's meaning), so that editing
+    them keeps finished runs valid."""
     source = path.read_bytes()
     try:
         tree = ast.parse(source)
@@ -90,7 +94,10 @@ def _code_only(path: Path) -> bytes:
                 and isinstance(body[0].value.value, str)):
             body[0] = ast.Pass()
         if isinstance(node, ast.Call):
-            node.keywords = [k for k in node.keywords if k.arg not in TEXT_KEYWORDS]
+            node.keywords = [k for k in node.keywords if k.arg not in TEXT_KEYWORDS and k.arg != "meaning"]
+            at = TEXT_POSITIONS.get(getattr(node.func, "id", getattr(node.func, "attr", None)))
+            if at is not None and len(node.args) > at and isinstance(node.args[at], (ast.Constant, ast.JoinedStr)):
+                node.args[at] = ast.Constant("")
     return ast.dump(tree).encode()
 
 

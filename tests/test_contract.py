@@ -148,6 +148,12 @@ def test_outcome_hash_ignores_comments_docstrings_and_help_texts(tmp_path, monke
     base = digest(spec.format("G", "x: a ship", 50))
     assert digest(spec.format("The G", "x: a ship shot down", 50)) == base
     assert digest(spec.format("G", "x: a ship", 60)) != base
+    # a bot's help and a column's meaning too; not a bot's name or code, nor a column's name
+    decl = 'BOTS = {{"greedy": BotInfo("greedy", {}, "{}")}}\nCOLS = [seat_column("{}", 3, "{}")]\n'
+    base = digest(decl.format(1, "the most points", "won", "whether the seat won"))
+    assert digest(decl.format(1, "the most points now", "won", "did the seat win")) == base
+    assert digest(decl.format(2, "the most points", "won", "whether the seat won")) != base
+    assert digest(decl.format(1, "the most points", "win", "whether the seat won")) != base
 
 
 def test_check_contract_names_a_loop_bound_to_other_bots_and_a_wrong_arity():
