@@ -4,7 +4,9 @@ Numba invalidates a cached function only when its own file changes, not when a
 function it calls changes, so a stale cache could silently play old rules. simkit
 therefore gives numba a cache locator of its own: a compiled function of game ``g``
 (a file under ``simkit/games/g/`` or ``strategies/g/``) is cached in a folder named
-after a hash of that game's files and of the core files compiled code comes from.
+after a hash of that game's files and of the core files compiled code comes from
+(``CORE``: simkit's compiled helpers and the bots' shared files directly in
+``strategies/``, whose component is "core").
 Editing one game starts a fresh cache for that game only; the others stay warm.
 
 The *outcome hash* of a game is the hash of the files that decide its outcomes (its
@@ -27,8 +29,11 @@ GAMES = ROOT / "simkit" / "games"
 STRATEGIES = ROOT / "strategies"
 
 # The core files compiled game code imports: random streams, seeding, compilation
-# helpers, the game loop and layouts, and this file (it decides the cache folders).
-CORE = [ROOT / "simkit" / name for name in ("rng.py", "seeding.py", "jit.py", "loop.py", "layout.py", "_cache.py")]
+# helpers, the game loop and layouts, this file (it decides the cache folders), and the
+# bots' shared compiled code (the files directly in strategies/, e.g. kernel.py's
+# sequential halving): every game's compile cache and outcome hash follow them.
+CORE = [ROOT / "simkit" / name for name in ("rng.py", "seeding.py", "jit.py", "loop.py", "layout.py", "_cache.py")] + sorted(
+    p for p in STRATEGIES.glob("*.py") if p.name != "__init__.py")
 
 # Files of a game package that never change outcomes (reports, text), and those that
 # compiled code never comes from either (the declaration is read by Python only).

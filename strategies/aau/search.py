@@ -16,8 +16,8 @@ Every candidate of one sample sees the same bag order (common random numbers). T
 search allocates nothing: it plays on scratch the game loop lends it (``SCRATCH``). The budget
 (``search:budget=N``) is the number of simulations per decision: below the number of
 candidates only the first ``budget`` are tried; budget left over goes to sequential
-halving (Karnin et al. 2013), the better half simulated again on fresh orders until the
-budget is spent. ``budget=1`` is the strategic bot itself (the power switches of
+halving (Karnin et al. 2013; ``strategies/kernel.py``, shared with the other searching
+bots), the better half simulated again on fresh orders until the budget is spent. ``budget=1`` is the strategic bot itself (the power switches of
 ``strategic`` apply to the search's own choices and to its simulations).
 """
 
@@ -31,6 +31,7 @@ from simkit.games.aau.engine import (
 )
 from simkit.jit import kernel
 from simkit.rng import BOT, randint
+from strategies.kernel import sequential_halving
 
 from . import strategic
 from .greedy import NO_COVER, NO_EXTRA, NO_NEIGHBOURHOOD, NO_PROTECTION
@@ -113,6 +114,23 @@ def simulate(s, a, rng, b, ib, fb, me, flags):
 
 
 @kernel
+def new_sample(ctx):
+    """A fresh bag order for the next candidates (``ctx``: see ``choose``)."""
+    s, rng, b, ib, fb, me, flags = ctx
+    draw_order(s, rng, ib)
+
+
+@kernel
+def play(ctx, c):
+    """Candidate ``c`` simulated on the current bag order."""
+    s, rng, b, ib, fb, me, flags = ctx
+    return simulate(s, ib[I_CAND + c], rng, b, ib, fb, me, flags)
+
+
+halve = sequential_halving(new_sample, play)
+
+
+@kernel
 def choose(s, rng, b, ib, fb, flags):
     rollout_flags = flags & POWER_SWITCHES
     if b[B_SEMI] != 0:
@@ -135,42 +153,6 @@ def choose(s, rng, b, ib, fb, flags):
             k += 1
     if k == 1:
         return first
-    k = min(k, budget)
-    for c in range(k):
-        fb[F_TOTAL + c] = 0.0
-        ib[I_ALIVE + c] = 1
-    draw_order(s, rng, ib)
-    for c in range(k):
-        fb[F_TOTAL + c] += simulate(s, ib[I_CAND + c], rng, b, ib, fb, me, rollout_flags)
-    left = budget - k
-    n_alive = k
-    halvings = 0
-    m = k
-    while m > 1:
-        halvings += 1
-        m = (m + 1) // 2
-    while n_alive > 1:
-        keep = (n_alive + 1) // 2
-        if left < keep:
-            break
-        while n_alive > keep:  # drop the worst (ties: the later candidate)
-            worst = -1
-            for c in range(k):
-                if ib[I_ALIVE + c] and (worst < 0 or fb[F_TOTAL + c] <= fb[F_TOTAL + worst]):
-                    worst = c
-            ib[I_ALIVE + worst] = 0
-            n_alive -= 1
-        per = max(1, left // (keep * max(halvings, 1)))
-        per = min(per, left // keep)
-        for _ in range(per):
-            draw_order(s, rng, ib)
-            for c in range(k):
-                if ib[I_ALIVE + c]:
-                    fb[F_TOTAL + c] += simulate(s, ib[I_CAND + c], rng, b, ib, fb, me, rollout_flags)
-        left -= per * keep
-        halvings -= 1
-    best = -1
-    for c in range(k):  # survivors all have the same samples: compare their sums
-        if ib[I_ALIVE + c] and (best < 0 or fb[F_TOTAL + c] > fb[F_TOTAL + best]):
-            best = c
+    ctx = (s, rng, b, ib, fb, me, rollout_flags)
+    best = halve(k, budget, fb[F_TOTAL:F_TOTAL + MAX_ACTIONS], ib[I_ALIVE:I_ALIVE + MAX_ACTIONS], ctx)
     return ib[I_CAND + best]

@@ -17,10 +17,11 @@ game's chance stream (determinization). Every candidate of one sample sees the s
 The budget (``search:budget=N``) is the number of such simulations per die placed:
 with a budget below the number of candidates only the first ``budget`` candidates are
 tried, one simulation each; budget left over goes to sequential halving (Karnin et al.
-2013): the better half is simulated again on fresh dice, then the better half of that,
-until the budget is spent. ``budget=1`` is the planner itself. The other decisions (rooms,
-robots, spawn ties, Washington's six) are the planner's: searching them with this
-estimate lost strength in trials.
+2013; ``strategies/kernel.py``, shared with the other searching bots): the better half is
+simulated again on fresh dice, then the better half of that, until the budget is spent.
+``budget=1`` is the planner itself. The other decisions (rooms, robots, spawn ties,
+Washington's six) are the planner's: searching them with this estimate lost strength in
+trials.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from numba import njit
 from simkit.game import Number
 from simkit.games.ufs.engine import A_PLACE, COL_USED, DIE_CELL, DIE_VAL, DIE_WHITE, MAX_ACTIONS, P_OVER, P_PLACE, PHASE, ROUND, apply_action
 from simkit.rng import BOT, next_u64
+from strategies.kernel import sequential_halving
 
 from . import planner
 from .greedy import DEFAULT_WEIGHTS
@@ -99,6 +101,25 @@ def simulate(s, a, t, r, seed0, seed2, b, ib, fb, w, hot, lin):
 
 
 @njit
+def new_dice(ctx):
+    """Fresh dice for the next candidates: the seeds of the copy's chance stream and of its
+    round restarts, drawn from the bot stream (``ctx``: see ``choose_with``)."""
+    s, cand, t, r, seeds, rng, b, ib, fb, w, hot, lin = ctx
+    seeds[0] = next_u64(rng, BOT)
+    seeds[1] = next_u64(rng, BOT)
+
+
+@njit
+def play(ctx, c):
+    """Candidate ``c`` simulated on the current dice."""
+    s, cand, t, r, seeds, rng, b, ib, fb, w, hot, lin = ctx
+    return simulate(s, cand[c], t, r, seeds[0], seeds[1], b, ib, fb, w, hot, lin)
+
+
+halve = sequential_halving(new_dice, play)
+
+
+@njit
 def choose_with(s, rng, b, ib, fb, w, budget):
     if s[PHASE] != P_PLACE or budget <= 1:
         return planner.choose(s, rng, b, ib, fb, 0)
@@ -108,51 +129,15 @@ def choose_with(s, rng, b, ib, fb, w, budget):
     if n == 1:
         return cand[0]
     k = min(n, budget)
-    total = np.zeros(k, np.float64)
-    alive = np.ones(k, np.bool_)
+    total = np.empty(k, np.float64)
+    alive = np.empty(k, np.int32)
     t = np.empty(s.shape[0], np.int32)
     r = np.zeros(3, np.uint64)
+    seeds = np.empty(2, np.uint64)
     hot = np.empty(N_TABLES, np.int32)
     lin = np.empty(N_LIN, np.float64)
-    # One simulation each, on the same dice.
-    seed0 = next_u64(rng, BOT)
-    seed2 = next_u64(rng, BOT)
-    for c in range(k):
-        total[c] += simulate(s, cand[c], t, r, seed0, seed2, b, ib, fb, w, hot, lin)
-    # Sequential halving with what is left: keep the better half, simulate it again.
-    left = budget - k
-    n_alive = k
-    halvings = 0
-    m = k
-    while m > 1:
-        halvings += 1
-        m = (m + 1) // 2
-    while n_alive > 1:
-        keep = (n_alive + 1) // 2
-        if left < keep:
-            break
-        while n_alive > keep:  # drop the worst (ties: the later candidate)
-            worst = -1
-            for c in range(k):
-                if alive[c] and (worst < 0 or total[c] <= total[worst]):
-                    worst = c
-            alive[worst] = False
-            n_alive -= 1
-        per = max(1, left // (keep * max(halvings, 1)))
-        per = min(per, left // keep)
-        for _ in range(per):
-            seed0 = next_u64(rng, BOT)
-            seed2 = next_u64(rng, BOT)
-            for c in range(k):
-                if alive[c]:
-                    total[c] += simulate(s, cand[c], t, r, seed0, seed2, b, ib, fb, w, hot, lin)
-        left -= per * keep
-        halvings -= 1
-    best = -1
-    for c in range(k):  # survivors all have the same samples: compare their sums
-        if alive[c] and (best < 0 or total[c] > total[best]):
-            best = c
-    return cand[best]
+    ctx = (s, cand, t, r, seeds, rng, b, ib, fb, w, hot, lin)
+    return cand[halve(n, budget, total, alive, ctx)]
 
 
 @njit

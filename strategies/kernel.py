@@ -1,0 +1,84 @@
+"""Compiled pieces shared by the bots of several games.
+
+``sequential_halving(sample, play)`` is the budget split of the searching bots
+(``strategies/ufs/search.py``, ``strategies/aau/search.py``): every candidate simulated
+once on one sample, then sequential halving (Karnin et al. 2013) with the budget left,
+the better half simulated again on fresh samples until the budget is spent.
+
+This file is part of the core (``simkit/_cache.py``): editing it changes every game's
+compile cache and outcome hash.
+"""
+
+from __future__ import annotations
+
+from simkit.jit import kernel
+
+
+def sequential_halving(sample, play):
+    """The compiled search ``halve(n, budget, total, alive, ctx)`` over a game's candidates,
+    bound to two compiled functions of the game:
+
+    * ``sample(ctx)`` draws a fresh sample (a bag order, the dice) that every candidate
+      simulated next will see (common random numbers);
+    * ``play(ctx, c)`` simulates candidate ``c`` (0 .. n-1) on the current sample and
+      returns its score (higher is better).
+
+    ``ctx`` is a tuple the game packs its arrays and numbers into; ``halve`` only hands it
+    on. ``total`` (floats) and ``alive`` (ints) are scratch of at least ``min(n, budget)``
+    entries. With a budget below ``n`` only the first ``budget`` candidates are tried.
+    Returns the index of the chosen candidate: the best sum among the survivors (ties:
+    the earlier candidate).
+
+    The order of the calls, and so of the random draws, is: ``sample``, ``play`` for every
+    candidate; then per halving round, ``per`` times: ``sample``, ``play`` for every
+    candidate still alive, in candidate order.
+
+    The two functions are bound by a closure rather than passed as arguments: a compiled
+    function passed as a value is lowered through its address, which numba cannot cache;
+    called from a closure, it is an ordinary direct call."""
+
+    @kernel
+    def halve(n, budget, total, alive, ctx):
+        k = min(n, budget)
+        for c in range(k):
+            total[c] = 0.0
+            alive[c] = 1
+        # One simulation each, on the same sample.
+        sample(ctx)
+        for c in range(k):
+            total[c] += play(ctx, c)
+        # Sequential halving with what is left: keep the better half, simulate it again.
+        left = budget - k
+        n_alive = k
+        halvings = 0
+        m = k
+        while m > 1:
+            halvings += 1
+            m = (m + 1) // 2
+        while n_alive > 1:
+            keep = (n_alive + 1) // 2
+            if left < keep:
+                break
+            while n_alive > keep:  # drop the worst (ties: the later candidate)
+                worst = -1
+                for c in range(k):
+                    if alive[c] and (worst < 0 or total[c] <= total[worst]):
+                        worst = c
+                alive[worst] = 0
+                n_alive -= 1
+            per = max(1, left // (keep * max(halvings, 1)))
+            per = min(per, left // keep)
+            for _ in range(per):
+                sample(ctx)
+                for c in range(k):
+                    if alive[c]:
+                        total[c] += play(ctx, c)
+            left -= per * keep
+            halvings -= 1
+        best = -1
+        for c in range(k):  # survivors all have the same samples: compare their sums
+            if alive[c] and (best < 0 or total[c] > total[best]):
+                best = c
+        return best
+
+    return halve
