@@ -173,4 +173,26 @@ def cells(names) -> set[int]:
     return {S(x) for x in names}
 
 
+# settings shorthands
+ADV = {"mode": "advanced"}
+BASIC = {"mode": "basic"}
+
+
+def alien_turn(settings, role="alien4", at="C07", seed=0, others_at="A10"):
+    """As human_turn, for an alien: seat 0 (``role``) on ``at`` at the start of its turn,
+    every other seat on ``others_at``; returns (rules, state)."""
+    r, st = fresh(seed, **settings)
+    deal(st, 0, role)
+    n = int(st.b[B.B_PLAYERS])
+    park(st, range(1, n), others_at)
+    place(st, 0, at)
+    begin(st, 0)
+    return r, st
+
+
+def deck_left(st) -> int:
+    """Cards left in the Dangerous Sector deck."""
+    return int(st.s[E.DK_LEN] - st.s[E.DK_POS])
+
+
 __all__ = ["np"]
