@@ -55,6 +55,8 @@ def check_contract(game: GameSpec) -> list[str]:
             problems.append(f"strategies module has no {const}")
     if game.default_bot not in getattr(S, "BOTS", {}):
         problems.append(f"default bot {game.default_bot!r} is not a built-in bot")
+    if game.checks.template and game.name != "template":
+        problems.append("Checks(template=True) hides this game from `simkit games` and the reports: a copy of the template drops it")
     rules_folder, bots_folder = game.folders
     if rules_folder.name != game.name or bots_folder.name != game.name:
         problems.append(f"folders {rules_folder.name!r} / {bots_folder.name!r} differ from the name {game.name!r}")
@@ -83,7 +85,11 @@ def check_contract(game: GameSpec) -> list[str]:
         if getattr(loop, "E", None) is not E:
             problems.append("loop.py must bind this game's engine ('from . import engine as E')")
         bound = getattr(loop, "bots", None)
-        if bound is not S:
+        own = f"strategies.{game.name}"
+        if S.__name__ != own:  # the declaration, not loop.py, names another game's bots
+            problems.append(f"__init__.py declares the bots of {S.__name__!r}: write 'import {own} as bots' there "
+                            f"(simkit/games/{game.name}/__init__.py)")
+        elif bound is not S:
             problems.append(f"loop.py binds the bots of {getattr(bound, '__name__', bound)!r}, not {S.__name__!r}: "
                             f"write 'import {S.__name__} as bots' in simkit/games/{game.name}/loop.py")
     if hasattr(E, "STATE"):

@@ -26,8 +26,18 @@ def entry(func):
 
     Compiled code calls the plain function so that it can be inlined; a cached
     function must not be called from compiled code (its cached machine code cannot
-    be inlined)."""
-    return njit(cache=True)(getattr(func, "py_func", func))
+    be inlined). Only simkit's own files are cached: numba would keep a cached copy of
+    other code (a test's, a notebook's) after the game code it calls has changed."""
+    import inspect
+
+    from ._cache import component_of
+
+    f = getattr(func, "py_func", func)
+    try:
+        own = component_of(inspect.getfile(f)) is not None
+    except TypeError:  # built without a file
+        own = False
+    return njit(cache=own)(f)
 
 
 @intrinsic

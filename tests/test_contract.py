@@ -157,7 +157,7 @@ def test_outcome_hash_ignores_comments_docstrings_and_help_texts(tmp_path, monke
 
 
 def test_check_contract_names_a_loop_bound_to_other_bots_and_a_wrong_arity():
-    """A copied loop.py that still imports another game's bots, or a protocol function with
+    """A copied __init__.py or loop.py that still imports another game's bots, or a protocol function with
     the wrong arguments, is named by the contract check (the conformance suite runs it on
     every game) instead of hanging or failing deep in compiled code."""
     import dataclasses
@@ -170,7 +170,12 @@ def test_check_contract_names_a_loop_bound_to_other_bots_and_a_wrong_arity():
 
     t = get("template")
     problems = check_contract(dataclasses.replace(t, strategies=strategies.ufs))
-    assert any("loop.py binds the bots of 'strategies.template', not 'strategies.ufs'" in p for p in problems), problems
+    # a copied __init__.py still naming another game's bots is named there, not blamed on loop.py
+    assert any("__init__.py declares the bots of 'strategies.ufs': write 'import strategies.template as bots'" in p
+               for p in problems), problems
+    assert not any("loop.py binds" in p for p in problems), problems
+    copied = dataclasses.replace(t, name="pig2", checks=t.checks)
+    assert any("Checks(template=True) hides this game" in p for p in check_contract(copied))
     engine = types.ModuleType(t.engine.__name__)
     engine.__dict__.update({k: v for k, v in vars(t.engine).items() if not k.startswith("__")}, __file__=t.engine.__file__)
     engine.legal_actions = lambda s, b: None

@@ -15,12 +15,12 @@ GAMES = [get(name) for name in REGISTRY]
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 def test_outcomes_equal_the_committed_goldens(game):
     expected = golden.load(game)
-    assert expected, f"no tests/golden/{game.name}.json: run `make goldens` and commit it"
+    assert expected, f"no tests/golden/{game.name}.json: run `python -m simkit.golden {game.name} --update` and commit it"
     cases = {c.key: c for c in golden.cases(game)}
-    assert sorted(cases) == sorted(expected), "the golden cases changed: run `make goldens` and commit the diff"
+    assert sorted(cases) == sorted(expected), f"the golden cases changed: run `python -m simkit.golden {game.name} --update` and commit the diff"
     moved = []
     for key, case in cases.items():
         got = golden.play_case(case)
         if got["digest"] != expected[key]["digest"]:
             moved.append(f"{key}: won {expected[key]['won_by_seat']} -> {got['won_by_seat']}, means {expected[key]['means']} -> {got['means']}")
-    assert not moved, f"{len(moved)} of {len(cases)} cases changed outcomes (if intended: make goldens):\n" + "\n".join(moved)
+    assert not moved, f"{len(moved)} of {len(cases)} cases changed outcomes (if intended: python -m simkit.golden {game.name} --update):\n" + "\n".join(moved)
