@@ -91,6 +91,26 @@ def sset(mem, j, f, v):
     mem[S_BASE + j * S_STRIDE + f] = v
 
 
+@inline_kernel
+def seat_set(mem, off, j):
+    """Seat j's set in the array at ``off`` (M_H, M_A, M_LH, M_LA, M_THREAT) as a bit set."""
+    return mem[off + j * W:off + j * W + W].view(np.int64)
+
+
+@inline_kernel
+def side_sets(side):
+    """Where a side's sets are: the possible sectors, the noise-anchored ones, the anchor's age."""
+    if side == E.HUMAN:
+        return M_H, M_LH, S_AGE_H
+    return M_A, M_LA, S_AGE_A
+
+
+@inline_kernel
+def in_play(obs, mem, j):
+    """j is another seat, aboard and not known to be gone: one whose sectors matter."""
+    return j != obs[E.O_SEAT] and obs[E.O_STATUS + j] == E.ST_ABOARD and sg(mem, j, S_GONE) == 0
+
+
 @kernel
 def step_sets(src, acc, frontier, nxt, steps, walk):
     """acc = union over 1..steps of the walk-limited expansions of src (frontier, nxt scratch)."""

@@ -43,7 +43,8 @@ from simkit.jit import inline_kernel, kernel
 from simkit.rng import BOT, randint, uniform
 
 from . import belief as B
-from .belief import M_A, M_H, M_LA, M_LH, S_AGE_A, S_AGE_H, S_FED, S_GONE, W, sg
+from . import common as C
+from .belief import M_A, M_H, M_LA, S_AGE_A, S_FED, W, sg, seat_set
 
 # option bits
 NO_ATTACK, NO_TELEPORT, NO_ADRENALINE, NO_SEDATIVES, NO_SPOTLIGHT, NO_DEFENCE = 1, 2, 4, 8, 16, 32
@@ -69,8 +70,8 @@ I_T3 = I_T2 + W
 I_T4 = I_T3 + W
 I_LIST = I_T4 + W  # a list of cells
 F_W = 0  # weight of each seat's reach set
-F_DENS = 100  # prepare_density's tables (3 per seat)
-F_DENS2 = 130
+F_DENS = 100  # prepare_density's tables (5 per seat)
+F_DENS2 = 40
 F_SCORE = 160  # per legal action
 F_CELL = 1000  # per sector (alien_move's densities)
 F_GUARD = 90  # guard_hatch's pressure per hatch
@@ -98,18 +99,6 @@ def has_action(legal, a):
 
 
 @kernel
-def hatch_distance(obs, b, y):
-    """Human steps from sector y to the nearest open hatch (board table, R10)."""
-    d = FAR
-    for k in range(4):
-        if obs[E.O_HATCH + k] == E.HATCH_OPEN:
-            dk = b[B_HDIST + k * NCELLS + y]
-            if dk < d:
-                d = dk
-    return d
-
-
-@kernel
 def open_hatch_at(obs, b, y):
     for k in range(4):
         if obs[E.O_HATCH + k] == E.HATCH_OPEN and b[B_HATCH_CELL + k] == y:
@@ -130,7 +119,6 @@ def threat_sets(obs, b, mem, ib, fb):
             fb[F_W + j] = mem[B.M_THREAT_W + j] * 1e-6
         return
     mem[B.M_THREAT_STAMP] = stamp
-    me = obs[E.O_SEAT]
     wo = B.walk_of(b)
     walk = b[wo:wo + W].view(np.int64)
     f = ib[I_T0:I_T0 + W].view(np.int64)
@@ -148,15 +136,15 @@ def threat_sets(obs, b, mem, ib, fb):
     for j in range(n):
         fb[F_W + j] = 0.0
         mem[B.M_THREAT_W + j] = 0
-        if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
+        if not B.in_play(obs, mem, j):
             continue
-        if pos >= 0 and not bits.intersects(mem[M_A + j * W:M_A + j * W + W].view(np.int64), near):
+        a = seat_set(mem, M_A, j)
+        if pos >= 0 and not bits.intersects(a, near):
             continue
         pa = side_p(fb, j, E.ALIEN)
         if pa <= 0.0:
             continue
-        a = mem[M_A + j * W:M_A + j * W + W].view(np.int64)
-        la = mem[M_LA + j * W:M_LA + j * W + W].view(np.int64)
+        la = seat_set(mem, M_LA, j)
         size = bits.count(a)
         if size == 0:
             continue
@@ -168,7 +156,7 @@ def threat_sets(obs, b, mem, ib, fb):
                 w = pa * (ANCHOR_WEIGHT * min(1.0, 5.0 / lsize) + (1.0 - ANCHOR_WEIGHT) * min(1.0, 5.0 / size))
                 if lsize * 2 < size:
                     src = la
-        r = mem[B.M_THREAT + j * W:B.M_THREAT + j * W + W].view(np.int64)
+        r = seat_set(mem, B.M_THREAT, j)
         steps = 3 if sg(mem, j, S_FED) != 0 else 2
         B.step_sets(src, r, f, nx, steps, walk)
         bits.or_into(r, src)
@@ -184,104 +172,91 @@ def threat_at(obs, b, mem, fb, y):
     for j in range(n):
         w = fb[F_W + j]
         if w > 0.0:
-            r = mem[B.M_THREAT + j * W:B.M_THREAT + j * W + W].view(np.int64)
-            if bits.has(r, y):
+            if bits.has(seat_set(mem, B.M_THREAT, j), y):
                 t += w
     return t
 
 
 @kernel
-def prepare_density(obs, b, mem, fb, off, target_side):
-    """Per seat j, in fb[off + 3j ...]: the chance it is on ``target_side`` (0 when it is not
-    a candidate), 1 / its possible sectors, 1 / its noise-anchored sectors (0 if none)."""
-    n = b[B_PLAYERS]
-    me = obs[E.O_SEAT]
-    for j in range(n):
-        fb[off + 3 * j] = 0.0
-        if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
+def prepare_density(obs, b, mem, fb, off, target_side, prior):
+    """Per seat j, in fb[off + 5j ...]: the chance it is on ``target_side`` (0 when it is not
+    a candidate), then (least hatch distance, total weight) of its possible sectors and of its
+    noise-anchored ones (weight 0 if none). A sector weighs 1, or with ``prior`` (the searching
+    bot's, for humans) its motion prior (common.front)."""
+    so, lso, age = B.side_sets(target_side)
+    for j in range(b[B_PLAYERS]):
+        fb[off + 5 * j] = 0.0
+        fb[off + 5 * j + 4] = 0.0
+        if not B.in_play(obs, mem, j):
             continue
         p = side_p(fb, j, target_side)
-        if p <= 0.0:
+        st = seat_set(mem, so, j)
+        if p <= 0.0 or bits.empty(st):
             continue
-        if target_side == E.HUMAN:
-            st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
-            ls = mem[M_LH + j * W:M_LH + j * W + W].view(np.int64)
-            age = sg(mem, j, S_AGE_H)
-        else:
-            st = mem[M_A + j * W:M_A + j * W + W].view(np.int64)
-            ls = mem[M_LA + j * W:M_LA + j * W + W].view(np.int64)
-            age = sg(mem, j, S_AGE_A)
-        size = bits.count(st)
-        if size == 0:
-            continue
-        fb[off + 3 * j] = p
-        fb[off + 3 * j + 1] = 1.0 / size
-        fb[off + 3 * j + 2] = 0.0
-        if age >= 0:
-            lsize = bits.count(ls)
-            if lsize > 0:
-                fb[off + 3 * j + 2] = 1.0 / lsize
+        fb[off + 5 * j] = p
+        fb[off + 5 * j + 1], fb[off + 5 * j + 2] = C.front(obs, b, st) if prior else (0, float(bits.count(st)))
+        ls = seat_set(mem, lso, j)
+        if sg(mem, j, age) >= 0 and not bits.empty(ls):
+            fb[off + 5 * j + 3], fb[off + 5 * j + 4] = C.front(obs, b, ls) if prior else (0, float(bits.count(ls)))
 
 
 @kernel
-def density_at(b, mem, fb, off, y, target_side):
+def seat_density(obs, b, fb, o, ls, y, prior):
+    """The chance that a seat is on y, one of its possible sectors, from its entries fb[o:o + 5]
+    (prepare_density) and its noise-anchored sectors ``ls``."""
+    d = (C.progress_weight(obs, b, y, fb[o + 1]) if prior else 1.0) / fb[o + 2]
+    if fb[o + 4] > 0.0:
+        dl = 0.0
+        if bits.has(ls, y):
+            dl = (C.progress_weight(obs, b, y, fb[o + 3]) if prior else 1.0) / fb[o + 4]
+        d = (1.0 - ANCHOR_WEIGHT) * d + ANCHOR_WEIGHT * dl
+    return d
+
+
+@kernel
+def density_at(obs, b, mem, fb, off, y, target_side, prior):
     """The expected number of seats of ``target_side`` on sector y (after prepare_density)."""
-    n = b[B_PLAYERS]
+    so, lso, _ = B.side_sets(target_side)
     total = 0.0
-    for j in range(n):
-        p = fb[off + 3 * j]
-        if p <= 0.0:
+    for j in range(b[B_PLAYERS]):
+        p = fb[off + 5 * j]
+        if p <= 0.0 or not bits.has(seat_set(mem, so, j), y):
             continue
-        o = (M_H if target_side == E.HUMAN else M_A) + j * W
-        if not bits.has(mem[o:o + W].view(np.int64), y):
-            continue
-        d = fb[off + 3 * j + 1]
-        linv = fb[off + 3 * j + 2]
-        if linv > 0.0:
-            lo = (M_LH if target_side == E.HUMAN else M_LA) + j * W
-            d = (1.0 - ANCHOR_WEIGHT) * d + (ANCHOR_WEIGHT * linv if bits.has(mem[lo:lo + W].view(np.int64), y) else 0.0)
-        total += p * d
+        total += p * seat_density(obs, b, fb, off + 5 * j, seat_set(mem, lso, j), y, prior)
     return total
 
 
 @kernel
-def add_density(b, mem, fb, off, cells, target_side, scale, ib):
+def add_density(obs, b, mem, fb, off, cells, target_side, scale, ib):
     """fb[F_CELL + y] += scale x the expected seats of ``target_side`` on y, for y in ``cells``."""
-    n = b[B_PLAYERS]
+    so, lso, _ = B.side_sets(target_side)
     x = ib[I_T4:I_T4 + W].view(np.int64)
-    for j in range(n):
-        p = fb[off + 3 * j]
+    for j in range(b[B_PLAYERS]):
+        p = fb[off + 5 * j]
         if p <= 0.0:
             continue
-        o = (M_H if target_side == E.HUMAN else M_A) + j * W
-        st = mem[o:o + W].view(np.int64)
+        st = seat_set(mem, so, j)
         hit = np.int64(0)
         for w in range(bits.WORDS):
             x[w] = st[w] & cells[w]
             hit |= x[w]
         if hit == 0:
             continue
-        d0 = fb[off + 3 * j + 1]
-        linv = fb[off + 3 * j + 2]
-        lo = (M_LH if target_side == E.HUMAN else M_LA) + j * W
-        ls = mem[lo:lo + W].view(np.int64)
+        ls = seat_set(mem, lso, j)
         for w in range(bits.WORDS):
             xw = x[w]
             while xw != 0:
                 low = xw & -xw
                 y = bits.cell_at(w, bits.lowest(low))
                 xw ^= low
-                d = d0
-                if linv > 0.0:
-                    d = (1.0 - ANCHOR_WEIGHT) * d0 + (ANCHOR_WEIGHT * linv if bits.has(ls, y) else 0.0)
-                fb[F_CELL + y] += scale * p * d
+                fb[F_CELL + y] += scale * p * seat_density(obs, b, fb, off + 5 * j, ls, y, False)
 
 
 @kernel
 def density(obs, b, mem, fb, y, target_side):
     """The expected number of seats of ``target_side`` on sector y (humans for an alien)."""
-    prepare_density(obs, b, mem, fb, F_DENS2, target_side)
-    return density_at(b, mem, fb, F_DENS2, y, target_side)
+    prepare_density(obs, b, mem, fb, F_DENS2, target_side, False)
+    return density_at(obs, b, mem, fb, F_DENS2, y, target_side, False)
 
 
 # ---- the move ------------------------------------------------------------------------------------------
@@ -301,7 +276,7 @@ def human_move(flags, obs, legal, rng, b, mem, ib, fb):
         y = a - E.A_MOVE
         if open_hatch_at(obs, b, y):
             return a  # R10.1: reach it
-        score = 1.0 * hatch_distance(obs, b, y)
+        score = 1.0 * C.hatch_distance(obs, E.O_HATCH, b, y)
         score += THREAT_WEIGHT * threat_at(obs, b, mem, fb, y)
         if b[B_KIND + y] == DANGER:
             score += DANGER_WEIGHT
@@ -317,21 +292,15 @@ def heat_layers(obs, b, mem, ib, fb, target_side, cells):
     """Sets of the sectors at distance 0, 1, 2, ... from where targets likely are: layer k in
     ib[I_LIST + k*W] for k < 6, stopping once every sector of ``cells`` (the candidate moves)
     lies in some layer. Returns the number of layers made."""
-    n = b[B_PLAYERS]
-    me = obs[E.O_SEAT]
+    so, lso, age = B.side_sets(target_side)
     heat = ib[I_LIST:I_LIST + W].view(np.int64)
     bits.clear(heat)
-    for j in range(n):
-        if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
+    for j in range(b[B_PLAYERS]):
+        if not B.in_play(obs, mem, j) or side_p(fb, j, target_side) < 0.2:
             continue
-        if side_p(fb, j, target_side) < 0.2:
-            continue
-        off = M_H if target_side == E.HUMAN else M_A
-        loff = M_LH if target_side == E.HUMAN else M_LA
-        age = sg(mem, j, S_AGE_H if target_side == E.HUMAN else S_AGE_A)
-        src = mem[off + j * W:off + j * W + W].view(np.int64)
-        if age >= 0:
-            ls = mem[loff + j * W:loff + j * W + W].view(np.int64)
+        src = seat_set(mem, so, j)
+        if sg(mem, j, age) >= 0:
+            ls = seat_set(mem, lso, j)
             if not bits.empty(ls):
                 src = ls
         bits.or_into(heat, src)
@@ -363,18 +332,16 @@ def guard_hatch(obs, b, mem, fb):
     """The open hatch most humans are heading for: each seat that may be human counts, with
     its chance of being human, for the hatch nearest the front of its possible sectors (the
     sector nearest any hatch). -1 if no human can be placed."""
-    n = b[B_PLAYERS]
-    me = obs[E.O_SEAT]
     for k in range(4):
         fb[F_GUARD + k] = 0.0
     any_ = False
-    for j in range(n):
-        if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
+    for j in range(b[B_PLAYERS]):
+        if not B.in_play(obs, mem, j):
             continue
         p = side_p(fb, j, E.HUMAN)
         if p <= 0.0:
             continue
-        st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
+        st = seat_set(mem, M_H, j)
         best_d = FAR
         best_k = -1
         for w in range(bits.WORDS):
@@ -383,12 +350,10 @@ def guard_hatch(obs, b, mem, fb):
                 low = x & -x
                 y = bits.cell_at(w, bits.lowest(low))
                 x ^= low
-                for k in range(4):
-                    if obs[E.O_HATCH + k] == E.HATCH_OPEN:
-                        d = b[B_HDIST + k * NCELLS + y]
-                        if d < best_d:
-                            best_d = d
-                            best_k = k
+                d, k = C.nearest_hatch(obs, E.O_HATCH, b, y)
+                if d < best_d:
+                    best_d = d
+                    best_k = k
         if best_k >= 0:
             fb[F_GUARD + best_k] += p
             any_ = True
@@ -433,11 +398,11 @@ def alien_move(flags, obs, legal, rng, b, mem, ib, fb):
         y = legal[i] - E.A_MOVE
         bits.add(reach, y)
         fb[F_CELL + y] = 0.0
-    prepare_density(obs, b, mem, fb, F_DENS, target)
-    add_density(b, mem, fb, F_DENS, reach, target, 1.0, ib)
+    prepare_density(obs, b, mem, fb, F_DENS, target, False)
+    add_density(obs, b, mem, fb, F_DENS, reach, target, 1.0, ib)
     if target == E.HUMAN:
-        prepare_density(obs, b, mem, fb, F_DENS2, E.ALIEN)
-        add_density(b, mem, fb, F_DENS2, reach, E.ALIEN, -0.5, ib)  # fellow aliens would die too
+        prepare_density(obs, b, mem, fb, F_DENS2, E.ALIEN, False)
+        add_density(obs, b, mem, fb, F_DENS2, reach, E.ALIEN, -0.5, ib)  # fellow aliens would die too
     for i in range(nmoves):
         y = legal[i] - E.A_MOVE
         d = fb[F_CELL + y] + 0.001 * uniform(rng, BOT)
@@ -461,7 +426,7 @@ def alien_move(flags, obs, legal, rng, b, mem, ib, fb):
                 dist = 1.0 * k
                 break
         if layers == 0:
-            dist = 0.1 * hatch_distance(obs, b, y)  # nobody to chase: stay between humans and hatches
+            dist = 0.1 * C.hatch_distance(obs, E.O_HATCH, b, y)  # nobody to chase: stay between humans and hatches
         if guard >= 0:
             # wait for them on the way in: hover about GUARD_RING steps from the hatch they make for
             gd = b[B_HDIST + guard * NCELLS + y]
@@ -487,10 +452,10 @@ def noise(flags, obs, legal, rng, b, mem, ib, fb):
     pub = ib[I_T3:I_T3 + W].view(np.int64)
     f = ib[I_T0:I_T0 + W].view(np.int64)
     nx = ib[I_T1:I_T1 + W].view(np.int64)
-    h = mem[M_H + me * W:M_H + me * W + W].view(np.int64)
+    h = seat_set(mem, M_H, me)
     steps = 1 if obs[E.O_ADREN] == 0 else 2
     if obs[E.O_SIDE] == E.ALIEN and bits.empty(h):
-        a = mem[M_A + me * W:M_A + me * W + W].view(np.int64)
+        a = seat_set(mem, M_A, me)
         B.step_sets(a, pub, f, nx, 3 if obs[E.O_FED] != 0 else 2, walk)
     else:
         B.step_sets(h, pub, f, nx, steps, walk)
@@ -540,8 +505,6 @@ def discard(flags, obs, legal, rng, b):
 def spotlight_target(obs, b, mem, ib, fb):
     """The sector whose light covers the most of the likely aliens' possible sectors, at least
     two steps from the user (so the user stays dark); -1 if none covers enough."""
-    n = b[B_PLAYERS]
-    me = obs[E.O_SEAT]
     pos = obs[E.O_POS]
     best = -1
     best_cov = 0.35
@@ -574,13 +537,13 @@ def spotlight_target(obs, b, mem, ib, fb):
                 if y >= 0:
                     bits.add(lit, y)
             cov = 0.0
-            for j in range(n):
-                if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
+            for j in range(b[B_PLAYERS]):
+                if not B.in_play(obs, mem, j):
                     continue
                 pa = side_p(fb, j, E.ALIEN)
                 if pa <= 0.0:
                     continue
-                a = mem[M_A + j * W:M_A + j * W + W].view(np.int64)
+                a = seat_set(mem, M_A, j)
                 size = bits.count(a)
                 if size == 0:
                     continue
@@ -599,14 +562,14 @@ def pre(flags, obs, legal, rng, b, mem, ib, fb):
     """Before the move (R8.4): Adrenaline to reach a hatch or to run, Teleport as a
     shortcut or an escape, Spotlight when aliens are likely near."""
     pos = obs[E.O_POS]
-    d = hatch_distance(obs, b, pos)
+    d = C.hatch_distance(obs, E.O_HATCH, b, pos)
     threat_sets(obs, b, mem, ib, fb)
     danger_here = threat_at(obs, b, mem, fb, pos)
     if has_action(legal, E.A_USE_ADRENALINE) and (flags & NO_ADRENALINE) == 0:
         if d == 2 or (danger_here >= 0.6 and d > 1):
             return E.A_USE_ADRENALINE
     if has_action(legal, E.A_USE_TELEPORT) and (flags & NO_TELEPORT) == 0:
-        dh = hatch_distance(obs, b, b[B_HUMAN_START])
+        dh = C.hatch_distance(obs, E.O_HATCH, b, b[B_HUMAN_START])
         if dh + 3 < d or (danger_here >= 0.9 and dh <= d + 2):
             return E.A_USE_TELEPORT
     if obs[E.O_ITEMS + IT_SPOTLIGHT] > 0 and (flags & NO_SPOTLIGHT) == 0 and danger_here >= 0.15:
@@ -626,7 +589,7 @@ def post(flags, obs, legal, rng, b, mem, ib, fb):
             return E.A_USE_ATTACK
     if has_action(legal, E.A_USE_SEDATIVES) and (flags & NO_SEDATIVES) == 0:
         threat_sets(obs, b, mem, ib, fb)
-        if threat_at(obs, b, mem, fb, pos) >= 0.3 or hatch_distance(obs, b, pos) <= 3:
+        if threat_at(obs, b, mem, fb, pos) >= 0.3 or C.hatch_distance(obs, E.O_HATCH, b, pos) <= 3:
             return E.A_USE_SEDATIVES
     return E.A_RESOLVE
 
@@ -636,8 +599,8 @@ def end(flags, obs, legal, rng, b, mem, ib, fb):
     pos = obs[E.O_POS]
     if has_action(legal, E.A_USE_TELEPORT) and (flags & NO_TELEPORT) == 0:
         threat_sets(obs, b, mem, ib, fb)
-        dh = hatch_distance(obs, b, b[B_HUMAN_START])
-        d = hatch_distance(obs, b, pos)
+        dh = C.hatch_distance(obs, E.O_HATCH, b, b[B_HUMAN_START])
+        d = C.hatch_distance(obs, E.O_HATCH, b, pos)
         if threat_at(obs, b, mem, fb, pos) >= 0.9 and threat_at(obs, b, mem, fb, b[B_HUMAN_START]) < 0.3 and dh <= d + 3:
             return E.A_USE_TELEPORT
     return E.A_END_TURN

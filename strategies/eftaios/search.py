@@ -37,7 +37,6 @@ from simkit.games.eftaios.board import (
     B_HATCH_CARDS,
     B_HATCH_CELL,
     B_HATCH_GREEN,
-    B_HDIST,
     B_HUMANS,
     B_ITEM_KIND,
     B_KIND,
@@ -58,8 +57,9 @@ from simkit.jit import kernel
 from simkit.rng import BOT, next_u64, randint, uniform
 
 from . import belief as B
+from . import common as C
 from . import heuristic as H
-from .belief import M_A, M_H, M_LA, M_LH, S_AGE_A, S_AGE_H, S_CAN_A, S_CAN_H, S_FED, S_GONE, W, sg
+from .belief import S_CAN_A, S_CAN_H, S_FED, W, sg, seat_set
 
 DEEP, ONLY_HUMANS, ONLY_ALIENS = 2048, 4096, 8192
 # above every option bit, the heuristic's too (its GUARD is 1 << 16): the heuristic gets these flags
@@ -83,75 +83,13 @@ SCRATCH_NEEDED = I_CAND + 32
 F_VAL = 400  # float scratch: candidate values
 F_VIS0 = 420  # per seat: how well the others know where it is, at the root
 F_VIS = 430  # the same, during a rollout
-F_HDENS = 440  # prepare_human_density's tables (5 per seat)
-PROGRESS = 0.35  # motion prior: weight kept per step a sector lies behind the front of the set
 I_PREV = I_CAND + 8  # per seat: noises and bluffs announced so far in the rollout (2 x 8)
 
 
 @kernel
-def pset(s, p, f, v):
-    s[E.PLAYER + p * E.P_STRIDE + f] = v
-
-
-@kernel
-def pget(s, p, f):
-    return s[E.PLAYER + p * E.P_STRIDE + f]
-
-
-@kernel
-def pick_from(mem, rng, off, loff, age, j, b):
-    """A sector for seat j from its followed set (near its last noise with the anchor's weight)."""
-    st = mem[off + j * W:off + j * W + W].view(np.int64)
-    if age >= 0 and uniform(rng, BOT) < H.ANCHOR_WEIGHT:
-        ls = mem[loff + j * W:loff + j * W + W].view(np.int64)
-        k = bits.count(ls)
-        if k > 0:
-            return bits.nth(ls, randint(rng, BOT, k))
-    k = bits.count(st)
-    if k > 0:
-        return bits.nth(st, randint(rng, BOT, k))
-    walk = b[BB_WALK:BB_WALK + W].view(np.int64)
-    return bits.nth(walk, randint(rng, BOT, bits.count(walk)))
-
-
-@kernel
-def progress_weight(obs, b, y, dmin):
-    """The motion prior of a human: it walks to a live hatch, so among its possible sectors
-    those nearest a hatch (the front of the set) are the likeliest; each step behind the
-    front divides the weight by 1 / PROGRESS."""
-    d = H.hatch_distance(obs, b, y)
-    if d >= FAR:
-        return PROGRESS ** 8
-    return PROGRESS ** min(d - dmin, 8)
-
-
-@kernel
-def front(obs, b, st):
-    """The least hatch distance over a set of sectors, and the set's total prior weight."""
-    dmin = FAR
-    for w in range(bits.WORDS):
-        x = st[w]
-        while x != 0:
-            low = x & -x
-            y = bits.cell_at(w, bits.lowest(low))
-            x ^= low
-            d = H.hatch_distance(obs, b, y)
-            if d < dmin:
-                dmin = d
-    z = 0.0
-    for w in range(bits.WORDS):
-        x = st[w]
-        while x != 0:
-            low = x & -x
-            y = bits.cell_at(w, bits.lowest(low))
-            x ^= low
-            z += progress_weight(obs, b, y, dmin)
-    return dmin, z
-
-
-@kernel
 def weighted_pick(obs, b, st, rng):
-    dmin, z = front(obs, b, st)
+    """A sector of the set st drawn with the motion prior (common.front)."""
+    dmin, z = C.front(obs, b, st)
     u = uniform(rng, BOT) * z
     last = -1
     for w in range(bits.WORDS):
@@ -161,71 +99,34 @@ def weighted_pick(obs, b, st, rng):
             y = bits.cell_at(w, bits.lowest(low))
             x ^= low
             last = y
-            u -= progress_weight(obs, b, y, dmin)
+            u -= C.progress_weight(obs, b, y, dmin)
             if u <= 0.0:
                 return y
     return last
 
 
 @kernel
-def human_pick(obs, b, mem, rng, age, j):
-    """A sector for seat j as a human: its noise-anchored sectors with the anchor's weight,
-    else its possible sectors, weighted by the motion prior."""
-    st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
-    if age >= 0 and uniform(rng, BOT) < H.ANCHOR_WEIGHT:
-        ls = mem[M_LH + j * W:M_LH + j * W + W].view(np.int64)
-        if not bits.empty(ls):
-            return weighted_pick(obs, b, ls, rng)
-    if not bits.empty(st):
+def pick_in(obs, b, st, rng, side):
+    """A sector of the (non-empty) set st: a human's by the motion prior, an alien's uniformly."""
+    if side == E.HUMAN:
         return weighted_pick(obs, b, st, rng)
+    return bits.nth(st, randint(rng, BOT, bits.count(st)))
+
+
+@kernel
+def pick_sector(obs, b, mem, rng, j, side):
+    """A sector for seat j on ``side``: its noise-anchored sectors with the anchor's weight,
+    else its possible sectors (pick_in), else anywhere."""
+    so, lso, age = B.side_sets(side)
+    if sg(mem, j, age) >= 0 and uniform(rng, BOT) < H.ANCHOR_WEIGHT:
+        ls = seat_set(mem, lso, j)
+        if not bits.empty(ls):
+            return pick_in(obs, b, ls, rng, side)
+    st = seat_set(mem, so, j)
+    if not bits.empty(st):
+        return pick_in(obs, b, st, rng, side)
     walk = b[BB_WALK:BB_WALK + W].view(np.int64)
     return bits.nth(walk, randint(rng, BOT, bits.count(walk)))
-
-
-@kernel
-def human_density(obs, b, mem, fb, off, y):
-    """The expected humans on sector y under the motion prior (after prepare_human_density)."""
-    n = b[B_PLAYERS]
-    total = 0.0
-    for j in range(n):
-        p = fb[off + 5 * j]
-        if p <= 0.0:
-            continue
-        st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
-        if not bits.has(st, y):
-            continue
-        d = progress_weight(obs, b, y, fb[off + 5 * j + 1]) / fb[off + 5 * j + 2]
-        if fb[off + 5 * j + 4] > 0.0:
-            ls = mem[M_LH + j * W:M_LH + j * W + W].view(np.int64)
-            dl = progress_weight(obs, b, y, fb[off + 5 * j + 3]) / fb[off + 5 * j + 4] if bits.has(ls, y) else 0.0
-            d = (1.0 - H.ANCHOR_WEIGHT) * d + H.ANCHOR_WEIGHT * dl
-        total += p * d
-    return total
-
-
-@kernel
-def prepare_human_density(obs, b, mem, fb, off):
-    n = b[B_PLAYERS]
-    me = obs[E.O_SEAT]
-    for j in range(n):
-        fb[off + 5 * j] = 0.0
-        fb[off + 5 * j + 4] = 0.0
-        if j == me or obs[E.O_STATUS + j] != E.ST_ABOARD or sg(mem, j, S_GONE) != 0:
-            continue
-        p = H.side_p(fb, j, E.HUMAN)
-        st = mem[M_H + j * W:M_H + j * W + W].view(np.int64)
-        if p <= 0.0 or bits.empty(st):
-            continue
-        dmin, z = front(obs, b, st)
-        fb[off + 5 * j] = p
-        fb[off + 5 * j + 1] = dmin
-        fb[off + 5 * j + 2] = z
-        if sg(mem, j, S_AGE_H) >= 0:
-            ls = mem[M_LH + j * W:M_LH + j * W + W].view(np.int64)
-            if not bits.empty(ls):
-                dl, zl = front(obs, b, ls)
-                fb[off + 5 * j + 3] = dl
-                fb[off + 5 * j + 4] = zl
 
 
 @kernel
@@ -291,8 +192,8 @@ def sample_world(obs, b, mem, rng, ib):
             start = E.ALIEN
         if start == E.HUMAN:
             humans_left -= 1
-        pset(s, q, E.P_SIDE, side)
-        pset(s, q, E.P_START_SIDE, start)
+        E.pset(s, q, E.P_SIDE, side)
+        E.pset(s, q, E.P_START_SIDE, start)
         if side < 0:
             ib[pool + nu] = q
             nu += 1
@@ -300,18 +201,18 @@ def sample_world(obs, b, mem, rng, ib):
     for i in range(nu):
         q = ib[pool + i]
         side = E.HUMAN if i < humans_left else E.ALIEN
-        pset(s, q, E.P_SIDE, side)
-        pset(s, q, E.P_START_SIDE, side)
+        E.pset(s, q, E.P_SIDE, side)
+        E.pset(s, q, E.P_START_SIDE, side)
     # characters
     for q in range(n):
-        pset(s, q, E.P_CHAR, -1)
-        pset(s, q, E.P_REVEALED, obs[E.O_REVEALED + q])
-        pset(s, q, E.P_PUB_SIDE, obs[E.O_PUB_SIDE + q])
+        E.pset(s, q, E.P_CHAR, -1)
+        E.pset(s, q, E.P_REVEALED, obs[E.O_REVEALED + q])
+        E.pset(s, q, E.P_PUB_SIDE, obs[E.O_PUB_SIDE + q])
     if not arena:
-        pset(s, me, E.P_CHAR, obs[E.O_CHAR])
+        E.pset(s, me, E.P_CHAR, obs[E.O_CHAR])
         for q in range(n):
             if q != me and obs[E.O_REVEALED + q] >= 0:
-                pset(s, q, E.P_CHAR, obs[E.O_REVEALED + q])
+                E.pset(s, q, E.P_CHAR, obs[E.O_REVEALED + q])
         nc = b[B_NCHARS]
         for side in range(2):
             m = 0
@@ -320,7 +221,7 @@ def sample_world(obs, b, mem, rng, ib):
                     continue
                 used = False
                 for q in range(n):
-                    if pget(s, q, E.P_CHAR) == c:
+                    if E.pf(s, q, E.P_CHAR) == c:
                         used = True
                 if not used:
                     ib[pool + m] = c
@@ -328,47 +229,43 @@ def sample_world(obs, b, mem, rng, ib):
             shuffle_ib(ib, pool, m, rng)
             t = 0
             for q in range(n):
-                if pget(s, q, E.P_CHAR) < 0 and pget(s, q, E.P_START_SIDE) == side:
-                    pset(s, q, E.P_CHAR, ib[pool + (t % max(m, 1))])
+                if E.pf(s, q, E.P_CHAR) < 0 and E.pf(s, q, E.P_START_SIDE) == side:
+                    E.pset(s, q, E.P_CHAR, ib[pool + (t % max(m, 1))])
                     t += 1
     # positions, status, what else each seat has
     for q in range(n):
         st = obs[E.O_STATUS + q]
-        pset(s, q, E.P_STATUS, st)
-        pset(s, q, E.P_KILLS, obs[E.O_KILLS + q])
-        pset(s, q, E.P_ORDER, (q - obs[E.O_FIRST] + n) % n)
-        pset(s, q, E.P_LAST_CARD, -1)
-        pset(s, q, E.P_KILLED_BY, -1)
-        pset(s, q, E.P_FED_ROUND, -1)
-        pset(s, q, E.P_FATE_ROUND, -1)
-        pset(s, q, E.P_ESCAPE_HATCH, -1)
-        pset(s, q, E.P_CAP_PASS, 1 if obs[E.O_ROUND] > 2 else 0)
+        E.pset(s, q, E.P_STATUS, st)
+        E.pset(s, q, E.P_KILLS, obs[E.O_KILLS + q])
+        E.pset(s, q, E.P_ORDER, (q - obs[E.O_FIRST] + n) % n)
+        E.pset(s, q, E.P_LAST_CARD, -1)
+        E.pset(s, q, E.P_KILLED_BY, -1)
+        E.pset(s, q, E.P_FED_ROUND, -1)
+        E.pset(s, q, E.P_FATE_ROUND, -1)
+        E.pset(s, q, E.P_ESCAPE_HATCH, -1)
+        E.pset(s, q, E.P_CAP_PASS, 1 if obs[E.O_ROUND] > 2 else 0)
         k = randint(rng, BOT, 4)
         for t in range(4):
             h = (k + t) % 4
             if b[B_HATCH_CELL + h] >= 0:
-                pset(s, q, E.P_START_HATCH, h + 1)
+                E.pset(s, q, E.P_START_HATCH, h + 1)
                 break
         if st == E.ST_ESCAPED:
             s[E.ESCAPED] += 1
         if q == me:
-            pset(s, q, E.P_POS, obs[E.O_POS])
-            pset(s, q, E.P_FED, obs[E.O_FED])
-            pset(s, q, E.P_CAP_PASS, obs[E.O_CAP_PASS])
+            E.pset(s, q, E.P_POS, obs[E.O_POS])
+            E.pset(s, q, E.P_FED, obs[E.O_FED])
+            E.pset(s, q, E.P_CAP_PASS, obs[E.O_CAP_PASS])
             if obs[E.O_START_HATCH] > 0:
-                pset(s, q, E.P_START_HATCH, obs[E.O_START_HATCH])
-            pset(s, q, E.P_SIDE, obs[E.O_SIDE])
-            pset(s, q, E.P_START_SIDE, obs[E.O_START_SIDE])
+                E.pset(s, q, E.P_START_HATCH, obs[E.O_START_HATCH])
+            E.pset(s, q, E.P_SIDE, obs[E.O_SIDE])
+            E.pset(s, q, E.P_START_SIDE, obs[E.O_START_SIDE])
             continue
-        pset(s, q, E.P_FED, sg(mem, q, S_FED))
+        E.pset(s, q, E.P_FED, sg(mem, q, S_FED))
         if st != E.ST_ABOARD:
-            pset(s, q, E.P_POS, -1)
+            E.pset(s, q, E.P_POS, -1)
             continue
-        if pget(s, q, E.P_SIDE) == E.HUMAN:
-            x = human_pick(obs, b, mem, rng, sg(mem, q, S_AGE_H), q)
-        else:
-            x = pick_from(mem, rng, M_A, M_LA, sg(mem, q, S_AGE_A), q, b)
-        pset(s, q, E.P_POS, x)
+        E.pset(s, q, E.P_POS, pick_sector(obs, b, mem, rng, q, E.HUMAN if E.pf(s, q, E.P_SIDE) == E.HUMAN else E.ALIEN))
     # items: my own kinds; the others' cards, the deck and the discards from the rest
     ni = b[B_NITEMS] if b[B_ADVANCED] != 0 else 0
     m = 0
@@ -380,12 +277,12 @@ def sample_world(obs, b, mem, rng, ib):
         for t in range(m):
             c = ib[pool + t]
             if c >= 0 and b[B_ITEM_KIND + c] == kind:
-                pset(s, me, E.P_HAND + i, c)
-                pset(s, me, E.P_HUSES + i, obs[E.O_HUSES + i])
+                E.pset(s, me, E.P_HAND + i, c)
+                E.pset(s, me, E.P_HUSES + i, obs[E.O_HUSES + i])
                 ib[pool + t] = ib[pool + m - 1]
                 m -= 1
                 break
-    pset(s, me, E.P_NHAND, obs[E.O_NHAND])
+    E.pset(s, me, E.P_NHAND, obs[E.O_NHAND])
     shuffle_ib(ib, pool, m, rng)
     t = 0
     for q in range(n):
@@ -393,12 +290,12 @@ def sample_world(obs, b, mem, rng, ib):
             continue
         k = min(obs[E.O_NITEMS + q], m - t)
         for i in range(E.HAND_SLOTS):
-            pset(s, q, E.P_HAND + i, -1)
+            E.pset(s, q, E.P_HAND + i, -1)
         for i in range(k):
-            pset(s, q, E.P_HAND + i, ib[pool + t])
-            pset(s, q, E.P_HUSES + i, 1)
+            E.pset(s, q, E.P_HAND + i, ib[pool + t])
+            E.pset(s, q, E.P_HUSES + i, 1)
             t += 1
-        pset(s, q, E.P_NHAND, k)
+        E.pset(s, q, E.P_NHAND, k)
     k = min(obs[E.O_IK_LEFT], m - t)
     for i in range(k):
         s[E.IK + i] = ib[pool + t]
@@ -460,12 +357,10 @@ def visibility(obs, b, mem, fb):
         side = obs[E.O_SIDE] if q == me else E.HUMAN
         if q != me and sg(mem, q, S_CAN_H) == 0:
             side = E.ALIEN
-        off = (M_H if side == E.HUMAN else M_A) + q * W
-        loff = (M_LH if side == E.HUMAN else M_LA) + q * W
-        age = sg(mem, q, S_AGE_H if side == E.HUMAN else S_AGE_A)
-        k = bits.count(mem[off:off + W].view(np.int64))
-        if age >= 0:
-            kl = bits.count(mem[loff:loff + W].view(np.int64))
+        so, lso, age = B.side_sets(side)
+        k = bits.count(seat_set(mem, so, q))
+        if sg(mem, q, age) >= 0:
+            kl = bits.count(seat_set(mem, lso, q))
             if kl > 0 and kl < k:
                 k = kl
         fb[F_VIS0 + q] = min(VIS_MAX, 1.0 / max(k, 1))
@@ -481,17 +376,6 @@ def hex_distance(a, c):
     dq = ca - cc
     dr = ra - rc
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-
-@kernel
-def state_hatch_distance(s, b, y):
-    d = FAR
-    for k in range(4):
-        if s[E.HATCH_STATE + k] == E.HATCH_OPEN:
-            dk = b[B_HDIST + k * NCELLS + y]
-            if dk < d:
-                d = dk
-    return d
 
 
 @kernel
@@ -511,7 +395,7 @@ def rollout_policy(s, b, legal, k, rng, fb):
                 a = legal[i]
                 if a >= E.A_MOVE + NCELLS:
                     continue
-                d = state_hatch_distance(s, b, a - E.A_MOVE)
+                d = C.hatch_distance(s, E.HATCH_STATE, b, a - E.A_MOVE)
                 if d < bd:
                     bd = d
                     best = a
@@ -560,7 +444,7 @@ def rollout_policy(s, b, legal, k, rng, fb):
             return E.A_NOISE_AT + s[E.RSEC]
         return legal[randint(rng, BOT, k)]
     if ph == E.P_PRE:
-        if H.has_action(legal[:k], E.A_USE_ADRENALINE) and state_hatch_distance(s, b, E.pf(s, p, E.P_POS)) == 2:
+        if H.has_action(legal[:k], E.A_USE_ADRENALINE) and C.hatch_distance(s, E.HATCH_STATE, b, E.pf(s, p, E.P_POS)) == 2:
             return E.A_USE_ADRENALINE
         return E.A_PRE_DONE
     if ph == E.P_POST:
@@ -694,23 +578,19 @@ def choose(flags, obs, legal, rng, b, mem, ib, fb):
             t = H.threat_at(obs, b, mem, fb, y)
             if t > 0.02:
                 contested = True
-            sc = H.hatch_distance(obs, b, y) + H.THREAT_WEIGHT * t + 0.01 * uniform(rng, BOT)
+            sc = C.hatch_distance(obs, E.O_HATCH, b, y) + H.THREAT_WEIGHT * t + 0.01 * uniform(rng, BOT)
             if b[B_KIND + y] == DANGER:
                 sc += H.DANGER_WEIGHT
             fb[H.F_SCORE + i] = sc
     else:
         target = E.ALIEN if b[B_SCENARIO] == SC_ARENA else E.HUMAN
-        H.prepare_density(obs, b, mem, fb, H.F_DENS, target)
-        if target == E.HUMAN:
-            prepare_human_density(obs, b, mem, fb, F_HDENS)
+        prior = target == E.HUMAN  # humans make for the hatches (common.front)
+        H.prepare_density(obs, b, mem, fb, H.F_DENS, target, prior)
         for i in range(nl):
             a = legal[i]
             if a >= E.A_MOVE_ATTACK and a < E.A_MOVE_ATTACK + NCELLS:
                 y = a - E.A_MOVE_ATTACK
-                if target == E.HUMAN:
-                    d = human_density(obs, b, mem, fb, F_HDENS, y)
-                else:
-                    d = H.density_at(b, mem, fb, H.F_DENS, y, target)
+                d = H.density_at(obs, b, mem, fb, H.F_DENS, y, target, prior)
                 if d > 0.04:
                     contested = True
                 fb[H.F_SCORE + i] = -d
