@@ -14,18 +14,17 @@ import time
 from typing import Callable, Iterable
 
 from . import _cache
-from .game import Bot, GameSpec
-from .play import simulate
+from .bots import Bot, bot_table
+from .game import GameSpec
+from .play import bots_used, every_bot_loop, simulate
+from .seeding import game_seeds
+from .workers import worker_count
 
 
 def compile_loop(game: GameSpec, bots: list[Bot], checked: bool = False) -> float:
     """Compiles (or loads) the game's compiled loop for these built-in bots by playing
     one game with them, and with ``checked`` the compiled functions the Python loop
     calls for them; returns the seconds it took."""
-    from .play import bots_used
-    from .bots import bot_table
-    from .seeding import game_seeds
-
     t0 = time.perf_counter()
     params = game.params()
     table = bot_table(len(bots), 0, 1, False)
@@ -42,8 +41,6 @@ def ensure_compiled(runs: Iterable[tuple[GameSpec, Iterable[Bot]]], say: Callabl
     saying so first (``say``); several loops compile on up to ``jobs`` processes at once.
     Runs whose seats include a user's bot play the Python loop, whose compiled functions
     are compiled one by one on first use."""
-    from .play import bots_used
-
     wanted: dict[tuple[str, int], tuple[GameSpec, list[Bot]]] = {}
     for game, bots in runs:
         bots = list(bots)
@@ -71,7 +68,6 @@ def _compile_by_name(name: str, bot_names: tuple[str, ...], checked: bool = True
     """Compiles game ``name``'s loop for ``bot_names`` (one per seat, or one for every
     seat; default: its default bot), and with ``checked`` their Python-loop functions."""
     from .games import get
-    from .play import every_bot_loop
 
     game = get(name)
     params = game.params()
@@ -89,8 +85,6 @@ def _compile_by_name(name: str, bot_names: tuple[str, ...], checked: bool = True
 def compile_games(names: list[str], bot_names: tuple[str, ...] = (), jobs: int = 0, say: Callable[[str], None] = print) -> None:
     """Compiles several games' loops for ``bot_names`` (default: each game's default
     bot), one process per game (``jobs`` 0: all cores)."""
-    from .workers import worker_count
-
     if not names:
         return
     jobs = min(worker_count(jobs), len(names))

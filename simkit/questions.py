@@ -527,7 +527,10 @@ class SideBalance(Question):
         return self.side in frame.columns and frame["seat"].max() > 1
 
     def answer_group(self, frame: pl.DataFrame, group: dict) -> Answer | None:
-        per = sides_per_game(frame, self.side, self.sides)
+        return self.answer_games(sides_per_game(frame, self.side, self.sides), group)
+
+    def answer_games(self, per: pl.DataFrame, group: dict) -> Answer | None:
+        """The answer from :func:`sides_per_game`'s table of the group's games."""
         n = per.height
         if n < 2:
             return None

@@ -28,20 +28,17 @@ import numpy as np
 import polars as pl
 
 from . import __version__
+from .bots import Bot, bot_table
 from .compiled import ensure_compiled
 from .errors import Interrupted, UserError
-from .bots import Bot
 from .game import GameSpec
-from .workers import MAX_GAMES, processes, worker_count
 from .params import as_dict
-from .seeding import game_seeds
-from .bots import bot_table
 from .play import simulate
+from .seeding import game_seeds
+from .workers import MAX_GAMES, processes, worker_count
 
 LIBRARIES = ("numpy", "numba", "polars", "joblib", "scipy", "statsmodels", "typer", "rich", "matplotlib")
 BACKENDS = ("loky", "threading", "dask", "ray")
-
-
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,7 +114,10 @@ class RunResult:
         """The run's games, only ``columns`` of them (and the settings, which cost nothing),
         read afresh and not kept: a large run's answers need a few columns, not all."""
         if self._frame is not None:
-            return self._frame if columns is None else self._frame.select(c for c in self._frame.columns if c in set(columns) | set(self.constants))
+            if columns is None:
+                return self._frame
+            wanted = set(columns) | set(self.constants)
+            return self._frame.select(c for c in self._frame.columns if c in wanted)
         # The settings' columns hold one value each: kept as constants (polars then stores
         # one value, not one per row: most of a many-setting game's frame).
         path = self.path / "games.parquet"

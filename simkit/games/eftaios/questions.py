@@ -106,12 +106,13 @@ class Sides(SideBalance):
         n = games_in(frame)
         if n < MIN_GAMES:
             return _too_few(self, frame, group, n)
-        core = super().answer_group(frame, group)
+        per = sides_per_game(frame, self.side, self.sides)
+        core = self.answer_games(per, group)
         if core is None:
             return None
         player, team = (_bounded(e, -1.0, 1.0, n) for e in core.estimates)
         m = self.margin
-        rates = _side_rates(frame, self.side, self.sides)
+        rates = _side_rates(per)
         human_seat, alien_seat, human_games, alien_games = rates
         within_player = within_margin(player, m, self.alpha)
         if player.verdict == SHOWN:
@@ -159,10 +160,10 @@ def _pc(e: Estimate) -> str:
     return f"{100 * e.estimate:.1f}%"
 
 
-def _side_rates(frame: pl.DataFrame, side: str, sides: tuple) -> tuple[Estimate, ...]:
+def _side_rates(per: pl.DataFrame) -> tuple[Estimate, ...]:
     """A human seat's and an alien seat's win rate (per game, the mean over the side's
-    seats) and each side's share of games, with t intervals over games."""
-    per = sides_per_game(frame, side, sides)
+    seats) and each side's share of games, with t intervals over games, from
+    :func:`~simkit.questions.sides_per_game`'s table."""
     labels = {"pa": "a human seat's win rate", "pb": "an alien seat's win rate", "ga": "share of games some human wins",
               "gb": "share of games the aliens win"}
     out = []
