@@ -326,6 +326,10 @@ def bench_cmd(
     repeat: int = typer.Option(3, "--repeat", help="Timings per bot; the best is kept."),
     fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
     output: Optional[Path] = typer.Option(None, "--output", help="Write the figures to this file instead of printing them."),
+    ladder: bool = typer.Option(False, "--ladder", help="Instead of speed: how much stronger each bot is than the one before it "
+                                "(head to head, seats rotated; -n games each, default 1,000), and the top bot's strength against its budget."),
+    seed: int = typer.Option(0, "--seed", help="Root seed of the ladder's games."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes for the ladder's games (0 = all cores)."),
 ) -> None:
     """Games per second per bot on one core, and the speed-up over the same rules run as plain Python.
 
@@ -333,9 +337,17 @@ def bench_cmd(
     game in 3 s of plain Python is timed on its first decisions, against the same decisions
     compiled; the last column says what was timed. Progress goes to stderr.
 
+    With --ladder: each bot (weakest first: --bot in order, default the game's ladder) plays one
+    seat against the bot before it in every other seat, seats rotated, paired with that bot's
+    self-play on the same seeds: the margin is the share one seat gains by the swap (heads up,
+    the share minus 50%), with its 95% interval; then the top bot at 1/4, 1/2, 1 and 2 times its
+    default budget against the next strongest.
+
     Example: simkit bench ufs --bot greedy -n 100000
 
     Example: simkit bench ovni --format json --output benchmarks/ovni.json
+
+    Example: simkit bench ufoo --ladder -n 2000 --jobs 2
     """
     from .bench import bench, fmt_rate, rows_as_dicts
 
@@ -343,9 +355,11 @@ def bench_cmd(
         raise UserError("bench needs 1 <= -n <= 1e9, 1 <= --repeat <= 100 and 0 <= --python-games <= 1e6")
     _check_output(fmt, output)
     g, params = _game_params(game, set_)
-    texts = bot or list(g.bots)
+    texts = bot or (list(g.analysis.ladder or g.bots) if ladder else list(g.bots))
     for text in texts:
         g.resolve_bot(text)  # an unknown bot is refused before any timing
+    if ladder:
+        return _ladder(g, params, texts, n or 1000, seed, jobs, fmt, output)
     rows = bench(g, params, texts, n, python_games, repeat, say=lambda text: err.print(f"{g.name} {text}"))
     table = [{"bot": r.bot, "games/s": fmt_rate(r.games_per_s), "games timed": f"{r.games:,}",
               "pure Python games/s": fmt_rate(r.python_games_per_s), "speed-up": f"{r.speedup:,.0f}x" if r.speedup else "-",
@@ -353,6 +367,32 @@ def bench_cmd(
     each = f"{n:,} games" if n else "about 1 s of games"
     _emit(table, f"{g.title}: one core, compiled best of {repeat} x {each}", fmt, output, data=rows_as_dicts(rows),
           meta={"game": g.name, "params": params.__dict__})
+
+
+def _ladder(g, params, texts: list[str], n: int, seed: int, jobs: int, fmt: str, output: Optional[Path]) -> None:
+    import dataclasses
+
+    from . import strength
+    from .workers import MAX_GAMES, worker_count
+
+    if n < 2 or n > MAX_GAMES:
+        raise UserError(f"--ladder needs 2 <= -n <= {MAX_GAMES:,} games per pairing")
+    say = lambda text: err.print(f"{g.name} ladder {text}")  # noqa: E731
+    cache: dict = {}  # the weaker bots' self-play, shared by the ladder and the budget curve
+    rows = strength.ladder(g, params, texts, n, seed, jobs=worker_count(jobs), progress=True, say=say, selfplay=cache)
+    top = texts[-1].partition(":")[0]
+    if top in g.bots and "budget" in g.bots[top].options:
+        rows += strength.budget_curve(g, params, texts[-1], texts[-2], n, seed, jobs=worker_count(jobs), progress=True,
+                                      say=say, selfplay=cache)
+    t = f"{100 * strength.TARGET:g}"
+    notes = [f"Each row: {n:,} games, seed {seed}; the bot plays one seat against 'against' in every other seat, seats rotated.",
+             "'its share %': its mean win share in its seat (a shared win split), ± the half width of the 95% interval; "
+             "'against's %': what the other bot got in the same seats and games playing itself; 'margin pts': the paired "
+             "difference (t interval).",
+             f"Verdicts: '>= {t} shown' when the margin's interval lies above {t} points; '< {t} shown' above 0 and below {t}; "
+             f"'stronger' above 0 but holding {t}; 'not shown' holding 0; 'weaker' below 0."]
+    _emit([m.row() for m in rows], f"{g.title}: the bot ladder, {g.seats(params)} seat(s)", fmt, output,
+          extra=notes, data=[dataclasses.asdict(m) for m in rows], meta={"game": g.name, "params": params.__dict__, "notes": notes})
 
 
 def _check_metrics(game, metrics: list[str]) -> None:

@@ -273,6 +273,7 @@ class Analysis:
     report: str | None = None
     experiment: str | None = None
     sensitivity: str | None = None  # the readings of unclear rules and the headline figures (simkit.sensitivity)
+    ladder: tuple[str, ...] = ()  # bots weakest first for `simkit bench --ladder` (default: every built-in bot, as declared)
 
 
 @dataclasses.dataclass(frozen=True)

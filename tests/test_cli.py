@@ -47,6 +47,8 @@ BAD = [
     (["sensitivity", "ufs", "--runs", "r"], "No such option: --runs"),
     (["sweep", "x.toml", "--runs", "r"], "No such option: --runs"),
     (["run", "ufoo", "--bot", "search:x4"], "no option 'x4'"),
+    (["bench", "template", "--ladder", "-n", "1"], "--ladder needs 2 <= -n"),
+    (["bench", "template", "--ladder", "--bot", "hold20"], "a ladder needs at least two bots"),
 ]
 
 

@@ -86,6 +86,7 @@ SPEC = GameSpec(
         report="simkit.games.aau.report:build",
         experiment="experiments/aau-balance.toml",
         sensitivity="simkit.games.aau.sensitivity:DECLARATION",
+        ladder=("random", "greedy", "strategic", "search"),  # team plays the semi-cooperative variant, not a step up
     ),
     checks=Checks(
         invariants=describe.invariants,

@@ -1,0 +1,181 @@
+"""How much stronger one bot is than another: the ladder of a game's bots (issue 25).
+
+The estimand, one for every game and player count: **the points of win share one seat
+gains when its bot is swapped from the weaker bot to the stronger, every other seat kept
+on the weaker bot.** The stronger bot plays one seat against the weaker bot in all the
+others, seats rotated (game *i* puts it in seat ``-i mod n``); the weaker bot plays the
+same seeds against itself, and game *i*'s difference is the stronger bot's share minus
+what the weaker bot's seat got there. The mean of those paired differences is the margin
+(a t interval over games). A seat's share is the game's ``win_share`` column where it has
+one (1/k when k seats share a win) and ``won`` otherwise, so the same figure reads
+
+- heads up: the stronger bot's win share minus 50% (60% is a 10-point margin);
+- one seat against three: its share minus the weaker bot's in that seat (25% on average);
+- a solo game: the difference of the two bots' win rates on the same seeds;
+- a team game (EFTAIOS): what one seat's team result gains by the swap.
+
+The verdict is a question asked once (:func:`verdict`): the margin is claimed to be at
+least ``target`` points only when its 95% interval lies above it, and a bot is called
+stronger only when the interval lies above 0; the error rates are checked by simulation
+in tests/test_strength.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .bots import bot_table
+from .errors import UserError
+from .game import GameSpec, Number
+from .stats import mean_interval, paired_numeric
+
+# Issue 25: the top bot beats the next strongest by at least 10 points of win share.
+TARGET = 0.10
+
+AT_LEAST = "at least {t} points stronger"
+STRONGER_BELOW = "stronger, by less than {t} points"
+STRONGER = "stronger ({t} points neither shown nor ruled out)"
+NOT_SHOWN = "not shown stronger or weaker"
+WEAKER = "weaker"
+# The verdicts in a table's few columns (the notes under it spell them out).
+SHORT = {AT_LEAST.format(t="10"): ">= 10 shown", STRONGER_BELOW.format(t="10"): "< 10 shown",
+         STRONGER.format(t="10"): "stronger", NOT_SHOWN: "not shown", WEAKER: "weaker"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Matchup:
+    """One bot against another: its share in its seat, the weaker bot's share in the same
+    seats and games, and the paired margin (shares as fractions, 95% intervals)."""
+
+    strong: str
+    weak: str
+    players: int
+    games: int
+    seed: int
+    share: tuple[float, float, float]
+    fair: tuple[float, float, float]
+    margin: tuple[float, float, float]
+    verdict: str
+
+    def row(self) -> dict[str, str]:
+        """A table row narrow enough for 80 columns: percentages and points with the half
+        width of their (symmetric t) interval."""
+        pm = lambda e, sign="": f"{100 * e[0]:{sign}.1f} ±{50 * (e[2] - e[1]):.1f}"  # noqa: E731
+        return {"bot": self.strong, "against": self.weak, "its share %": pm(self.share),
+                "against's %": pm(self.fair), "margin pts": pm(self.margin, "+"), "verdict": SHORT.get(self.verdict, self.verdict)}
+
+
+def verdict(diffs: np.ndarray, target: float = TARGET) -> tuple[tuple[float, float, float], str]:
+    """The margin (mean of paired differences, t interval) and what it shows. A claim needs
+    its interval on one side of the line: no spread at all (a handful of identical games)
+    claims nothing."""
+    d = paired_numeric(np.asarray(diffs, np.float64), np.zeros(len(diffs)))
+    est = (d.estimate, d.lo, d.hi)
+    t = f"{100 * target:g}"
+    if not d.hi > d.lo:
+        return est, NOT_SHOWN
+    if d.lo >= target:
+        return est, AT_LEAST.format(t=t)
+    if d.lo > 0:
+        return est, (STRONGER_BELOW if d.hi < target else STRONGER).format(t=t)
+    if d.hi < 0:
+        return est, WEAKER
+    return est, NOT_SHOWN
+
+
+def value_column(columns: Sequence[str]) -> str:
+    return "win_share" if "win_share" in columns else "won"
+
+
+def seat_values(result, games: int, seats: int) -> np.ndarray:
+    """``values[g, seat]``: each seat's share of game ``g`` (``win_share``, else ``won``)."""
+    col = value_column(result.schema)
+    f = result.read(["game_index", "seat", col]).sort("game_index", "seat")
+    return f[col].cast(float).to_numpy().reshape(games, seats)
+
+
+def strong_seats(games: int, seats: int) -> np.ndarray:
+    """The seat (0-based) of the run's first bot in each game, seats rotated."""
+    return np.argmax(bot_table(seats, 0, games, True) == 0, axis=1)
+
+
+def _interval(x: np.ndarray) -> tuple[float, float, float]:
+    iv = mean_interval(x)
+    return (iv.estimate, iv.lo, iv.hi)
+
+
+def head_to_head(game: GameSpec, params: Any, strong: str, weak: str, games: int, seed: int = 0, *,
+                 jobs: int = 1, progress: bool | Callable[[int], None] = False, target: float = TARGET,
+                 selfplay: dict | None = None) -> Matchup:
+    """``strong`` in one seat against ``weak`` in every other, seats rotated, paired with
+    ``weak`` against itself on the same seeds. ``selfplay`` caches the weaker bot's runs
+    across calls (a budget curve reuses one)."""
+    from .runner import RunSpec, run_many
+
+    seats = game.seats(params)
+    if games < 2:
+        raise UserError("a head-to-head needs at least 2 games")
+    specs = []
+    key = (weak, seed, games)
+    cache = {} if selfplay is None else selfplay
+    mixed = RunSpec(game, params, tuple(game.resolve_bots([strong] + [weak] * (seats - 1), params)), games, seed, True)
+    specs.append((mixed, None))
+    if key not in cache:
+        specs.append((RunSpec(game, params, tuple(game.resolve_bots([weak], params)), games, seed, True), None))
+    results = run_many(specs, jobs=jobs, progress=progress, label=f"{game.name} {strong} vs {weak}")
+    if key not in cache:
+        cache[key] = seat_values(results[1], games, seats)
+    at = strong_seats(games, seats)
+    rows = np.arange(games)
+    mine = seat_values(results[0], games, seats)[rows, at]
+    theirs = cache[key][rows, at]
+    margin, said = verdict(mine - theirs, target)
+    return Matchup(strong, weak, seats, games, seed, _interval(mine), _interval(theirs), margin, said)
+
+
+def ladder(game: GameSpec, params: Any, bots: Sequence[str] | None = None, games: int = 1000, seed: int = 0, *,
+           jobs: int = 1, progress: bool | Callable[[int], None] = False, target: float = TARGET,
+           say: Callable[[str], None] = lambda text: None, selfplay: dict | None = None) -> list[Matchup]:
+    """Each bot against the one before it (``bots`` weakest first; default: the game's
+    built-in bots in the order it declares them, at the strengths the tests play them
+    with none given)."""
+    names = list(bots) if bots else list(game.bots)
+    if len(names) < 2:
+        raise UserError("a ladder needs at least two bots, weakest first")
+    cache = {} if selfplay is None else selfplay
+    out = []
+    for k, (weak, strong) in enumerate(zip(names, names[1:])):
+        say(f"[{k + 1}/{len(names) - 1}] {strong} against {weak}, {games:,} games")
+        out.append(head_to_head(game, params, strong, weak, games, seed, jobs=jobs, progress=progress, target=target,
+                                selfplay=cache))
+    return out
+
+
+def budgets(game: GameSpec, bot: str) -> tuple[str, list[int]]:
+    """The bot's numeric strength option (``budget``) and the budgets of its curve: a
+    quarter, half, once and twice its default, within its allowed range."""
+    name = bot.partition(":")[0]
+    info = game.bots.get(name)
+    option = info and info.options.get("budget")
+    if not isinstance(option, Number):
+        raise UserError(f"{game.name}: bot {name!r} has no budget= option to grow")
+    d = option.default
+    return name, sorted({min(max(b, max(option.lo, 1)), option.hi) for b in (d // 4, d // 2, d, 2 * d)})
+
+
+def budget_curve(game: GameSpec, params: Any, bot: str, against: str, games: int = 1000, seed: int = 0, *,
+                 jobs: int = 1, progress: bool | Callable[[int], None] = False, target: float = TARGET,
+                 say: Callable[[str], None] = lambda text: None, selfplay: dict | None = None) -> list[Matchup]:
+    """The bot at each budget of :func:`budgets` against ``against``: strength against budget."""
+    name, steps = budgets(game, bot)
+    cache = {} if selfplay is None else selfplay
+    out = []
+    for k, b in enumerate(steps):
+        text = f"{name}:budget={b}"
+        say(f"[{k + 1}/{len(steps)}] {text} against {against}, {games:,} games")
+        out.append(head_to_head(game, params, text, against, games, seed, jobs=jobs, progress=progress, target=target,
+                                selfplay=cache))
+    return out

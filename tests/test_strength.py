@@ -1,0 +1,93 @@
+"""The bot ladder (simkit.strength): the verdict's error rates by simulation, the pairing of
+seats with the rotation, and `simkit bench --ladder` on the template game."""
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from simkit import strength as S
+from simkit.bots import bot_table
+from simkit.cli import app
+from simkit.games import get
+from simkit.params import build
+
+REPLICATES = 4000
+ALPHA_ONE_SIDED = 0.025  # each claim is one side of a 95% two-sided interval
+
+
+def _claim_rate(true_strong: float, true_weak: float, n: int, claims: set[str], seed: int) -> float:
+    """How often the verdict on ``n`` heads-up games says one of ``claims``, when the
+    stronger bot's seat wins with ``true_strong`` and the weaker bot's self-play seat with
+    ``true_weak`` (independent Bernoulli results, the worst case for pairing)."""
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for _ in range(REPLICATES):
+        d = (rng.random(n) < true_strong).astype(float) - (rng.random(n) < true_weak)
+        hits += S.verdict(d)[1] in claims
+    return hits / REPLICATES
+
+
+def _bound(rate: float) -> float:
+    return rate + 3 * np.sqrt(rate * (1 - rate) / REPLICATES)
+
+
+@pytest.mark.parametrize("n", [200, 2000])
+def test_a_ten_point_margin_is_claimed_shown_at_most_at_the_nominal_rate(n):
+    """At a true margin of exactly 10 points (60% against 50%), 'at least 10 points stronger'
+    is a false claim: it must come at most 2.5% of the time (plus Monte Carlo error)."""
+    rate = _claim_rate(0.60, 0.50, n, {S.AT_LEAST.format(t="10")}, seed=n)
+    assert rate <= _bound(ALPHA_ONE_SIDED), rate
+
+
+@pytest.mark.parametrize("n", [200, 2000])
+def test_equal_bots_are_called_stronger_or_weaker_at_most_at_the_nominal_rate(n):
+    stronger = {S.AT_LEAST.format(t="10"), S.STRONGER.format(t="10"), S.STRONGER_BELOW.format(t="10")}
+    assert _claim_rate(0.5, 0.5, n, stronger, seed=1 + n) <= _bound(ALPHA_ONE_SIDED)
+    assert _claim_rate(0.5, 0.5, n, {S.WEAKER}, seed=2 + n) <= _bound(ALPHA_ONE_SIDED)
+
+
+def test_a_clear_margin_is_found():
+    """Power: at 70% against 50%, 2,000 games show the 10 points nearly always."""
+    assert _claim_rate(0.70, 0.50, 2000, {S.AT_LEAST.format(t="10")}, seed=3) > 0.95
+
+
+def test_verdicts_on_known_values():
+    assert S.verdict(np.r_[np.ones(90), np.zeros(10)])[1] == S.AT_LEAST.format(t="10")
+    assert S.verdict(np.r_[np.ones(5), np.zeros(95)])[1] == S.STRONGER_BELOW.format(t="10")
+    assert S.verdict(np.r_[np.ones(60), -np.ones(40)])[1] == S.STRONGER.format(t="10")
+    assert S.verdict(np.r_[np.ones(52), -np.ones(48)])[1] == S.NOT_SHOWN
+    assert S.verdict(np.r_[-np.ones(90), np.zeros(10)])[1] == S.WEAKER
+    # identical games: no spread, no claim (however many)
+    assert S.verdict(np.zeros(5000))[1] == S.NOT_SHOWN
+    assert S.verdict(np.ones(3))[1] == S.NOT_SHOWN
+
+
+@pytest.mark.parametrize("seats", [1, 2, 3, 4])
+def test_the_stronger_bot_sits_where_the_rotation_puts_the_first_bot(seats):
+    table = bot_table(seats, 0, 12, True)
+    at = S.strong_seats(12, seats)
+    assert (table[np.arange(12), at] == 0).all()
+    assert np.bincount(at, minlength=seats).tolist() == [12 // seats] * seats
+
+
+def test_a_bot_against_itself_claims_nothing_and_a_real_gap_is_measured():
+    game = get("template")
+    params = build(game.params, {"players": 3}, game.name)
+    same = S.head_to_head(game, params, "hold20", "hold20", 60, seed=4)
+    assert same.margin == (0.0, 0.0, 0.0) and same.verdict == S.NOT_SHOWN
+    assert same.share == same.fair
+    gap = S.head_to_head(game, params, "hold20", "random", 300, seed=4)
+    assert gap.players == 3 and gap.margin[1] > 0.10 and gap.verdict == S.AT_LEAST.format(t="10")
+    assert abs(gap.margin[0] - (gap.share[0] - gap.fair[0])) < 1e-12
+
+
+def test_bench_ladder_writes_each_step(tmp_path):
+    """(Bad sizes and a one-bot ladder are in tests/test_cli.py's one-line refusals.)"""
+    out = tmp_path / "ladder.json"
+    res = CliRunner().invoke(app, ["bench", "template", "--ladder", "-n", "40", "--format", "json", "--output", str(out)])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(out.read_text())["rows"]
+    assert [(r["strong"], r["weak"]) for r in rows] == [("hold20", "random")]
+    assert rows[0]["games"] == 40 and len(rows[0]["margin"]) == 3
