@@ -378,19 +378,9 @@ def _ladder(g, params, texts: list[str], n: int, seed: int, jobs: int, fmt: str,
     if n < 2 or n > MAX_GAMES:
         raise UserError(f"--ladder needs 2 <= -n <= {MAX_GAMES:,} games per pairing")
     say = lambda text: err.print(f"{g.name} ladder {text}")  # noqa: E731
-    cache: dict = {}  # the weaker bots' self-play, shared by the ladder and the budget curve
-    rows = strength.ladder(g, params, texts, n, seed, jobs=worker_count(jobs), progress=True, say=say, selfplay=cache)
-    top = texts[-1].partition(":")[0]
-    if top in g.bots and "budget" in g.bots[top].options:
-        rows += strength.budget_curve(g, params, texts[-1], texts[-2], n, seed, jobs=worker_count(jobs), progress=True,
-                                      say=say, selfplay=cache)
-    t = f"{100 * strength.TARGET:g}"
+    rows = strength.play_ladder(g, params, texts, n, seed, jobs=worker_count(jobs), progress=True, say=say)
     notes = [f"Each row: {n:,} games, seed {seed}; the bot plays one seat against 'against' in every other seat, seats rotated.",
-             "'its share %': its mean win share in its seat (a shared win split), ± the half width of the 95% interval; "
-             "'against's %': what the other bot got in the same seats and games playing itself; 'margin pts': the paired "
-             "difference (t interval).",
-             f"Verdicts: '>= {t} shown' when the margin's interval lies above {t} points; '< {t} shown' above 0 and below {t}; "
-             f"'stronger' above 0 but holding {t}; 'not shown' holding 0; 'weaker' below 0."]
+             strength.NOTES, strength.summary(rows, texts)]
     _emit([m.row() for m in rows], f"{g.title}: the bot ladder, {g.seats(params)} seat(s)", fmt, output,
           extra=notes, data=[dataclasses.asdict(m) for m in rows], meta={"game": g.name, "params": params.__dict__, "notes": notes})
 

@@ -324,6 +324,7 @@ def compose(result, builder=None) -> Report:
     evidence, the game's own sections (``builder(result, report)``, if it has one) and the
     section on the readings of unclear rules (when the experiment asks for it)."""
     from .questions import declared
+    from . import strength
     from .sensitivity import section_for_report
 
     exp = result.experiment
@@ -354,6 +355,7 @@ def compose(result, builder=None) -> Report:
                 for a in answers:
                     rep.evidence(a)
         section_for_report(rep, result)
+    strength.section(rep, result)
     fixes(rep, result)
     if not rep.summary:
         rep.summary = " ".join(a.sentence for a in rep.answers[:2])

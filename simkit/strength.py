@@ -23,6 +23,8 @@ in tests/test_strength.py.
 from __future__ import annotations
 
 import dataclasses
+import re
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -102,6 +104,11 @@ def strong_seats(games: int, seats: int) -> np.ndarray:
     return np.argmax(bot_table(seats, 0, games, True) == 0, axis=1)
 
 
+def _folder(name: str) -> str:
+    """A bot pairing as a folder name (``search:budget=4`` -> ``search-budget-4``)."""
+    return re.sub(r"[^A-Za-z0-9_.]+", "-", name).strip("-")
+
+
 def _interval(x: np.ndarray) -> tuple[float, float, float]:
     iv = mean_interval(x)
     return (iv.estimate, iv.lo, iv.hi)
@@ -109,10 +116,11 @@ def _interval(x: np.ndarray) -> tuple[float, float, float]:
 
 def head_to_head(game: GameSpec, params: Any, strong: str, weak: str, games: int, seed: int = 0, *,
                  jobs: int = 1, progress: bool | Callable[[int], None] = False, target: float = TARGET,
-                 selfplay: dict | None = None) -> Matchup:
+                 selfplay: dict | None = None, out: Path | None = None) -> Matchup:
     """``strong`` in one seat against ``weak`` in every other, seats rotated, paired with
     ``weak`` against itself on the same seeds. ``selfplay`` caches the weaker bot's runs
-    across calls (a budget curve reuses one)."""
+    across calls (a budget curve reuses one); ``out``: a folder keeping both runs
+    (resumable, one folder per bot and pairing)."""
     from .runner import RunSpec, run_many
 
     seats = game.seats(params)
@@ -122,9 +130,10 @@ def head_to_head(game: GameSpec, params: Any, strong: str, weak: str, games: int
     key = (weak, seed, games)
     cache = {} if selfplay is None else selfplay
     mixed = RunSpec(game, params, tuple(game.resolve_bots([strong] + [weak] * (seats - 1), params)), games, seed, True)
-    specs.append((mixed, None))
+    where = (lambda name: out / _folder(name)) if out is not None else (lambda name: None)
+    specs.append((mixed, where(f"{strong}-vs-{weak}")))
     if key not in cache:
-        specs.append((RunSpec(game, params, tuple(game.resolve_bots([weak], params)), games, seed, True), None))
+        specs.append((RunSpec(game, params, tuple(game.resolve_bots([weak], params)), games, seed, True), where(f"{weak}-self")))
     results = run_many(specs, jobs=jobs, progress=progress, label=f"{game.name} {strong} vs {weak}")
     if key not in cache:
         cache[key] = seat_values(results[1], games, seats)
@@ -138,7 +147,8 @@ def head_to_head(game: GameSpec, params: Any, strong: str, weak: str, games: int
 
 def ladder(game: GameSpec, params: Any, bots: Sequence[str] | None = None, games: int = 1000, seed: int = 0, *,
            jobs: int = 1, progress: bool | Callable[[int], None] = False, target: float = TARGET,
-           say: Callable[[str], None] = lambda text: None, selfplay: dict | None = None) -> list[Matchup]:
+           say: Callable[[str], None] = lambda text: None, selfplay: dict | None = None,
+           out: Path | None = None) -> list[Matchup]:
     """Each bot against the one before it (``bots`` weakest first; default: the game's
     built-in bots in the order it declares them, at the strengths the tests play them
     with none given)."""
@@ -146,12 +156,12 @@ def ladder(game: GameSpec, params: Any, bots: Sequence[str] | None = None, games
     if len(names) < 2:
         raise UserError("a ladder needs at least two bots, weakest first")
     cache = {} if selfplay is None else selfplay
-    out = []
+    found = []
     for k, (weak, strong) in enumerate(zip(names, names[1:])):
         say(f"[{k + 1}/{len(names) - 1}] {strong} against {weak}, {games:,} games")
-        out.append(head_to_head(game, params, strong, weak, games, seed, jobs=jobs, progress=progress, target=target,
-                                selfplay=cache))
-    return out
+        found.append(head_to_head(game, params, strong, weak, games, seed, jobs=jobs, progress=progress, target=target,
+                                  selfplay=cache, out=out))
+    return found
 
 
 def budgets(game: GameSpec, bot: str) -> tuple[str, list[int]]:
@@ -168,14 +178,79 @@ def budgets(game: GameSpec, bot: str) -> tuple[str, list[int]]:
 
 def budget_curve(game: GameSpec, params: Any, bot: str, against: str, games: int = 1000, seed: int = 0, *,
                  jobs: int = 1, progress: bool | Callable[[int], None] = False, target: float = TARGET,
-                 say: Callable[[str], None] = lambda text: None, selfplay: dict | None = None) -> list[Matchup]:
+                 say: Callable[[str], None] = lambda text: None, selfplay: dict | None = None,
+                 out: Path | None = None) -> list[Matchup]:
     """The bot at each budget of :func:`budgets` against ``against``: strength against budget."""
     name, steps = budgets(game, bot)
     cache = {} if selfplay is None else selfplay
-    out = []
+    found = []
     for k, b in enumerate(steps):
         text = f"{name}:budget={b}"
         say(f"[{k + 1}/{len(steps)}] {text} against {against}, {games:,} games")
-        out.append(head_to_head(game, params, text, against, games, seed, jobs=jobs, progress=progress, target=target,
-                                selfplay=cache))
-    return out
+        found.append(head_to_head(game, params, text, against, games, seed, jobs=jobs, progress=progress, target=target,
+                                  selfplay=cache, out=out))
+    return found
+
+
+def has_budget(game: GameSpec, bot: str) -> bool:
+    name = bot.partition(":")[0]
+    return name in game.bots and isinstance(game.bots[name].options.get("budget"), Number)
+
+
+def play_ladder(game: GameSpec, params: Any, bots: Sequence[str], games: int, seed: int = 0, *, curve: bool = True,
+                jobs: int = 1, progress: bool | Callable[[int], None] = False, say: Callable[[str], None] = lambda text: None,
+                out: Path | None = None) -> list[Matchup]:
+    """The ladder, then (``curve``, when the top bot has a ``budget=``) its budget curve
+    against the next strongest, sharing the weaker bots' self-play."""
+    cache: dict = {}
+    rows = ladder(game, params, bots, games, seed, jobs=jobs, progress=progress, say=say, selfplay=cache, out=out)
+    if curve and has_budget(game, bots[-1]):
+        rows += budget_curve(game, params, bots[-1], bots[-2], games, seed, jobs=jobs, progress=progress, say=say,
+                             selfplay=cache, out=out)
+    return rows
+
+
+NOTES = ("'its share %': the bot's mean win share in its seat (a shared win split), ± the half width of its 95% "
+         "interval; 'against's %': what the other bot got in the same seats and games playing itself; 'margin pts': "
+         "the paired difference (t interval). Verdicts: '>= 10 shown' when the margin's interval lies above 10 points; "
+         "'< 10 shown' above 0 and below 10; 'stronger' above 0 but holding 10; 'not shown' holding 0; 'weaker' below 0.")
+
+
+def summary(rows: Sequence[Matchup], bots: Sequence[str]) -> str:
+    """One sentence on the top of the ladder: the top bot against the next strongest."""
+    top = next((m for m in rows if m.strong == bots[-1] and m.weak == bots[-2]), None)
+    if top is None:
+        return ""
+    lo, hi = 100 * top.margin[1], 100 * top.margin[2]
+    return (f"At {top.players} seat{'s' if top.players > 1 else ''}, `{top.strong}` against `{top.weak}`: margin "
+            f"{100 * top.margin[0]:+.1f} points [{lo:+.1f}, {hi:+.1f}] ({top.games:,} games): {top.verdict}.")
+
+
+def section(rep, result) -> None:
+    """A report's "How strong are the bots?": the experiment's [ladder] at each player
+    count it names, runs kept under runs/ladder/<experiment>/ (resumed)."""
+    from .params import build
+
+    exp = result.experiment
+    lad = exp.ladder
+    if not lad:
+        return
+    game = exp.game
+    rep.heading("How strong are the bots?")
+    rep.text("Every conclusion above is for the bots that played it; this is how far apart they are. Each bot plays one "
+             "seat against the bot before it in every other seat, seats rotated, and the same seeds are played by the "
+             "weaker bot against itself: the margin is the win share one seat gains by the swap (heads up, the share "
+             "minus 50%; one seat against three, minus what the weaker bot got in that seat; solo, the difference of win "
+             f"rates). Then the top bot at 1/4, 1/2, 1 and 2 times its default budget against the next strongest. Root seed "
+             f"{exp.seed}; `simkit bench {game.name} --ladder` reproduces a table.")
+    root = result.out.parent.parent / "ladder" / exp.name
+    for n in lad["players"] or [None]:
+        sets = {**lad["set"], **({"players": n} if n is not None else {})}
+        params = build(game.params, sets, game.name)
+        seats = game.seats(params)
+        rows = play_ladder(game, params, lad["bots"], lad["games"], exp.seed, curve=lad["budgets"], jobs=result.jobs,
+                           progress=result.progress, out=root / "-".join(f"{k}={v}" for k, v in sorted(sets.items())) if sets else root / "default")
+        if len(lad["players"]) > 1:
+            rep.heading(f"{seats} players", 3)
+        rep.text(summary(rows, lad["bots"]))
+        rep.table([m.row() for m in rows], caption=f"{lad['games']:,} games per row. " + NOTES)

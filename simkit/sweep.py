@@ -98,6 +98,7 @@ class Experiment:
     sensitivity: int | None = None  # games per cell and reading for the report's sensitivity section
     tunes: list[dict] = dataclasses.field(default_factory=list)  # [[tune]] tables: the report's "How to fix it"
     larger: str | None = None  # the experiment file playing this report's tables at research sizes
+    ladder: dict | None = None  # [ladder]: the report's "How strong are the bots?" (simkit.strength)
 
 
 @dataclasses.dataclass
@@ -153,6 +154,17 @@ class _Tune(BaseModel):
     keep_seats: bool = False
 
 
+class _Ladder(BaseModel):
+    """The [ladder] table: the report's bot ladder (simkit.strength), per player count."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    games: int = Field(ge=2, le=MAX_GAMES)  # games per pairing
+    players: list[int] = []  # default: the game's default settings only
+    bots: list[Annotated[str, Field(min_length=1)]] = Field(default=[], max_length=20)  # weakest first; default the game's ladder
+    set: dict[str, Any] = {}  # settings every pairing is played with
+    budgets: bool = True  # the top bot against the next at 1/4, 1/2, 1 and 2 times its default budget
+
+
 class _ExperimentFile(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     name: str = Field(pattern=NAME)
@@ -167,6 +179,7 @@ class _ExperimentFile(BaseModel):
     sensitivity: int | None = Field(default=None, ge=1, le=MAX_GAMES)  # games per cell and reading of the report's section on readings
     tune: list[_Tune] = Field(default=[], max_length=20)
     larger: str | None = Field(default=None, min_length=1)  # a quick experiment's research-size counterpart (its file name)
+    ladder: _Ladder | None = None
 
 
 MAX_CELLS = 10_000
@@ -244,7 +257,24 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
         except UserError as exc:
             raise _fail(path, f"tune[{ti}]", str(exc)) from None
         tunes.append({**t.model_dump(), "budget": min(t.budget, 20 * games_override) if games_override else t.budget})
-    return Experiment(path, exp.name, game, exp.seed, report, exp.chunk_size, cells, exp.description, sens, tunes, exp.larger)
+    ladder = None
+    if exp.ladder is not None:
+        lad = exp.ladder
+        bots = lad.bots or list(game.analysis.ladder or game.bots)
+        try:
+            for n in lad.players or [None]:
+                p = build(game.params, {**exp.fixed, **lad.set, **({"players": n} if n is not None else {})}, game.name)
+                game.validate(p)
+                for b in bots:
+                    game.resolve_bot(b)
+        except UserError as exc:
+            raise _fail(path, "ladder", str(exc)) from None
+        if len(bots) < 2:
+            raise _fail(path, "ladder.bots", "a ladder needs at least two bots, weakest first")
+        games = min(lad.games, games_override) if games_override else lad.games
+        ladder = {**lad.model_dump(), "set": {**exp.fixed, **lad.set}, "bots": bots, "games": max(games, 2)}
+    return Experiment(path, exp.name, game, exp.seed, report, exp.chunk_size, cells, exp.description, sens, tunes, exp.larger,
+                      ladder)
 
 
 def _twice(prev: dict, combo: dict, lists: dict) -> str:

@@ -91,3 +91,36 @@ def test_bench_ladder_writes_each_step(tmp_path):
     rows = json.loads(out.read_text())["rows"]
     assert [(r["strong"], r["weak"]) for r in rows] == [("hold20", "random")]
     assert rows[0]["games"] == 40 and len(rows[0]["margin"]) == 3
+
+
+def test_a_report_shows_the_experiments_ladder_and_resumes_it(tmp_path):
+    """[ladder] in an experiment file: the report's "How strong are the bots?" per player
+    count, its runs kept under runs/ladder/ and resumed by the next report."""
+    from simkit.report import compose
+    from simkit.sweep import sweep
+
+    exp = tmp_path / "e.toml"
+    exp.write_text('name = "e"\ngame = "template"\nseed = 3\n[[grid]]\ngames = 50\n'
+                   '[ladder]\ngames = 60\nplayers = [2, 4]\n')
+    out = tmp_path / "runs" / "sweeps"
+    text = compose(sweep(exp, out_root=out, progress=False)).markdown()
+    assert "## How strong are the bots?" in text and "### 2 players" in text and "### 4 players" in text
+    assert text.count("| hold20 | random |") == 2 and "60 games per row" in text
+    folders = sorted(p.name for p in (tmp_path / "runs" / "ladder" / "e").iterdir())
+    assert folders == ["players=2", "players=4"]
+    assert sorted(p.name for p in (tmp_path / "runs" / "ladder" / "e" / "players=2").iterdir()) == ["hold20-vs-random", "random-self"]
+    again = compose(sweep(exp, out_root=out, progress=False)).markdown()
+    assert again == text
+
+
+def test_a_bad_ladder_table_is_one_line_naming_it(tmp_path):
+    from simkit.errors import UserError
+    from simkit.sweep import load
+
+    exp = tmp_path / "e.toml"
+    exp.write_text('name = "e"\ngame = "template"\n[[grid]]\ngames = 50\n[ladder]\ngames = 60\nbots = ["random", "nobody"]\n')
+    with pytest.raises(UserError, match="ladder.*unknown bot 'nobody'"):
+        load(exp)
+    exp.write_text('name = "e"\ngame = "template"\n[[grid]]\ngames = 50\n[ladder]\ngames = 60\nplayers = [9]\n')
+    with pytest.raises(UserError, match="ladder"):
+        load(exp)
