@@ -126,20 +126,25 @@ def head_to_head(game: GameSpec, params: Any, strong: str, weak: str, games: int
     seats = game.seats(params)
     if games < 2:
         raise UserError("a head-to-head needs at least 2 games")
-    specs = []
-    key = (weak, seed, games)
     cache = {} if selfplay is None else selfplay
-    mixed = RunSpec(game, params, tuple(game.resolve_bots([strong] + [weak] * (seats - 1), params)), games, seed, True)
+    bots = tuple(game.resolve_bots([strong] + [weak] * (seats - 1), params))
+    # A built-in bot is its code and flags: search:budget=D is search, played once.
+    same = (bots[0].code, bots[0].flags, weak, seed, games) if bots[0].fn is None and bots[0].source is None else None
+    key = (weak, seed, games)
+    fresh = same is None or same not in cache
     where = (lambda name: out / _folder(name)) if out is not None else (lambda name: None)
-    specs.append((mixed, where(f"{strong}-vs-{weak}")))
+    specs = [(RunSpec(game, params, bots, games, seed, True), where(f"{strong}-vs-{weak}"))] if fresh else []
     if key not in cache:
         specs.append((RunSpec(game, params, tuple(game.resolve_bots([weak], params)), games, seed, True), where(f"{weak}-self")))
-    results = run_many(specs, jobs=jobs, progress=progress, label=f"{game.name} {strong} vs {weak}")
+    results = run_many(specs, jobs=jobs, progress=progress, label=f"{game.name} {strong} vs {weak}") if specs else []
     if key not in cache:
-        cache[key] = seat_values(results[1], games, seats)
+        cache[key] = seat_values(results[-1], games, seats)
+    values = seat_values(results[0], games, seats) if fresh else cache[same]
+    if same is not None:
+        cache[same] = values
     at = strong_seats(games, seats)
     rows = np.arange(games)
-    mine = seat_values(results[0], games, seats)[rows, at]
+    mine = values[rows, at]
     theirs = cache[key][rows, at]
     margin, said = verdict(mine - theirs, target)
     return Matchup(strong, weak, seats, games, seed, _interval(mine), _interval(theirs), margin, said)

@@ -124,3 +124,18 @@ def test_a_bad_ladder_table_is_one_line_naming_it(tmp_path):
     exp.write_text('name = "e"\ngame = "template"\n[[grid]]\ngames = 50\n[ladder]\ngames = 60\nplayers = [9]\n')
     with pytest.raises(UserError, match="ladder"):
         load(exp)
+
+
+def test_a_bot_already_played_is_not_played_again(monkeypatch):
+    """search:budget=D is search: the budget curve reuses the ladder's top row."""
+    import simkit.runner as R
+
+    game = get("template")
+    params = build(game.params, {}, game.name)
+    played = []
+    real = R.run_many
+    monkeypatch.setattr(R, "run_many", lambda specs, **kw: played.append(len(specs)) or real(specs, **kw))
+    cache: dict = {}
+    first = S.head_to_head(game, params, "hold20", "random", 40, selfplay=cache)
+    again = S.head_to_head(game, params, "hold20", "random", 40, selfplay=cache)
+    assert played == [2] and again.margin == first.margin
