@@ -161,10 +161,20 @@ def play_range(spec: RunSpec, start: int, stop: int, secret: bytes | None = None
     return frame.with_columns(pl.col("bot").cast(pl.Categorical), *[pl.lit(v).alias(k) for k, v in params.items()])
 
 
-def _chunk_job(spec: RunSpec, start: int, stop: int, secret: bytes | None = None) -> tuple[int, int, pl.DataFrame, float]:
+# The game and bots whose compiled loop this process has played: its first chunk of them
+# also loads (or compiles) the loop, so its time is no measure of their speed.
+_WARM: set = set()
+
+
+def _chunk_job(spec: RunSpec, start: int, stop: int, secret: bytes | None = None) -> tuple[int, int, pl.DataFrame, float, bool]:
+    """Plays a chunk: ``(start, stop, frame, seconds, warm)``, ``warm`` when this process
+    had played the same game and bots before (its seconds then time play alone)."""
+    key = (spec.game.name, tuple(b.name for b in spec.bots))
+    warm = key in _WARM
     t0 = time.perf_counter()
     frame = play_range(spec, start, stop, secret)
-    return start, stop, frame, time.perf_counter() - t0
+    _WARM.add(key)
+    return start, stop, frame, time.perf_counter() - t0, warm
 
 
 def plan_chunks(n_games: int, chunk_size: int, done: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
@@ -318,6 +328,8 @@ class _Pending:
     seen: str | None = None  # its run.json when it was checked, while not held yet
     frames: dict[tuple[int, int], pl.DataFrame] = dataclasses.field(default_factory=dict)
     busy: float = 0.0
+    timed: float = 0.0  # seconds of the chunks played by a warm process (see _chunk_job)
+    timed_games: int = 0  # their games
     stored: int = 0  # games stored by this session
     created: bool = False  # the output folder was made by this session
     started: dt.datetime = dataclasses.field(default_factory=lambda: dt.datetime.now(dt.timezone.utc))
@@ -335,8 +347,11 @@ class _Pending:
     def todo(self) -> Iterator[tuple[int, int]]:
         return plan_chunks(self.spec.n_games, self.chunk_size, list(self.done))
 
-    def store(self, a: int, b: int, frame: pl.DataFrame, secs: float) -> None:
+    def store(self, a: int, b: int, frame: pl.DataFrame, secs: float, warm: bool = False) -> None:
         self.busy += secs
+        if warm:
+            self.timed += secs
+            self.timed_games += b - a
         if self.out is None:
             self.frames[(a, b)] = frame
             self.done[(a, b)] = None
@@ -572,8 +587,8 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
 
 def _collect(finished, runs: list[_Pending], advance: Callable[[int], None]) -> None:
     for f in finished:
-        i, a, b, frame, secs = f.result()
-        runs[i].store(a, b, frame, secs)
+        i, a, b, frame, secs, warm = f.result()
+        runs[i].store(a, b, frame, secs, warm)
         advance(b - a)
 
 
@@ -594,8 +609,8 @@ def execute(runs: list[_Pending], jobs: int, backend: str, scheduler: str | None
     users = any(b.source for r in runs for b in r.spec.bots)
     if jobs <= 1 and not (users and backend == "loky" and jobs == 1):
         for i, a, b in tasks():
-            _, _, frame, secs = _chunk_job(runs[i].spec, a, b, runs[i].secret)
-            runs[i].store(a, b, frame, secs)
+            _, _, frame, secs, warm = _chunk_job(runs[i].spec, a, b, runs[i].secret)
+            runs[i].store(a, b, frame, secs, warm)
             advance(b - a)
         return
     if backend == "loky":
@@ -609,13 +624,13 @@ def execute(runs: list[_Pending], jobs: int, backend: str, scheduler: str | None
             # finished chunks still reach the disk as the run goes.
             it = tasks()
             while wave := list(itertools.islice(it, 4 * jobs)):
-                for i, a, b, frame, secs in Parallel(return_as="list")(delayed(_tagged_job)(i, runs[i].spec, a, b, runs[i].secret) for i, a, b in wave):
-                    runs[i].store(a, b, frame, secs)
+                for i, a, b, frame, secs, warm in Parallel(return_as="list")(delayed(_tagged_job)(i, runs[i].spec, a, b, runs[i].secret) for i, a, b in wave):
+                    runs[i].store(a, b, frame, secs, warm)
                     advance(b - a)
             return
         parallel = Parallel(return_as="generator_unordered")
-        for i, a, b, frame, secs in parallel(delayed(_tagged_job)(i, runs[i].spec, a, b, runs[i].secret) for i, a, b in tasks()):
-            runs[i].store(a, b, frame, secs)
+        for i, a, b, frame, secs, warm in parallel(delayed(_tagged_job)(i, runs[i].spec, a, b, runs[i].secret) for i, a, b in tasks()):
+            runs[i].store(a, b, frame, secs, warm)
             advance(b - a)
 
 
@@ -849,7 +864,7 @@ def _remember_speeds(pending: list[_Pending]) -> None:
     """Games per second per core of each run (its play time in the workers), kept per
     game, bots and settings for the estimates and chunk sizes of later runs."""
     speeds = {k: v for k, v in _read_speeds().items() if "|" in k}
-    fresh = {_speed_key(p.spec)[0]: round(p.stored / p.busy, 3) for p in pending if p.stored and p.busy >= MIN_TIMED}
+    fresh = {_speed_key(p.spec)[0]: round(p.timed_games / p.timed, 3) for p in pending if p.timed_games and p.timed >= MIN_TIMED}
     if not fresh:
         return
     for key in fresh:
@@ -883,16 +898,20 @@ def _pilot(p: _Pending) -> float | None:
         return None  # a user's bot plays in a worker process only
     start, end = next(plan_chunks(p.spec.n_games, p.chunk_size, list(p.done)))
     frames, secs, b, k, speed = [], 0.0, start, 1, None
+    warm_secs, warm_games = 0.0, 0
     while b < end:
         a, b = b, min(end, b + k)
-        _, _, frame, took = _chunk_job(p.spec, a, b, p.secret)
+        _, _, frame, took, warm = _chunk_job(p.spec, a, b, p.secret)
         frames.append(frame)
         secs += took
+        if warm:
+            warm_secs, warm_games = warm_secs + took, warm_games + b - a
         speed = (b - a) / max(took, 1e-6)
         if took >= PILOT_SECONDS and k > 1:  # the first batch also loads the compiled loop
             break
         k *= 2
     p.store(start, b, pl.concat(frames, how="vertical_relaxed"), secs)
+    p.timed, p.timed_games = p.timed + warm_secs, p.timed_games + warm_games
     return speed
 
 

@@ -251,3 +251,28 @@ def test_speeds_are_kept_per_game_bots_and_settings_and_size_the_chunks(tmp_path
     p = runner.prepare(a, None, chunk_size=1000)
     runner._plan_by_speed([p], 1)
     assert p.chunk_size == int(10.0 * runner.CHUNK_SECONDS)
+
+
+def test_a_process_first_chunk_is_no_measure_of_speed(tmp_path, monkeypatch):
+    """The first chunk a process plays of some game and bots also loads (or compiles) their
+    loop: its time is kept out of the remembered speed, which a later run's estimate and
+    chunk sizes read (one such chunk once made UFS greedy 19 games/s, not 30,000)."""
+    import time
+
+    from simkit import runner
+
+    monkeypatch.setattr(runner, "_speeds_file", lambda: tmp_path / "speeds.json")
+    monkeypatch.setattr(runner, "MIN_TIMED", 0.0)
+    monkeypatch.setattr(runner, "_WARM", set())
+    real = runner.play_range
+
+    def loading_first(s, a, b, secret=None):
+        if (s.game.name, tuple(x.name for x in s.bots)) not in runner._WARM:
+            time.sleep(1.0)  # what loading the compiled loop costs
+        return real(s, a, b, secret)
+
+    monkeypatch.setattr(runner, "play_range", loading_first)
+    a = spec(n=400, bot="random")
+    run(a, None, progress=False)
+    speed = runner._read_speeds()[runner._speed_key(a)[0]]
+    assert speed > 400  # with the first chunk's second counted it would be at most 400 games/s
