@@ -138,7 +138,7 @@ def observation_leaks(game, params: Any = None, seeds: Iterable[int] = range(6),
                 "nothing could check that its observation hides it"]
     names = _field_names(E)
     rng = np.random.default_rng(11)
-    positions, problems = 0, []
+    positions, changed, problems = 0, 0, []
     for seed in seeds:
         st = rules.new(seed)
         while not rules.over(st):
@@ -151,6 +151,7 @@ def observation_leaks(game, params: Any = None, seeds: Iterable[int] = range(6),
                     twin.s[:] = other
                     seen = rules.observe(twin, seat)
                     positions += 1
+                    changed += not np.array_equal(other, st.s)
                     if not np.array_equal(seen, obs):
                         moved = [names[i] for i in np.flatnonzero(seen != obs)[:4]]
                         problems.append(f"seed {seed}: seat {seat + 1} sees a change it may not see, in {', '.join(moved)}")
@@ -159,4 +160,7 @@ def observation_leaks(game, params: Any = None, seeds: Iterable[int] = range(6),
             rules.step(st, int(rng.choice(rules.legal(st))))
     if positions == 0:
         problems.append("hidden_variants made no twin on any position: nothing was checked")
+    elif changed == 0:
+        problems.append(f"hidden_variants returned {positions:,} twins, each equal to its position: a twin must change "
+                        "what the seat may not see (another seat's hand, a face-down token), or nothing is checked")
     return problems

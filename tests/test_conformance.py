@@ -155,6 +155,10 @@ def test_a_leaky_observation_fails_the_suite():
     del engine.hidden_variants
     assert any("must define hidden_variants" in p for p in check_contract(dataclasses.replace(t, engine=engine)))
     assert "no hidden_variants" in observation_leaks(dataclasses.replace(t, engine=engine))[0]
+    # twins that change nothing check nothing (the newcomer walkthrough's Kuhn poker passed so)
+    engine.hidden_variants = lambda s, b, seat, rng: [s.copy()]
+    engine.observe = E.observe
+    assert "each equal to its position" in observation_leaks(dataclasses.replace(t, engine=engine))[0]
 
 
 # Rule sets beyond the defaults where plain Python once parted from compiled code
