@@ -261,7 +261,7 @@ class _Look:
     def todo(self):
         return plan_chunks(self.stop, self.chunk, [(0, self.start)] if self.start else [])
 
-    def store(self, a: int, b: int, frame: pl.DataFrame, secs: float) -> None:
+    def store(self, a: int, b: int, frame: pl.DataFrame, secs: float, warm: bool = False) -> None:
         self.successes += int(_values(self.band, frame).sum())
 
 

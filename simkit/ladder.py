@@ -228,3 +228,15 @@ def boot_taus(means: dict[str, Means], pairs: list[tuple[str, str]], replicates:
     percentile bootstrap interval it returned did not keep its level (module docstring).
     ``replicates`` and ``seed`` are accepted and unused, so callers keep working."""
     return {(a, b): Tau(_kendall(means[a].point(), means[b].point())) for a, b in pairs}
+
+
+def classed_line(rep, claim: str, contrasts: dict[str, Contrast], reference: str, picks: dict[str, str] | None = None,
+                 other: dict[str, str] | None = None) -> tuple[str, str]:
+    """A conclusion's class and its line: the claim, every bot's contrast (and its own
+    answer when given), and why it is classed so; the class is recorded on the report
+    (``rep.conclude``), so that its next version says when it changes."""
+    cls, why = classify(contrasts, reference, other)
+    each = ", ".join(f"`{b}` {c.text()}" + (f" (its own answer: {picks[b]})" if picks and b in picks else "")
+                     for b, c in contrasts.items())
+    rep.conclude(claim, cls)
+    return cls, f"{claim}: {each}; {why}"

@@ -48,10 +48,33 @@ class Report:
         self.answers: list = []  # simkit.questions.Answer: the opening section
         self.fixes: list[str] = []  # simkit tune's sentences, after the answers
         self.headline_figure: str | None = None  # the figure the overview page shows
+        self.conclusions: dict[str, str] = {}  # a conclusion's words -> its verdict or class (besides the answers)
+        self.changed: list[str] = []  # verdicts that differ from the report this one replaces (see write)
 
     def answer(self, answers) -> None:
         """Adds answers to the report's opening ``## Answers`` section."""
         self.answers += list(answers)
+
+    def conclude(self, claim: str, verdict: str) -> None:
+        """Records a conclusion of a section (e.g. a stronger-play class, a ladder step), so
+        that the next version of the report says when it changes."""
+        self.conclusions[claim] = verdict
+
+    def verdicts(self) -> dict[str, str]:
+        """Every conclusion and its verdict: the answers' (by question and group) and the
+        sections' own."""
+        return {**{_answer_key(a.title, a.group): a.verdict for a in self.answers}, **self.conclusions}
+
+    def compare_with(self, old: dict) -> None:
+        """What changed since ``old`` (a report.json): each conclusion both hold whose
+        verdict differs."""
+        before = old.get("conclusions")
+        if not isinstance(before, dict):  # a report written before conclusions were kept: its answers
+            before = {_answer_key(a.get("title", ""), a.get("group") or {}): a.get("verdict") for a in old.get("answers", [])
+                      if isinstance(a, dict)}
+        now = self.verdicts()
+        self.changed = [f"{claim}: was *{before[claim]}*, now **{v}**." for claim, v in now.items()
+                        if claim in before and before[claim] != v]
 
     def evidence(self, answer, caption: str | None = None) -> None:
         """One answer's evidence: its sentence, what it estimates, and its figures as a table."""
@@ -89,6 +112,11 @@ class Report:
             out += ["## Answers", ""] + [f"- {' '.join(a.sentence for a in group)}"
                                          for _, group in itertools.groupby(self.answers, key=lambda a: a.question)]
             out += [f"- **How to fix it.** {f}" for f in self.fixes] + [""]
+        if self.changed:
+            out += ["## What changed since the last report", "",
+                    "Conclusions whose verdict differs from the version of this report that this one replaced "
+                    "(new bots, rules or sizes; the sections below give the figures):", ""]
+            out += [f"- {c}" for c in self.changed] + [""]
         for kind, data in self.blocks:
             if kind == "heading":
                 out += ["#" * data[0] + " " + data[1], ""]
@@ -128,6 +156,10 @@ class Report:
         wrote there, unchanged since (its ``report.json`` keeps each one's hash); any
         other file of the same name is an error."""
         target = Path(target)
+        try:
+            self.compare_with(json.loads((target / "report.json").read_text()))
+        except (OSError, ValueError, AttributeError):
+            self.changed = []  # no earlier report (or not one simkit can read): nothing to compare
         pages = {"README.md": self.markdown().encode(), "index.html": self.html().encode()}
         files = {**{f"{n}.png": png for n, png in self.figures.items()}, **pages}
         ours = owned_files(target)
@@ -138,7 +170,8 @@ class Report:
         target.mkdir(parents=True, exist_ok=True)
         meta = {"title": self.title, "slug": self.slug, "summary": self.summary,
                 "files": {name: _sha256(data) for name, data in files.items()},
-                "answers": [a.as_dict() for a in self.answers], "fixes": self.fixes, "headline_figure": self.headline_figure}
+                "answers": [a.as_dict() for a in self.answers], "fixes": self.fixes, "headline_figure": self.headline_figure,
+                "conclusions": self.verdicts()}
         # Recorded first, with the hashes of the files being replaced: a write that stops
         # half-way (a full disk) leaves every file there simkit's, for the next attempt.
         before = {n: _sha256((target / n).read_bytes()) for n in ours - {"report.json"} if (target / n).is_file()}
@@ -149,6 +182,10 @@ class Report:
         for name, data in files.items():
             _atomic(target / name, data)
         _atomic(target / "report.json", json.dumps(meta, indent=1).encode())
+
+
+def _answer_key(title: str, group: dict) -> str:
+    return f"{title} ({', '.join(f'{k} = {v}' for k, v in sorted(group.items()))})" if group else title
 
 
 def owned_files(target: Path) -> set[str]:

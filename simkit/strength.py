@@ -258,4 +258,6 @@ def section(rep, result) -> None:
         if len(lad["players"]) > 1:
             rep.heading(f"{seats} players", 3)
         rep.text(summary(rows, lad["bots"]))
+        for m in rows:
+            rep.conclude(f"`{m.strong}` against `{m.weak}` at {m.players} seat{'s' if m.players > 1 else ''}", m.verdict)
         rep.table([m.row() for m in rows], caption=f"{lad['games']:,} games per row. " + NOTES)

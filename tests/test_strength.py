@@ -139,3 +139,31 @@ def test_a_bot_already_played_is_not_played_again(monkeypatch):
     first = S.head_to_head(game, params, "hold20", "random", 40, selfplay=cache)
     again = S.head_to_head(game, params, "hold20", "random", 40, selfplay=cache)
     assert played == [2] and again.margin == first.margin
+
+
+def test_a_new_version_of_a_report_says_which_verdicts_changed(tmp_path):
+    """A section's conclusions and the answers go to report.json; the next report written
+    there lists each one whose verdict changed (a report from before they were kept is
+    read by its answers)."""
+    from simkit.report import Report
+
+    old = Report("t", "t")
+    old.conclude("`search` against `tactical` at 2 seats", S.NOT_SHOWN)
+    old.conclude("seat 1 is favoured", "survives")
+    old.text("first")
+    old.write(tmp_path)
+    new = Report("t", "t")
+    new.conclude("`search` against `tactical` at 2 seats", S.AT_LEAST.format(t="10"))
+    new.conclude("seat 1 is favoured", "survives")
+    new.conclude("a claim the old report did not make", "flips")
+    new.text("second")
+    new.write(tmp_path)
+    text = (tmp_path / "README.md").read_text()
+    assert "## What changed since the last report" in text
+    assert ("`search` against `tactical` at 2 seats: was *not shown stronger or weaker*, now **at least 10 points "
+            "stronger**.") in text
+    assert "seat 1 is favoured" not in text and "did not make" not in text
+    again = Report("t", "t")
+    again.conclusions = dict(new.conclusions)
+    again.write(tmp_path)
+    assert "What changed" not in (tmp_path / "README.md").read_text()

@@ -11,7 +11,7 @@ import re
 import numpy as np
 import polars as pl
 
-from ...ladder import CLASSES, Contrast, classify, difference, rules
+from ...ladder import CLASSES, Contrast, classed_line, difference, rules
 from ...questions import SHOWN, Answer
 from ...report import PALETTE, Report, fmt_p, pct, style
 from ...stats import clustered_mean, holm_adjusted, mean_interval, paired_numeric, wilson
@@ -316,12 +316,6 @@ def _semi_coop(rep: Report, coop: pl.DataFrame, threshold: int) -> None:
 
 
 # ---- does it hold under stronger play? ----------------------------------------------------
-def _line(claim: str, contrasts: dict[str, Contrast], reference: str, picks: dict | None = None,
-          other: dict | None = None) -> tuple[str, str]:
-    cls, why = classify(contrasts, reference, other)
-    each = ", ".join(f"`{b}` {c.text()}" + (f" (its own answer: {picks[b]})" if picks and b in picks else "")
-                     for b, c in contrasts.items())
-    return cls, f"{claim}: {each}; {why}"
 
 
 def _share_test(part: pl.DataFrame) -> tuple:
@@ -431,7 +425,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
                 if sep.lo > 0:
                     other[b] = (f"seat {own} ({100 * sep.estimate:+.1f} [{100 * sep.lo:+.1f}, {100 * sep.hi:+.1f}] points of "
                                 f"win share against seat {runner})")
-        cls, line = _line(f"with {n} players seat {claim} is favoured (its win share minus the next best seat's, game by game)",
+        cls, line = classed_line(rep, f"with {n} players seat {claim} is favoured (its win share minus the next best seat's, game by game)",
                           contrasts, reference, picks, other)
         said[cls].append(line)
 
@@ -455,7 +449,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
             sign = 1 if e.estimate > 0 else -1
             contrasts = {b: Contrast(sign * v[c].estimate, min(sign * v[c].lo, sign * v[c].hi), max(sign * v[c].lo, sign * v[c].hi))
                          for b, v in payoff.items() if c in v}
-            cls, line = _line(f"the {Q[qid].item_name} {c} pays {'more' if sign > 0 else 'less'} than an average one (its "
+            cls, line = classed_line(rep, f"the {Q[qid].item_name} {c} pays {'more' if sign > 0 else 'less'} than an average one (its "
                               f"payoff{'' if sign > 0 else ', negated'})", contrasts, reference)
             said[cls].append(line)
 
@@ -489,7 +483,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
             if own != claim:
                 picks[b] = own
         if len(shares[ref_p]) >= 2:
-            cls, line = _line(f"{claim} is the most valuable power (its win share minus the next power's; powers played in "
+            cls, line = classed_line(rep, f"{claim} is the most valuable power (its win share minus the next power's; powers played in "
                               f"separate games)", contrasts, ref_p, picks)
             said[cls].append(line)
         for pw in POWERS:
@@ -499,7 +493,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
             sign = 1 if have[ref_p].estimate >= 0.5 else -1
             contrasts = {b: Contrast(sign * (ci.estimate - 0.5), min(sign * (ci.lo - 0.5), sign * (ci.hi - 0.5)),
                                      max(sign * (ci.lo - 0.5), sign * (ci.hi - 0.5))) for b, ci in have.items()}
-            cls, line = _line(f"{pw} {'helps' if sign > 0 else 'hurts'} the bot that uses it (its win share against a copy "
+            cls, line = classed_line(rep, f"{pw} {'helps' if sign > 0 else 'hurts'} the bot that uses it (its win share against a copy "
                               f"without it, minus 50%{'' if sign > 0 else ', negated'})", contrasts, ref_p)
             said[cls].append(line)
 

@@ -9,7 +9,7 @@ import re
 import numpy as np
 import polars as pl
 
-from ...ladder import CLASSES, Contrast, Means, boot_taus, classify, difference, from_difference, rules
+from ...ladder import CLASSES, Contrast, Means, boot_taus, classed_line, classify, difference, from_difference, rules
 from ...report import PALETTE, Report, pct, style
 from ...stats import clustered_mean, clustered_rate, design_effect, diff_independent, holm, holm_adjusted, paired_binary, wilson
 from .questions import CITY_NAMES, MAIN, QUESTIONS, DamagedSide, RuleVariant, ThreatLevels, select_games
@@ -362,16 +362,6 @@ def _pts(d) -> str:
     return f"{100 * d.estimate:+.1f} [{100 * d.lo:+.1f}, {100 * d.hi:+.1f}]"
 
 
-def _line(claim: str, contrasts: dict[str, Contrast], reference: str, picks: dict[str, str] | None = None,
-          other: dict[str, str] | None = None) -> tuple[str, str]:
-    """A conclusion's class and its line: the claim, every bot's contrast (and its own
-    answer when given), and why it is classed so."""
-    cls, why = classify(contrasts, reference, other)
-    each = ", ".join(f"`{b}` {c.text()}" + (f" (its own answer: {picks[b]})" if picks and b in picks else "")
-                     for b, c in contrasts.items())
-    return cls, f"{claim}: {each}; {why}"
-
-
 def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
     """The searching bot's win rate against its budget in the city where the ladder was
     played; returns the lines for the summary of the section."""
@@ -590,7 +580,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
                     picks[b] = name[own[0]]
                     if sep.significant:
                         other[b] = f"{name[own[0]]} as the {what} ({_pts(sep)} points against {name[own[1]]})"
-            cls, line = _line(f"{name[claim]} is the {what} city and side at threat {t} (its win rate "
+            cls, line = classed_line(rep, f"{name[claim]} is the {what} city and side at threat {t} (its win rate "
                               f"{'above' if sign > 0 else 'below'} the next {what})", contrasts, default, picks, other)
             said[cls].append(line)
 
@@ -643,7 +633,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
                 sep = difference(z_.estimate, z_.lo, z_.hi, a_.estimate, a_.lo, a_.hi)
                 if sep.lo > 0:
                     other[b] = f"{own[0]} as the hardest ({sep.text()} below {own[1]})"
-        cls, line = _line(f"{claim} is the hardest tile to face flipped at threat 1 (the next hardest tile's win rate minus its own)",
+        cls, line = classed_line(rep, f"{claim} is the hardest tile to face flipped at threat 1 (the next hardest tile's win rate minus its own)",
                           contrasts, default, picks, other)
         said[cls].append(line)
 
@@ -715,7 +705,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
         if own != claim:
             picks[b] = f"{own[0]} -> {own[1]}"
     if claim:
-        cls, line = _line(f"the largest threat step is {claim[0]} -> {claim[1]} (its drop minus the next largest step's, "
+        cls, line = classed_line(rep, f"the largest threat step is {claim[0]} -> {claim[1]} (its drop minus the next largest step's, "
                           f"averaged over cities and sides)", contrasts, default, picks, other)
         said[cls].append(line)
 
