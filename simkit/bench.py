@@ -94,7 +94,7 @@ def python_reference(game: GameSpec, params: Any, bot_text: str, games: int | No
     decision has been completed, which is then awaited up to ``first_decision_seconds``.
     Returns the whole games and their seconds, and the decisions completed in the game
     then unfinished and their seconds."""
-    from .loop import play_games
+    from .loop import listing_bots, play_games
     from .play import bots_used
 
     E, S, out = game.engine, game.strategies, game.outputs
@@ -134,7 +134,7 @@ def python_reference(game: GameSpec, params: Any, bot_text: str, games: int | No
     try:
         play_games(game_seeds(SEED, 0, n), b, codes, flags, out.game_fields, out.seat_fields, out.seat_base, out.seat_stride, game.max_steps,
                    init_state, E.legal_actions, E.apply_action, E.to_move, E.is_over, E.observe, choose, bots_used(game, bots),
-                   E.PERFECT_INFORMATION, E.MAX_ACTIONS, E.OBS_SIZE, S.MEMORY, S.SCRATCH)
+                   E.PERFECT_INFORMATION, listing_bots(S.BOTS), E.MAX_ACTIONS, E.OBS_SIZE, S.MEMORY, S.SCRATCH)
         signal.setitimer(signal.ITIMER_REAL, 0)
         return {"games": n, "seconds": time.perf_counter() - t0, "decisions": 0, "decision_seconds": 0.0}
     except _TimeUp:

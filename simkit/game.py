@@ -17,7 +17,9 @@ The engine module provides, compiled with numba (``docs/adding-a-game.md``):
   ``PERFECT_INFORMATION`` (True when the observation is the whole state).
 
 The bots module provides ``CHOOSE``, one function per bot code, each called as
-``(flags, obs, legal, rng, b, mem, ib, fb) -> action`` (:data:`CHOOSE_ARGS`), ``BOTS``
+``(flags, obs, legal, rng, b, mem, ib, fb) -> action`` (:data:`CHOOSE_ARGS`; ``legal`` lists
+the legal actions, except in a perfect-information game for a bot without
+``BotInfo(legal=True)``, which computes what it needs from the state), ``BOTS``
 (name -> :class:`BotInfo`), ``SCRATCH`` and ``MEMORY`` (sizes of the scratch arrays and of
 each seat's memory). :func:`simkit.conformance.check_contract` checks all of this.
 """
@@ -85,6 +87,7 @@ class BotInfo:
     options: dict[str, int | Number] = dataclasses.field(default_factory=dict)
     tests: str = ""
     exclusive: tuple[tuple[str, ...], ...] = ()
+    legal: bool = False  # in a perfect-information game, hand it the legal actions (listing them costs each of its decisions)
 
     def __post_init__(self):
         used = 0

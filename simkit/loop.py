@@ -64,6 +64,12 @@ def _chain(codes, choose_by_code):
     return first_or_rest
 
 
+def listing_bots(infos) -> int:
+    """A bit per bot code whose ``BotInfo`` asks for the list of legal actions in a
+    perfect-information game (``legal=True``)."""
+    return sum(1 << info.code for info in infos.values() if info.legal)
+
+
 @njit
 def bot_streams(rng):
     """The bots' random streams for a game: the game's bot stream alone (the chance
@@ -76,7 +82,7 @@ def bot_streams(rng):
 @njit
 def play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride, max_steps,
                init_state, legal_actions, apply_action, to_move, is_over, observe, choose, used,
-               perfect, max_actions, obs_size, mem_size, scratch_size):
+               perfect, listing, max_actions, obs_size, mem_size, scratch_size):
     """Plays one game per seed; ``codes``/``flags`` give the built-in bot of each game
     and seat. Returns the raw recorded fields: ``game_raw[g, j]`` is state field
     ``game_fields[j]`` at the end of game ``g``, ``seat_raw[g, p, j]`` field
@@ -85,10 +91,11 @@ def play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat
     a bot or rule that never ends a game stops the batch there instead of hanging it).
 
     ``perfect``: the game has no hidden information, so a bot reads the state itself
-    instead of a copy (bots must then leave it unchanged) and is given no list of
-    legal actions (it computes what it needs from the state). Listing them at every
-    decision costs, in games per CPU-second (benchmarks/ab_speed.py, 2026-11-28): UFS
-    greedy 23% and random 31%, AAU greedy 12% and strategic 3%, Ufo.O tactical 37%.
+    instead of a copy (bots must then leave it unchanged) and is given the list of legal
+    actions only if its code's bit is set in ``listing`` (its ``BotInfo(legal=True)``,
+    :func:`listing_bots`): the others compute what they need from the state, since listing
+    them at every decision would cost, in games per CPU-second (benchmarks/ab_speed.py,
+    2026-11-28), UFS greedy 23%, AAU greedy 12% and strategic 3%, Ufo.O tactical 37%.
     Otherwise a bot sees its seat's observation and the legal actions.
 
     A bot's memory (``mem_size`` ints per seat, zero at the start of each game) is
@@ -126,8 +133,11 @@ def play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat
                     stored[holder, i] = mem[i]
                     mem[i] = stored[p, i]
                 holder = p
-            if perfect:
+            if perfect and not (listing >> codes[g, p]) & 1:
                 a = choose(used, codes[g, p], flags[g, p], s, no_legal, brng, b, mem, ib, fb)
+            elif perfect:
+                k = legal_actions(s, b, legal)
+                a = choose(used, codes[g, p], flags[g, p], s, legal[:k], brng, b, mem, ib, fb)
             else:
                 k = legal_actions(s, b, legal)
                 observe(s, b, p, obs)

@@ -16,6 +16,7 @@ from .game import GameSpec
 from .layout import MAX_SEATS
 from .protocol import entries, game_loop
 from .rng import BOT
+from .loop import listing_bots
 
 
 def simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], checked: bool = False,
@@ -89,6 +90,7 @@ class Table:
         self.fb = np.empty(game.strategies.SCRATCH, np.float64)
         self.buf = np.empty(self.E.MAX_ACTIONS, np.int32)
         self.obs = np.zeros(max(int(self.E.OBS_SIZE), 1), np.int32)
+        self.listing = listing_bots(game.strategies.BOTS)  # bots handed the legal actions in a perfect-information game
 
     def over(self) -> bool:
         return bool(self.fns.is_over(self.s))
@@ -114,7 +116,7 @@ class Table:
             raise RuntimeError(f"{self.game.name}: a live game with no legal action (game {game_index})")
         obs = self.observation(p)
         if bot.fn is None:
-            shown = legal[:0] if self.E.PERFECT_INFORMATION else legal.copy()
+            shown = legal[:0] if self.E.PERFECT_INFORMATION and not self.listing >> bot.code & 1 else legal.copy()
             a = int(self.fns.choose(bot.code, bot.flags, obs, shown, self.brng, self.b, self.mem[p, :self.game.strategies.MEMORY], self.ib, self.fb))
             if not np.any(legal == a):
                 raise RuntimeError(f"built-in bot {bot.name!r} chose {a}, which is not legal (game {game_index}, seed {self.seed}): a bug")

@@ -221,3 +221,32 @@ def test_a_run_says_once_what_it_compiles(tmp_path, monkeypatch):
     assert len(said) == 1 and "compiling" in said[0] and "template with random" in said[0], said
     ensure_compiled([(t, bots)], said.append)
     assert len(said) == 1
+
+
+def test_bots_that_ask_get_the_legal_actions_in_perfect_information_games():
+    """The random bots of UFS, AAU and Ufo.O pick from the list the loop hands them
+    (BotInfo(legal=True)); the other bots of those games get it empty (see simkit.loop).
+    Their games are the goldens' (listing by the loop changed no outcome)."""
+    from simkit.games import get
+    from simkit.loop import listing_bots
+    from simkit.params import build
+    from simkit.play import Table
+
+    for name in ("ufs", "aau", "ufoo"):
+        game = get(name)
+        assert listing_bots(game.strategies.BOTS) == 1 << game.bots["random"].code
+        t = Table(game, game.board(build(game.params, {}, name)), 5)
+        seen = []
+
+        class Spy:  # the game's entries, noting how many legal actions each bot is handed
+            def __getattr__(self, name, inner=t.fns):
+                return getattr(inner, name)
+
+            def choose(self, code, flags, obs, legal, *rest, inner=t.fns):
+                seen.append(len(legal))
+                return inner.choose(code, flags, obs, legal, *rest)
+
+        t.fns = Spy()
+        for bot in ("random", game.default_bot):
+            t.decide(game.resolve_bot(bot), 0)
+        assert seen[0] > 0 and seen[1] == 0, name

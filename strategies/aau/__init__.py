@@ -16,7 +16,7 @@ from .strategic import TEAM
 POWER_OPTIONS = {"no-protection": NO_PROTECTION, "no-cover": NO_COVER, "no-neighbourhood": NO_NEIGHBOURHOOD, "no-extra": NO_EXTRA}
 
 BOTS = {
-    "random": BotInfo("random", 0, "uniform over the legal actions, powers included"),
+    "random": BotInfo("random", 0, "uniform over the legal actions, powers included", legal=True),
     "greedy": BotInfo("greedy", 1, "the most immediate points; uses a power as soon as it scores", POWER_OPTIONS),
     "strategic": BotInfo("strategic", 2, "plays toward its city, border and global missions and times its powers", POWER_OPTIONS),
     "team": BotInfo("team", 3, "strategic, and in semi-cooperative games also values destroying bases when the invasion threatens", POWER_OPTIONS),
@@ -30,11 +30,12 @@ MEMORY = 0  # no memory kept between decisions
 
 
 # Each built-in bot's function, by code: choose(flags, obs, legal, rng, b, mem, ib, fb), where
-# ``s`` is the state (nothing is hidden; ``legal`` is empty, bots list what they need), ``mem`` unused.
+# ``s`` is the state (nothing is hidden; ``legal`` lists the legal actions for a bot declared
+# ``legal=True``, random's, and is empty for the others, which compute what they need), ``mem`` unused.
 # The core compiles only the bots a run plays (simkit.loop.bot_dispatch).
 @kernel
 def _random(flags, s, legal, rng, b, mem, ib, fb):
-    return random_bot.choose(s, rng, b, ib, fb, flags)
+    return random_bot.choose(legal, rng)
 
 
 @kernel

@@ -16,7 +16,7 @@ from .heuristic import AGGRESSIVE, ION_ONLY, LASER_ONLY, NO_REPAIR, TACTICAL
 RESTRICTIONS = {"laser-only": LASER_ONLY, "ion-only": ION_ONLY, "no-repair": NO_REPAIR}
 
 BOTS = {
-    "random": BotInfo("random", 0, "uniform over the legal actions"),
+    "random": BotInfo("random", 0, "uniform over the legal actions", legal=True),
     "aggressive": BotInfo("aggressive", 1, "rushes the enemy mothership; fires the ion cannon at it whenever it can, else at any UFO in line", RESTRICTIONS),
     "tactical": BotInfo("tactical", 2, "keeps out of enemy fire lines, takes shots with positive expectation choosing laser or ion by the odds, "
                         "repairs, pushes losers next to asteroids", RESTRICTIONS),
@@ -33,11 +33,12 @@ MEMORY = heuristic.MEMORY  # the heuristic bots keep their movement plan for the
 
 
 # Each built-in bot's function, by code: choose(flags, obs, legal, rng, b, mem, ib, fb), where
-# ``s`` is the state (``legal`` is empty: bots list what they need), ``mem`` the seat's memory.
+# ``s`` is the state (``legal`` lists the legal actions for a bot declared
+# ``legal=True``, random's, and is empty for the others, which compute what they need), ``mem`` the seat's memory.
 # The core compiles only the bots a run plays (simkit.loop.bot_dispatch).
 @kernel
 def _random(flags, s, legal, rng, b, mem, ib, fb):
-    return random_bot.choose(s, rng, b, ib)
+    return random_bot.choose(legal, rng)
 
 
 @kernel

@@ -12,7 +12,7 @@ from simkit.game import BotInfo
 from . import greedy, planner, random_bot, search
 
 BOTS = {
-    "random": BotInfo("random", 0, "uniform over the legal actions (ending the rooms phase included)"),
+    "random": BotInfo("random", 0, "uniform over the legal actions (ending the rooms phase included)", legal=True),
     "greedy": BotInfo("greedy", 1, "one-step heuristic: each die where its immediate gain is largest"),
     "planner": BotInfo("planner", 2, "assigns the whole roll at once: the best matching of dice to columns (slower, stronger)"),
     "search": BotInfo("search", 3, "plays each candidate die placement out to the next round on copies of the state (its own dice) "
@@ -23,12 +23,13 @@ BOTS = {
 
 
 # Each built-in bot's function, by code: choose(flags, obs, legal, rng, b, mem, ib, fb), where
-# ``s`` is the state (the game hides nothing; ``legal`` is empty, bots list what they need), ``mem`` unused,
+# ``s`` is the state (the game hides nothing; ``legal`` lists the legal actions for a bot declared
+# ``legal=True``, random's, and is empty for the others, which compute what they need), ``mem`` unused,
 # ``ib``/``fb`` int and float scratch arrays.
 # The core compiles only the bots a run plays (simkit.loop.bot_dispatch).
 @njit
 def _random(flags, s, legal, rng, b, mem, ib, fb):
-    return random_bot.choose(s, rng, b, ib, fb, flags)
+    return random_bot.choose(legal, rng)
 
 
 @njit
