@@ -22,7 +22,7 @@ BOTS = {
     "team": BotInfo("team", 3, "strategic, and in semi-cooperative games also values destroying bases when the invasion threatens", POWER_OPTIONS),
     "search": BotInfo("search", 4, "plays every legal action out to the end of the game on copies of the state (a bag order of its "
                                    "own, strategic at every seat) and keeps the one that wins most; search:budget=N simulations "
-                                   "per decision (default 64; 1 is strategic)", {"budget": search.BUDGET, **POWER_OPTIONS}, tests="budget=3"),
+                                   "per decision (default 64; 1 is strategic)", {"budget": search.BUDGET, "horizon": search.HORIZON, "credit": search.CREDIT, "power": search.POWER, **POWER_OPTIONS}, tests="budget=3"),
 }
 
 SCRATCH = search.SCRATCH  # size of each scratch array the game loop hands to the bots (the search's state copy included)

@@ -27,11 +27,13 @@ from simkit.game import Number
 from simkit.games.aau.board import B_SEMI
 from simkit.games.aau.engine import (
     A_COVERP, A_EXTRA, A_NEIGH, A_PROTECT, BAG, BAG_N, MAX_ACTIONS, MAX_DESTROYED, MAX_SPACES, MAX_TRAPPED, P_OVER,
-    P_SCORE, P_WON, PHASE, PLAYERS, S_BAG, SIZE, SP, NSP, apply_action, current_player, legal_actions, pget,
+    P_BASES, P_BORDER_CARD, P_POWERS, P_CITY_CARD, P_LARGEST, P_PARKS, P_SCORE, P_STRIDE, P_TALLY, P_WON, PHASE, PLAYER,
+    PLAYERS, ROUND, S_BAG, SIZE, SP, NSP, T_BORDER, T_HERDS, T_OTHER, T_REGIONS, _tally_discs, apply_action,
+    city_counts, current_player, herd_count, legal_actions, pget,
 )
+from simkit.games.aau.board import B_MIS_BASES, B_MIS_BORDER, B_MIS_CITY, B_MIS_EXPANSION, B_MIS_PARKS, B_PROTECTION, TIERS
 from simkit.jit import kernel
 from simkit.rng import BOT, randint
-from strategies.kernel import sequential_halving
 
 from . import strategic
 from .greedy import NO_COVER, NO_EXTRA, NO_NEIGHBOURHOOD, NO_PROTECTION
@@ -40,6 +42,18 @@ from .strategic import TEAM
 BUDGET = Number(lo=1, hi=4096, default=64, shift=8, help="simulations per decision (1: the strategic bot itself)")
 BUDGET_SHIFT = BUDGET.shift
 BUDGET_MASK = (1 << BUDGET.bits) - 1
+HORIZON = Number(lo=0, hi=63, default=1, shift=BUDGET.shift + BUDGET.bits,
+                 help="round ends a simulation plays through before it scores the position (0: to the end of the game)")
+HORIZON_SHIFT = HORIZON.shift
+HORIZON_MASK = (1 << HORIZON.bits) - 1
+CREDIT = Number(lo=0, hi=20, default=10, shift=HORIZON.shift + HORIZON.bits,
+                help="tenths of the partial credit a cut-off simulation gives a mission toward its next tier")
+CREDIT_SHIFT = CREDIT.shift
+CREDIT_MASK = (1 << CREDIT.bits) - 1
+POWER = Number(lo=0, hi=20, default=3, shift=CREDIT.shift + CREDIT.bits,
+               help="points a cut-off simulation counts for each power not yet used")
+POWER_SHIFT = POWER.shift
+POWER_MASK = (1 << POWER.bits) - 1
 POWER_SWITCHES = NO_PROTECTION | NO_COVER | NO_NEIGHBOURHOOD | NO_EXTRA
 MARGIN = 0.1  # win share per point of score margin
 
@@ -47,6 +61,68 @@ MARGIN = 0.1  # win share per point of score margin
 @kernel
 def budget_of(flags):
     return (flags >> BUDGET_SHIFT) & BUDGET_MASK
+
+
+@kernel
+def horizon_of(flags):
+    return (flags >> HORIZON_SHIFT) & HORIZON_MASK
+
+
+@kernel
+def credit_of(flags):
+    return ((flags >> CREDIT_SHIFT) & CREDIT_MASK) / 10.0
+
+
+@kernel
+def power_of(flags):
+    return float((flags >> POWER_SHIFT) & POWER_MASK)
+
+
+@kernel
+def smooth(b, off, have, credit):
+    """A mission table's points at ``have``, plus ``credit`` times the share of the way
+    to the next tier already covered times that tier's extra points."""
+    prev_need = 0
+    prev_pts = 0
+    for t in range(3):
+        need = b[off + t * 2]
+        pts = b[off + t * 2 + 1]
+        if have < need:
+            return prev_pts + credit * (pts - prev_pts) * (have - prev_need) / (need - prev_need)
+        prev_need = need
+        prev_pts = pts
+    return float(prev_pts)
+
+
+@kernel
+def part(need, have, credit):
+    """One of global protection's three counts: 1 when reached, else its credited share."""
+    if need <= 0 or have >= need:
+        return 1.0
+    return credit * have / need
+
+
+@kernel
+def projected(t, b, p, credit, power):
+    """Player ``p``'s score if the game ended now, the missions smoothed (``smooth``);
+    ``_tally_discs`` must have run."""
+    cities, ones, _ = city_counts(t, b, p)
+    base = PLAYER + p * P_STRIDE
+    v = float(t[base + P_SCORE])
+    v += smooth(b, B_MIS_CITY + t[base + P_CITY_CARD] * TIERS, cities, credit)
+    v += smooth(b, B_MIS_BORDER + t[base + P_BORDER_CARD] * TIERS, t[base + P_TALLY + T_BORDER], credit)
+    v += smooth(b, B_MIS_PARKS, t[base + P_PARKS], credit)
+    v += smooth(b, B_MIS_BASES, t[base + P_BASES], credit)
+    v += smooth(b, B_MIS_EXPANSION, t[base + P_LARGEST], credit)
+    herds = herd_count(b, t[base + P_TALLY + T_HERDS], t[base + P_TALLY + T_REGIONS])
+    f = part(b[B_PROTECTION + 1], ones, credit) * part(b[B_PROTECTION + 2], herds, credit)
+    f *= part(b[B_PROTECTION + 3], t[base + P_TALLY + T_OTHER], credit)
+    v += b[B_PROTECTION] * min(f, 1.0)
+    used = t[base + P_POWERS]
+    for k in range(4):
+        if not (used >> k) & 1:
+            v += power
+    return v
 
 
 @kernel
@@ -91,18 +167,30 @@ def draw_order(s, rng, ib):
 
 
 @kernel
-def simulate(s, a, rng, b, ib, fb, me, flags):
+def simulate(s, a, rng, b, ib, fb, me, flags, horizon, credit, power):
     """Plays ``a`` on a copy of ``s`` with the bag in the drawn order, then the strategic
-    bot at every seat to the end; ``me``'s win share plus the margin tie-breaker. (The
-    rules draw no chance after the setup shuffle: ``rng`` is passed to them unused.)"""
+    bot at every seat until ``horizon`` rounds have ended (0: the end of the game), and
+    scores the position reached as if the game ended there; ``me``'s win share plus the
+    margin tie-breaker. (The rules draw no chance after the setup shuffle: ``rng`` is
+    passed to them unused.)"""
     t = ib[I_COPY:I_COPY + s.shape[0]]
     for i in range(s.shape[0]):
         t[i] = s[i]
     for i in range(s[BAG_N]):
         t[BAG + i] = ib[I_ORDER + i]
+    stop = s[ROUND] + horizon if horizon > 0 else 1 << 30
     apply_action(t, rng, b, a)
-    while t[PHASE] != P_OVER:
+    while t[PHASE] != P_OVER and t[ROUND] < stop:
         apply_action(t, rng, b, strategic.choose(t, rng, b, ib, fb, flags))
+    if t[PHASE] != P_OVER:  # cut off: the projected scores (missions as they stand, smoothed)
+        _tally_discs(t, b)
+        mine = projected(t, b, me, credit, power)
+        best_other = -1.0e9
+        for q in range(t[PLAYERS]):
+            if q != me:
+                best_other = max(best_other, projected(t, b, q, credit, power))
+        share = 1.0 if mine > best_other else (0.5 if mine == best_other else 0.0)
+        return share + MARGIN * (mine - best_other)
     winners = 0
     best_other = -1
     for q in range(t[PLAYERS]):
@@ -116,18 +204,59 @@ def simulate(s, a, rng, b, ib, fb, me, flags):
 @kernel
 def new_sample(ctx):
     """A fresh bag order for the next candidates (``ctx``: see ``choose``)."""
-    s, rng, b, ib, fb, me, flags = ctx
+    s, rng, b, ib, fb, me, flags, horizon, credit, power = ctx
     draw_order(s, rng, ib)
 
 
 @kernel
 def play(ctx, c):
     """Candidate ``c`` simulated on the current bag order."""
-    s, rng, b, ib, fb, me, flags = ctx
-    return simulate(s, ib[I_CAND + c], rng, b, ib, fb, me, flags)
+    s, rng, b, ib, fb, me, flags, horizon, credit, power = ctx
+    return simulate(s, ib[I_CAND + c], rng, b, ib, fb, me, flags, horizon, credit, power)
 
 
-halve = sequential_halving(new_sample, play)
+@kernel
+def halve(n, budget, total, alive, ctx):
+    """Sequential halving (Karnin et al. 2013) over candidates 0 .. n-1: ceil(log2 n)
+    rounds share the budget; in each, every candidate still alive is simulated on the
+    same fresh bag orders, then the worse half is dropped. Nothing is spent on the last
+    survivor. With a budget below ``n`` only the first ``budget`` candidates are tried.
+    Returns the best sum among the survivors (ties: the earlier candidate)."""
+    k = min(n, budget)
+    for c in range(k):
+        total[c] = 0.0
+        alive[c] = 1
+    rounds = 0
+    m = 1
+    while m < k:
+        rounds += 1
+        m *= 2
+    left = budget
+    n_alive = k
+    while n_alive > 1:
+        per = max(1, (left // rounds) // n_alive)
+        for _ in range(per):
+            new_sample(ctx)
+            for c in range(k):
+                if alive[c]:
+                    total[c] += play(ctx, c)
+        left -= per * n_alive
+        rounds = max(1, rounds - 1)
+        keep = (n_alive + 1) // 2
+        while n_alive > keep:  # drop the worst (ties: the later candidate)
+            worst = -1
+            for c in range(k):
+                if alive[c] and (worst < 0 or total[c] <= total[worst]):
+                    worst = c
+            alive[worst] = 0
+            n_alive -= 1
+        if left < n_alive:
+            break
+    best = -1
+    for c in range(k):  # survivors all have the same samples: compare their sums
+        if alive[c] and (best < 0 or total[c] > total[best]):
+            best = c
+    return best
 
 
 @kernel
@@ -153,6 +282,6 @@ def choose(s, rng, b, ib, fb, flags):
             k += 1
     if k == 1:
         return first
-    ctx = (s, rng, b, ib, fb, me, rollout_flags)
+    ctx = (s, rng, b, ib, fb, me, rollout_flags, horizon_of(flags), credit_of(flags), power_of(flags))
     best = halve(k, budget, fb[F_TOTAL:F_TOTAL + MAX_ACTIONS], ib[I_ALIVE:I_ALIVE + MAX_ACTIONS], ctx)
     return ib[I_CAND + best]
