@@ -37,7 +37,7 @@ from simkit.games.aau.board import B_SEMI
 from simkit.games.aau.engine import (
     A_COVERP, A_EXTRA, A_NEIGH, A_PROTECT, BAG, BAG_N, MAX_ACTIONS, MAX_DESTROYED, MAX_SPACES, MAX_TRAPPED, P_OVER,
     P_BASES, P_BORDER_CARD, P_POWERS, P_CITY_CARD, P_LARGEST, P_PARKS, P_SCORE, P_STRIDE, P_TALLY, P_WON, PHASE, PLAYER,
-    PLAYERS, NROUNDS, ROUND, S_BAG, SIZE, SP, NSP, T_BORDER, T_HERDS, T_OTHER, T_REGIONS, _tally_discs, apply_action,
+    PLAYERS, MARK, NMARK, NROUNDS, ROUND, S_BAG, SIZE, SP, NSP, T_BORDER, T_HERDS, T_OTHER, T_REGIONS, _start_round, _tally_discs, apply_action,
     city_counts, current_player, herd_count, legal_actions, pget,
 )
 from simkit.games.aau.board import B_MIS_BASES, B_MIS_BORDER, B_MIS_CITY, B_MIS_EXPANSION, B_MIS_PARKS, B_PROTECTION, TIERS
@@ -154,7 +154,10 @@ I_LEGAL = I_COPY + SIZE
 I_CAND = I_LEGAL + MAX_ACTIONS
 I_ALIVE = I_CAND + MAX_ACTIONS
 I_ORDER = I_ALIVE + MAX_ACTIONS  # the bag order drawn for the current sample
-SCRATCH = I_ORDER + MAX_SPACES
+I_READY = I_ORDER + MAX_SPACES  # per candidate: whether its first round is cached
+N_CACHED = 8  # candidates whose first round is cached
+I_PREFIX = I_READY + MAX_ACTIONS  # the cached states, SIZE each
+SCRATCH = I_PREFIX + N_CACHED * SIZE
 F_TOTAL = 64  # summed scores per candidate
 
 
@@ -176,19 +179,47 @@ def draw_order(s, rng, ib):
 
 
 @kernel
-def simulate(s, a, rng, b, ib, fb, me, flags, horizon, credit, power):
-    """Plays ``a`` on a copy of ``s`` with the bag in the drawn order, then the strategic
-    bot at every seat until ``horizon`` rounds have ended (0: the end of the game), and
-    scores the position reached as if the game ended there; ``me``'s win share plus the
-    margin tie-breaker. (The rules draw no chance after the setup shuffle: ``rng`` is
-    passed to them unused.)"""
-    t = ib[I_COPY:I_COPY + s.shape[0]]
+def first_round(s, a, rng, b, ib, fb, flags, t):
+    """Plays ``a`` on ``t`` (a copy of ``s``), then the strategic bot at every seat to the
+    end of the current round (or of the game)."""
     for i in range(s.shape[0]):
         t[i] = s[i]
-    for i in range(s[BAG_N]):
-        t[BAG + i] = ib[I_ORDER + i]
-    stop = s[ROUND] + horizon if horizon > 0 else 1 << 30
     apply_action(t, rng, b, a)
+    while t[PHASE] != P_OVER and t[ROUND] == s[ROUND]:
+        apply_action(t, rng, b, strategic.choose(t, rng, b, ib, fb, flags))
+
+
+@kernel
+def simulate(s, c, a, rng, b, ib, fb, me, flags, horizon, credit, power):
+    """Plays candidate ``c`` (action ``a``) on a copy of ``s`` with the bag in the drawn
+    order, then the strategic bot at every seat until ``horizon`` rounds have ended (0: the
+    end of the game), and scores the position reached as if the game ended there; ``me``'s
+    win share plus the margin tie-breaker. (The rules draw no chance after the setup
+    shuffle: ``rng`` is passed to them unused.)
+
+    Nothing is drawn from the bag before the current round ends: that part of the
+    simulation is the same for every order. It is played once per candidate (the first
+    ``N_CACHED``) and kept; each order then puts the markers the next round drew back in
+    the bag and draws that round again (the same state as playing it all on that order)."""
+    t = ib[I_COPY:I_COPY + s.shape[0]]
+    if c < N_CACHED:
+        cached = ib[I_PREFIX + c * SIZE:I_PREFIX + c * SIZE + s.shape[0]]
+        if ib[I_READY + c] == 0:
+            first_round(s, a, rng, b, ib, fb, flags, cached)
+            ib[I_READY + c] = 1
+        for i in range(s.shape[0]):
+            t[i] = cached[i]
+    else:
+        first_round(s, a, rng, b, ib, fb, flags, t)
+    if t[PHASE] != P_OVER:  # the next round: undo its draw, redraw it from this sample's order
+        for k in range(t[NMARK]):
+            t[SP + t[MARK + k]] = S_BAG
+        t[BAG_N] += t[NMARK]
+        for i in range(t[BAG_N]):
+            t[BAG + i] = ib[I_ORDER + i]
+        t[ROUND] -= 1
+        _start_round(t, b)
+    stop = s[ROUND] + horizon if horizon > 0 else 1 << 30
     while t[PHASE] != P_OVER and t[ROUND] < stop:
         apply_action(t, rng, b, strategic.choose(t, rng, b, ib, fb, flags))
     if t[PHASE] != P_OVER:  # cut off: the projected scores (missions as they stand, smoothed)
@@ -221,7 +252,7 @@ def new_sample(ctx):
 def play(ctx, c):
     """Candidate ``c`` simulated on the current bag order."""
     s, rng, b, ib, fb, me, flags, horizon, credit, power = ctx
-    return simulate(s, ib[I_CAND + c], rng, b, ib, fb, me, flags, horizon, credit, power)
+    return simulate(s, c, ib[I_CAND + c], rng, b, ib, fb, me, flags, horizon, credit, power)
 
 
 @kernel
@@ -294,6 +325,8 @@ def choose(s, rng, b, ib, fb, flags):
     horizon = horizon_of(flags)
     if horizon == 1 or s[ROUND] >= s[NROUNDS] or s[BAG_N] == 0:
         budget = min(budget, k)  # no marker is drawn before the cut-off: one simulation per candidate tells all
+    for c in range(min(k, N_CACHED)):
+        ib[I_READY + c] = 0
     ctx = (s, rng, b, ib, fb, me, rollout_flags, horizon, credit_of(flags), power_of(flags))
     best = halve(k, budget, fb[F_TOTAL:F_TOTAL + MAX_ACTIONS], ib[I_ALIVE:I_ALIVE + MAX_ACTIONS], ctx)
     return ib[I_CAND + best]
