@@ -20,9 +20,12 @@ BOTS = {
     "greedy": BotInfo("greedy", 1, "the most immediate points; uses a power as soon as it scores", POWER_OPTIONS),
     "strategic": BotInfo("strategic", 2, "plays toward its city, border and global missions and times its powers", POWER_OPTIONS),
     "team": BotInfo("team", 3, "strategic, and in semi-cooperative games also values destroying bases when the invasion threatens", POWER_OPTIONS),
-    "search": BotInfo("search", 4, "plays every legal action out to the end of the game on copies of the state (a bag order of its "
-                                   "own, strategic at every seat) and keeps the one that wins most; search:budget=N simulations "
-                                   "per decision (default 64; 1 is strategic)", {"budget": search.BUDGET, **POWER_OPTIONS}, tests="budget=3"),
+    "search": BotInfo("search", 4, "plays every legal action to the end of the next round on copies of the state (a bag "
+                                   "order of its own, strategic at every seat), scores the projected final scores and keeps "
+                                   "the best; search:budget=N simulations per decision (default 16; 1 is strategic), "
+                                   "search:horizon=N round ends per simulation (default 2; 0: whole games)",
+                      {"budget": search.BUDGET, "horizon": search.HORIZON, "credit": search.CREDIT, "power": search.POWER,
+                       **POWER_OPTIONS}, tests="budget=3"),
 }
 
 SCRATCH = search.SCRATCH  # size of each scratch array the game loop hands to the bots (the search's state copy included)
