@@ -362,10 +362,10 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
     reference = game.default_bot if game.default_bot in bots else bots[0]
     rep.heading("Does it hold under stronger play?")
     rep.text("The bots form a ladder of skill: " + " < ".join(f"`{b}`" for b in bots) + ". "
-             + ("`search` plays every legal action out to the end of the game on copies of the state, with the markers still "
-                "in the bag in an order of its own and `strategic` at every seat, and keeps the action that wins most "
-                "(`search:budget=N`: simulations per decision); its cells play fewer games (it is slow), so their intervals "
-                "are wider. " if "search" in bots else "")
+             + ("`search` plays each candidate action on copies of the state, `strategic` at every seat and the markers "
+                "still in the bag in orders of its own, until two round ends, scores the position reached by the seats' "
+                "projected final scores, and keeps the best by sequential halving (`search:budget=N`: simulations per "
+                "decision). " if "search" in bots else "")
              + f"Each headline is a claim that the default bot `{reference}`'s games establish; it is measured again "
              "for every bot of the ladder as a *margin* that is positive when the claim holds for that bot, with its 95% "
              f"interval. " + rules(reference))
