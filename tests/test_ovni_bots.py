@@ -89,7 +89,22 @@ def test_search_budget_changes_its_bids():
     assert not np.array_equal(np.asarray(a["score"]), np.asarray(b["score"]))
 
 
-@pytest.mark.parametrize("bot", ["strategic", "search:budget=2"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_search_options_play_legal_seeded_games(players):
+    """Every play-out policy, more candidates and another rivals' share: legal games
+    (the runner checks each action), the same games again from the same seeds, and the
+    policies differ."""
+    scores = []
+    for bot in ["search:budget=2+pol=0", "search:budget=2+pol=1", "search:budget=2+cand=7+share=9"]:
+        a = run([bot], players=players, n=6)
+        b = run([bot], players=players, n=6)
+        assert np.array_equal(np.asarray(a["score"]), np.asarray(b["score"]))
+        scores.append(np.asarray(a["score"]))
+    default = np.asarray(run(["search:budget=2"], players=players, n=6)["score"])
+    assert not all(np.array_equal(default, s) for s in scores)
+
+
+@pytest.mark.parametrize("bot", ["strategic", "search:budget=2", "search:budget=2+pol=0"])
 def test_bots_decide_from_the_observation_only(bot):
     """A position and its hidden twins (other seats' face-down tokens, hands, missions,
     the deck order) give the same observation, hence the same choice (the bot's own

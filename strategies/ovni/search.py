@@ -9,21 +9,29 @@ placements as candidates and plays each against the same S sampled worlds
    which its observation gives); its own tokens are known; nothing else is hidden that
    matters to phase 1;
 2. the candidate is placed, then the rest of the round's placements are played out
-   (R4.3 / R19.7 schedule, R4.4 and A4 as the engine's own functions say) with a quick
-   policy: each planet bids on the cards worth most to it, a high token on its best
-   card, its other tokens at random; the dummy's tokens go to a random area;
+   (R4.3 / R19.7 schedule, R4.4 and A4 as the engine's own functions say) with a play-out
+   policy (``pol``). The default (2) is close to the strategic bot's own bidding: each
+   planet takes the placement that adds most to its expected card, the card's value
+   times the gain in its chance to win the area (the strategic bot's smooth step on the
+   margin, here on the world's values), minus the token's cost, the 6 only face down; one
+   placement in eight is random; the dummy's token goes where the deciding seat's rivals
+   want most and it least. ``pol=1`` / ``pol=0`` are the older quick policy (a high token
+   on the card worth most, other tokens at random) with / without the 6-face-down rule;
 3. the areas are resolved with the engine's R5.2 (``area_winner``) and the outcome is
    valued like the strategic bot values a round: the card won (a second one adds a
-   quarter), or the energy card when nothing is won; minus a share of what rivals won,
-   minus the tokens' costs (the 6 is spent for the game).
+   quarter), or the energy card when nothing is won; minus a share of what rivals won
+   (``share`` tenths; default 0.5 with 2 players, 0.2 with more), minus the tokens' costs
+   (the 6 is spent for the game).
 
 Every candidate meets the same worlds and the same random play-outs (common random
 numbers), so the comparison between candidates is sharper than the samples alone. It
 never looks at the state: the worlds are built from its observation (the engine's
 public view at the state's own offsets) in its int scratch, which must hold a state.
 
-All other decisions (and the dummy's tokens) are the strategic bot's. The budget S is
-``search:budget=N``: sampled worlds per bid (default 6); K is 4.
+All other decisions are the strategic bot's. The budget S is ``search:budget=N``: sampled
+worlds per bid (default 8: about 130 games/s of CPU time with every seat searching at
+4 players, measured on a shared machine where the strategic bot ran 3,700); K is
+``cand=N`` (default 4).
 """
 
 from __future__ import annotations
@@ -65,10 +73,18 @@ from . import strategic
 from .evaluate import F_AV, F_E, GREEDY, STRATEGIC
 from .strategic import F_CAND, F_SIXCOST, F_TOKCOST, MAX_CAND, place_choice, prepare_place
 
-BUDGET = Number(lo=1, hi=4096, default=6, shift=8, help="worlds sampled per bid")  # above the strategic bot's option bits
+BUDGET = Number(lo=1, hi=4096, default=8, shift=8, help="worlds sampled per bid")  # above the strategic bot's option bits
 BUDGET_SHIFT = BUDGET.shift
 BUDGET_MASK = (1 << BUDGET.bits) - 1
-K_CANDIDATES = 4
+CANDS = Number(lo=1, hi=12, default=4, shift=BUDGET.shift + BUDGET.bits, help="candidate bids")
+SHARE = Number(lo=0, hi=15, default=0, shift=CANDS.shift + CANDS.bits,
+               help="rivals' share of the outcome in tenths (0: 5 with 2 players, 2 with more)")
+POLICY = Number(lo=0, hi=2, default=2, shift=SHARE.shift + SHARE.bits,
+                help="play-out policy: 0 the old quick one, 1 with the 6 face down only, 2 value x win chance")
+CANDS_SHIFT, CANDS_MASK = CANDS.shift, (1 << CANDS.bits) - 1
+SHARE_SHIFT, SHARE_MASK = SHARE.shift, (1 << SHARE.bits) - 1
+POLICY_SHIFT, POLICY_MASK = POLICY.shift, (1 << POLICY.bits) - 1
+K_CANDIDATES = 12
 
 # int scratch: [0, SIZE) a world (the engine's state layout); then the sample's tokens
 # (slot values and hands), restored before each candidate's play-out; then candidates.
@@ -77,6 +93,12 @@ I_CAND = I_SAVE + 32  # candidate actions
 SCRATCH_NEEDED = I_CAND + K_CANDIDATES + 8
 # float scratch past the strategic bot's
 F_SUM = F_CAND + MAX_CAND  # summed values of the candidates
+F_PCOST = F_SUM + K_CANDIDATES  # per planet: a token's cost per point in the play-outs
+F_ST_SUM = F_PCOST + 4  # an area of the world (_area_stats): sums per planet
+F_ST_FIRST = F_ST_SUM + 4  # first slot per planet
+F_ST_CNT = F_ST_FIRST + 4  # count per value
+F_ST_OWN = F_ST_CNT + 7  # owner per value (when it appears once)
+F_END = F_ST_OWN + 7
 
 
 @inline_kernel
@@ -136,7 +158,7 @@ def _deal_world(x, ib, state):
 
 
 @kernel
-def _quick_place(ib, b, fb, q, areas, state, me):
+def _quick_place(ib, b, fb, q, areas, state, me, policy):
     """The play-out policy for planet ``q``: mostly the card worth most to it among the
     open ``areas``, a high token on it when it is that planet's best card, otherwise a
     random token; the dummy's tokens go to a random open area."""
@@ -170,7 +192,143 @@ def _quick_place(ib, b, fb, q, areas, state, me):
     else:
         state = _rand(state)
         v = _pick_bit(hand, _below(state, _popcount(hand)))
+    if policy == 1 and v == 6 and ib[AREA_N + a] % 2 == 1 and hand != (1 << 6):
+        # the 6 only face down: another token
+        h = hand & ~(1 << 6)
+        state = _rand(state)
+        v = _pick_bit(h, _below(state, _popcount(h)))
     return a, v, state
+
+
+@inline_kernel
+def _step(margin):
+    """The strategic bot's smooth step for a margin (evaluate.win_chance)."""
+    z = margin / 1.8
+    if z <= -3.0:
+        return 0.0
+    if z >= 3.0:
+        return 1.0
+    u = (z + 3.0) / 6.0
+    return u * u * (3.0 - 2.0 * u)
+
+
+@kernel
+def _area_stats(ib, fb, a):
+    """The world's area ``a``: per planet the sum of its tokens left after R5.2's
+    cancelling (F_ST_SUM) and its first slot (F_ST_FIRST); per value its count (F_ST_CNT)
+    and its owner when it appears once (F_ST_OWN)."""
+    n = ib[AREA_N + a]
+    base = a * SLOTS
+    for r in range(4):
+        fb[F_ST_SUM + r] = 0.0
+        fb[F_ST_FIRST + r] = SLOTS
+    for v in range(7):
+        fb[F_ST_CNT + v] = 0.0
+        fb[F_ST_OWN + v] = -1.0
+    for j in range(n):
+        v = ib[SLOT_VAL + base + j]
+        r = ib[SLOT_OWNER + base + j]
+        fb[F_ST_CNT + v] += 1.0
+        fb[F_ST_OWN + v] = r
+        if fb[F_ST_FIRST + r] > j:
+            fb[F_ST_FIRST + r] = j
+    for j in range(n):
+        v = ib[SLOT_VAL + base + j]
+        if fb[F_ST_CNT + v] == 1.0:
+            fb[F_ST_SUM + ib[SLOT_OWNER + base + j]] += v
+
+
+@kernel
+def _win_p(ib, fb, q, n, v):
+    """Planet ``q``'s chance to win the area of the last ``_area_stats`` (``n`` tokens
+    placed) if it adds token ``v`` (0: none), on the world's values: each slot still free
+    adds 1.6 to the best rival, the earlier first token wins ties (as win_chance)."""
+    mine = fb[F_ST_SUM + q]
+    my_first = fb[F_ST_FIRST + q]
+    loser = -1
+    if v > 0:
+        c = fb[F_ST_CNT + v]
+        if c == 0.0:
+            mine += v
+        elif c == 1.0:
+            loser = int(fb[F_ST_OWN + v])
+            if loser == q:
+                mine -= v
+        if my_first > n:
+            my_first = n
+    if mine <= 0.0:
+        return 0.0
+    best = 0.0
+    best_first = 9.0
+    for r in range(ib[NPLANETS]):
+        if r == q:
+            continue
+        t = fb[F_ST_SUM + r]
+        if r == loser:
+            t -= v
+        f = fb[F_ST_FIRST + r]
+        if t > best or (t == best and f < best_first):
+            best = t
+            best_first = f
+    free = SLOTS - n - (1 if v > 0 else 0)
+    margin = mine - best - 1.6 * free + (0.5 if my_first < best_first else -0.5)
+    return _step(margin)
+
+
+@kernel
+def _smart_place(ib, b, fb, q, seat, areas, state):
+    """A play-out policy closer to the strategic bot: planet ``q`` takes the placement
+    that adds most to its expected card (card value x gain in win chance, on the world's
+    values) minus the token's cost, the 6 only face down; one in eight is random. The
+    dummy's token goes where the deciding seat's rivals want most and it least."""
+    hand = ib[HAND + q]
+    state = _rand(state)
+    if q == ib[DUMMY]:
+        best = -1
+        bv = -1e9
+        for a in range(ib[NAREAS]):
+            if not (areas >> a) & 1:
+                continue
+            w = -fb[F_AV + 4 * seat + a]
+            for r in range(ib[PLAYERS]):
+                if r != seat:
+                    w += fb[F_AV + 4 * r + a]
+            if w > bv:
+                bv = w
+                best = a
+        state = _rand(state)
+        v = _pick_bit(hand, _below(state, _popcount(hand)))
+        return best, v, state
+    if _below(state, 8) == 0:
+        state = _rand(state)
+        a = _pick_bit(areas, _below(state, _popcount(areas)))
+        state = _rand(state)
+        v = _pick_bit(hand, _below(state, _popcount(hand)))
+        return a, v, state
+    cost = fb[F_PCOST + q]
+    best = -1
+    bvv = -1
+    bv = -1e9
+    for a in range(ib[NAREAS]):
+        if not (areas >> a) & 1:
+            continue
+        va = fb[F_AV + 4 * q + a]
+        n = ib[AREA_N + a]
+        _area_stats(ib, fb, a)
+        p0 = _win_p(ib, fb, q, n, 0)
+        for v in range(2, 7):
+            if not (hand >> v) & 1:
+                continue
+            w = va * (_win_p(ib, fb, q, n, v) - p0) - cost * v
+            if v == 6:
+                w -= fb[F_SIXCOST]
+                if n % 2 == 1:
+                    w -= 1000.0
+            if w > bv:
+                bv = w
+                best = a
+                bvv = v
+    return best, bvv, state
 
 
 @kernel
@@ -185,7 +343,7 @@ def _put(ib, q, a, v):
 
 
 @kernel
-def _play_out(ib, b, fb, me, state):
+def _play_out(ib, b, fb, me, state, policy):
     """Play the round's remaining placements; returns the rng state."""
     total = ib[NAREAS] * SLOTS
     t = ib[PLACE_TURN] + 1
@@ -198,13 +356,16 @@ def _play_out(ib, b, fb, me, state):
             idle += 1
             continue
         idle = 0
-        a, v, state = _quick_place(ib, b, fb, q, areas, state, me)
+        if policy == 2:
+            a, v, state = _smart_place(ib, b, fb, q, seat, areas, state)
+        else:
+            a, v, state = _quick_place(ib, b, fb, q, areas, state, me, policy)
         _put(ib, q, a, v)
     return state
 
 
 @kernel
-def _outcome(ib, b, fb, me):
+def _outcome(ib, b, fb, me, share):
     """The round's value for the seat (see the module docstring)."""
     mine = 0.0
     best = 0.0
@@ -226,7 +387,6 @@ def _outcome(ib, b, fb, me):
         value = fb[F_E]
     else:
         value = best + 0.25 * (mine - best)
-    share = 0.5 if ib[PLAYERS] == 2 else 0.2
     return value - share * rivals
 
 
@@ -239,7 +399,15 @@ def choose(x, legal, rng, b, mem, ib, fb, flags):
     first = place_choice(x, b, fb, legal, flags, False)
     # the K best placements by the strategic bot's score
     n = min(legal.shape[0], MAX_CAND)
-    k = min(K_CANDIDATES, n)
+    kk = (flags >> CANDS_SHIFT) & CANDS_MASK
+    if kk == 0:
+        kk = 4
+    k = min(min(kk, K_CANDIDATES), n)
+    sh = (flags >> SHARE_SHIFT) & SHARE_MASK
+    share = 0.1 * sh
+    if sh == 0:
+        share = 0.5 if x[PLAYERS] == 2 else 0.2
+    policy = (flags >> POLICY_SHIFT) & POLICY_MASK
     for c in range(k):
         bi = -1
         bv = -1e18
@@ -259,6 +427,11 @@ def choose(x, legal, rng, b, mem, ib, fb, flags):
     if k <= 1:
         return first
     samples = (flags >> BUDGET_SHIFT) & BUDGET_MASK
+    for q in range(4):
+        avg = 0.0
+        for a in range(x[NAREAS]):
+            avg += fb[F_AV + 4 * q + a]
+        fb[F_PCOST + q] = 0.04 * avg / x[NAREAS] + 0.1
     for i in range(VIEW_SIZE):
         ib[i] = x[i]
     state = next_u64(rng, BOT) | np.uint64(1)
@@ -283,9 +456,9 @@ def choose(x, legal, rng, b, mem, ib, fb, flags):
             a = (act - A_PLACE) // TOKENS
             v = (act - A_PLACE) % TOKENS + 2
             _put(ib, me, a, v)
-            _play_out(ib, b, fb, me, seed)
+            _play_out(ib, b, fb, me, seed, policy)
             cost = fb[F_TOKCOST] * v + (fb[F_SIXCOST] if v == 6 else 0.0)
-            fb[F_SUM + c] += _outcome(ib, b, fb, me) - cost
+            fb[F_SUM + c] += _outcome(ib, b, fb, me, share) - cost
         state = _rand(seed)
     best = 0
     for c in range(1, k):
