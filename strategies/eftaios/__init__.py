@@ -35,7 +35,7 @@ BOTS = {
                       "(risk=N steps per certain attack, default 12) and bluff where the sampled aliens will chase "
                       "(no-lure: random bluffs); aliens play contested moves out (deep: one more round; classic-human: "
                       "humans do too)",
-                      {"budget": search.BUDGET, "deep": search.DEEP, "risk": search.RISK, "no-lure": search.NO_LURE, "classic-human": search.CLASSIC_HUMAN,
+                      {"budget": search.BUDGET, "deep": search.DEEP, "risk": search.RISK, "no-lure": search.NO_LURE, "lure": search.LURE_W, "far": search.LURE_F, "classic-human": search.CLASSIC_HUMAN,
                        "humans": search.ONLY_HUMANS, "aliens": search.ONLY_ALIENS}, exclusive=(("humans", "aliens"),)),
 }
 

@@ -17,7 +17,7 @@ if at least ``ATTACK_THRESHOLD``.
   own next announcement included (quiet on a safe sector; on a dangerous one a true noise 40%,
   a bluff 40%, a silence 20%).
 * Its noise in any sector (a bluff): among the sectors the others could believe it on, the one
-  far from its true sector (up to ``LURE_FAR`` steps) that the sampled aliens can reach most
+  far from its true sector (up to ``far=N`` steps, 6 by default; ``lure=N``: steps a sure alien in reach is worth, 3) that the sampled aliens can reach most
   often, so that their attack and chase go there (``no-lure``: the heuristic's random bluff).
   Measured: a human's bluffs are worth 15.6 points of its win rate (``heuristic:no-bluff``),
   while its move's avoidance weights change it by 2 at most.
@@ -33,7 +33,7 @@ attacker to be an alien). Every candidate meets the same worlds and the same cha
 random numbers); the heuristic's choice stands unless another is better by a margin.
 ``classic-human`` gives humans this rollout search too (the earlier bot's human).
 
-Options: ``budget=N``, ``risk=N``, ``no-lure``, ``deep``, ``classic-human``, ``humans`` /
+Options: ``budget=N``, ``risk=N``, ``no-lure``, ``lure=N``, ``far=N``, ``deep``, ``classic-human``, ``humans`` /
 ``aliens`` (search on one side only); the heuristic's restriction options apply to the
 decisions the heuristic takes.
 """
@@ -85,6 +85,10 @@ BUDGET_SHIFT = BUDGET.shift
 BUDGET_MASK = (1 << BUDGET.bits) - 1
 RISK = Number(lo=0, hi=255, default=12, shift=32, help="a human's move: steps of detour a certain attack is worth")
 RISK_SHIFT, RISK_MASK = RISK.shift, (1 << RISK.bits) - 1
+LURE_W = Number(lo=0, hi=15, default=3, shift=40, help="a human's bluff: steps of distance a sure alien in reach of it is worth")
+LURE_W_SHIFT, LURE_W_MASK = LURE_W.shift, (1 << LURE_W.bits) - 1
+LURE_F = Number(lo=2, hi=31, default=6, shift=44, help="a human's bluff: steps from the seat that are far enough")
+LURE_F_SHIFT, LURE_F_MASK = LURE_F.shift, (1 << LURE_F.bits) - 1
 NO_LURE = 512  # a human's bluffs: the heuristic's (random among the believable sectors), not searched
 MAX_CAND = 5
 REVEAL_COST = 0.035  # value an empty attack gives away
@@ -576,8 +580,6 @@ P_SILENCE = 0.2
 F_DOTHER = 2000  # per sector: the expected humans other than the seat, as an alien sees them
 F_RISK = 2400  # per legal action: the chance of being attacked before the next turn
 F_LURE = 2600  # per sector: the chance an alien can reach it (a bluff there draws it away)
-LURE_FAR = 6  # a bluff this far from the seat is far enough
-LURE_WEIGHT = 3.0  # steps of distance a sure alien in reach of the bluff is worth
 I_H1 = 400  # bit sets (even offsets): the seat's public sectors after its move, per outcome
 I_L1 = I_H1 + W
 I_HQ = I_L1 + W
@@ -805,7 +807,7 @@ def human_pick(flags, obs, legal, rng, b, mem, ib, fb, worlds):
 def human_noise(flags, obs, legal, rng, b, mem, ib, fb, worlds):
     """A human's noise in any sector (R5.3): a bluff among the sectors the table could believe
     (its public sectors after the move, as the heuristic's), the one farthest from its true
-    sector (up to LURE_FAR steps) and likeliest in some alien's reach over ``worlds`` sampled
+    sector (up to ``far`` steps, 6 by default) and likeliest in some alien's reach over ``worlds`` sampled
     worlds, so that the aliens' attack and chase go there."""
     me = obs[E.O_SEAT]
     own = obs[E.O_RSEC]
@@ -847,6 +849,8 @@ def human_noise(flags, obs, legal, rng, b, mem, ib, fb, worlds):
                     fb[F_LURE + y] += 1.0
     best = -1
     best_v = -1e18
+    far = (flags >> LURE_F_SHIFT) & LURE_F_MASK
+    lw = 1.0 * ((flags >> LURE_W_SHIFT) & LURE_W_MASK)
     for w in range(bits.WORDS):
         x = pub[w]
         while x != 0:
@@ -856,7 +860,7 @@ def human_noise(flags, obs, legal, rng, b, mem, ib, fb, worlds):
             d = hex_distance(y, own)
             if d < 2:
                 continue
-            v = min(d, LURE_FAR) + LURE_WEIGHT * fb[F_LURE + y] / max(worlds, 1) + 0.01 * uniform(rng, BOT)
+            v = min(d, far) + lw * fb[F_LURE + y] / max(worlds, 1) + 0.01 * uniform(rng, BOT)
             if v > best_v and H.has_action(legal, E.A_NOISE_AT + y):
                 best_v = v
                 best = y
