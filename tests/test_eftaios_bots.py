@@ -42,7 +42,9 @@ def test_bots_are_seeded_and_reproducible(settings):
 
 def test_every_option_plays_legally():
     p = build(GAME.params, {"players": 6}, GAME.name)
-    names = [f"heuristic:{o}" for o in GAME.bots["heuristic"].options] + ["search:budget=16", "search:deep"]
+    names = [f"heuristic:{o}" for o in GAME.bots["heuristic"].options] + ["search:budget=16", "search:deep",
+                                                                                "search:no-lure", "search:classic-human",
+                                                                                "search:risk=0", "search:humans"]
     for name in names:
         B = GAME.resolve_bots([name], p)
         simulate(GAME, p, game_seeds(1, 0, 4), bot_table(6, 0, 4, True), B, checked=True)  # raises on an illegal action
@@ -73,6 +75,13 @@ def test_search_aliens_beat_heuristic_aliens_on_the_same_seeds():
     h = _play({}, ["heuristic"], 400, seed=21)
     s = _play({}, ["search:aliens"], 400, seed=21)
     assert s["escaped"].mean() < h["escaped"].mean()
+
+
+def test_search_humans_escape_more_than_heuristic_humans_on_the_same_seeds():
+    # their bluffs lure the sampled aliens away (search.human_noise)
+    h = _play({}, ["heuristic"], 400, seed=21)
+    s = _play({}, ["search:humans"], 400, seed=21)
+    assert s["escaped"].mean() > h["escaped"].mean()
 
 
 @pytest.mark.parametrize("settings", [{}, {"mode": "basic", "players": 4}, {"players": 8, "map": "galvani"},

@@ -30,9 +30,12 @@ BOTS = {
     "heuristic": BotInfo("heuristic", 1, "humans: shortest path to a live hatch away from the aliens' reach, bluffs, items "
                          "when they pay; aliens: follow every seat's possible sectors from the announcements, chase and "
                          "attack where a human is likely", {**RESTRICTIONS, **VARIANTS}),
-    "search": BotInfo("search", 2, "determinized Monte Carlo at contested moves: samples worlds consistent with the "
-                      "announcements and plays each candidate out in them (search:budget=N worlds, default 4; deep: one more round)",
-                      {"budget": search.BUDGET, "deep": search.DEEP,
+    "search": BotInfo("search", 2, "determinized search over worlds sampled from the announcements (search:budget=N "
+                      "worlds per decision, default 4): humans model the tracking aliens' next attacks to pick their move "
+                      "(risk=N steps per certain attack, default 12) and bluff where the sampled aliens will chase "
+                      "(no-lure: random bluffs); aliens play contested moves out (deep: one more round; classic-human: "
+                      "humans do too)",
+                      {"budget": search.BUDGET, "deep": search.DEEP, "risk": search.RISK, "no-lure": search.NO_LURE, "lure": search.LURE_W, "far": search.LURE_F, "classic-human": search.CLASSIC_HUMAN,
                        "humans": search.ONLY_HUMANS, "aliens": search.ONLY_ALIENS}, exclusive=(("humans", "aliens"),)),
 }
 

@@ -1,28 +1,41 @@
 """The searching bot: determinized Monte Carlo over the worlds the announcements allow.
 
-At a contested move (a human with an alien's possible reach on its path or a hatch near, an
-alien with a human possibly in reach) it ranks the legal moves with the heuristic, keeps the
-best few, and scores each of them in ``budget`` sampled worlds (``search:budget=N``, 4 by
-default):
+Every decision samples ``budget`` worlds (``search:budget=N``, 4 by default) consistent with
+what the seat has seen (``belief.py``): the undecided seats' sides (exactly as many humans as
+are left to place, R1.2), their characters, their sectors (drawn from their possible sectors
+for that side, near their last noise with the anchor's weight), their items (as many as they
+are known to hold, from the cards the seat has not seen), the decks' order. The seat's own
+facts are its own. Nothing is peeked at: the bot reads only its observation and its memory.
 
-1. **Sample a world** consistent with what the seat has seen (``belief.py``): the undecided
-   seats' sides (exactly as many humans as are left to place, R1.2), their characters, their
-   sectors (drawn from their possible sectors for that side, near their last noise with the
-   anchor's weight), their items (as many as they are known to hold, from the cards the seat
-   has not seen), the decks' order. The seat's own facts are its own. Nothing is peeked at:
-   the bot reads only its observation and its memory.
-2. **Play it out** in compiled code, the engine on a copy of the world (no events logged),
-   with every seat on a fast rollout policy: humans walk to the nearest live hatch, aliens
-   close in and, when a human stands within their reach, attack with a probability that
-   stands for their imperfect information. The rollout runs until the seat's next turn
-   (option ``deep``: one more round), then a static value: a human's escape, death or distance
-   to a hatch; for an alien the humans eliminated or escaped. An attack that kills nobody
-   costs a little (it shows the attacker to be an alien).
-3. Every candidate meets the same worlds and the same chance (common random numbers); the
-   best mean wins.
+**A human** models the table's aliens as they track (the heuristic's rule, from the public
+announcements only): each attacks the sector of its reach where the expected humans are most,
+if at least ``ATTACK_THRESHOLD``.
 
-Options: ``budget=N`` (worlds per contested move), ``deep``; the heuristic's
-restriction options apply to the decisions the heuristic takes.
+* Its move: the heuristic's score (steps to a live hatch, the aliens' possible reach, a small
+  cost for dangerous sectors) plus ``risk`` steps (``search:risk=N``, 12 by default) times the
+  chance, over the sampled worlds, that an alien attacks the sector before its next turn, its
+  own next announcement included (quiet on a safe sector; on a dangerous one a true noise 40%,
+  a bluff 40%, a silence 20%).
+* Its noise in any sector (a bluff): among the sectors the others could believe it on, the one
+  far from its true sector (up to ``far=N`` steps, 6 by default; ``lure=N``: steps a sure alien in reach is worth, 3) that the sampled aliens can reach most
+  often, so that their attack and chase go there (``no-lure``: the heuristic's random bluff).
+  Measured: a human's bluffs are worth 15.6 points of its win rate (``heuristic:no-bluff``),
+  while its move's avoidance weights change it by 2 at most.
+
+**An alien**, at a contested move (a human possibly in reach), ranks the legal moves with the
+heuristic, keeps the best few and plays each out in every world, in compiled code, the
+engine on a copy of the world (no events logged), with every seat on a fast rollout policy:
+humans walk to the nearest live hatch, aliens close in and, when a human stands within their
+reach, attack with a probability that stands for their imperfect information. The rollout
+runs until the seat's next turn (option ``deep``: one more round), then a static value: the
+humans eliminated or escaped; an attack that kills nobody costs a little (it shows the
+attacker to be an alien). Every candidate meets the same worlds and the same chance (common
+random numbers); the heuristic's choice stands unless another is better by a margin.
+``classic-human`` gives humans this rollout search too (the earlier bot's human).
+
+Options: ``budget=N``, ``risk=N``, ``no-lure``, ``lure=N``, ``far=N``, ``deep``, ``classic-human``, ``humans`` /
+``aliens`` (search on one side only); the heuristic's restriction options apply to the
+decisions the heuristic takes.
 """
 
 from __future__ import annotations
@@ -46,7 +59,10 @@ from simkit.games.eftaios.board import (
     B_NITEMS,
     B_PLAYERS,
     B_SCENARIO,
+    BB_DANGER,
+    BB_SAFE,
     BB_WALK,
+    IT_DEFENCE,
     DANGER,
     FAR,
     NCELLS,
@@ -59,13 +75,21 @@ from simkit.rng import BOT, next_u64, randint, uniform
 from . import belief as B
 from . import common as C
 from . import heuristic as H
-from .belief import S_CAN_A, S_CAN_H, S_FED, W, sg, seat_set
+from .heuristic import NO_BLUFF
+from .belief import S_AGE_H, S_CAN_A, S_CAN_H, S_FED, W, sg, seat_set
 
-DEEP, ONLY_HUMANS, ONLY_ALIENS = 2048, 4096, 8192
+DEEP, ONLY_HUMANS, ONLY_ALIENS, CLASSIC_HUMAN = 2048, 4096, 8192, 1024
 # above every option bit, the heuristic's too (its GUARD is 1 << 16): the heuristic gets these flags
 BUDGET = Number(lo=1, hi=4096, default=4, shift=17, help="worlds sampled per contested move")
 BUDGET_SHIFT = BUDGET.shift
 BUDGET_MASK = (1 << BUDGET.bits) - 1
+RISK = Number(lo=0, hi=255, default=12, shift=32, help="a human's move: steps of detour a certain attack is worth")
+RISK_SHIFT, RISK_MASK = RISK.shift, (1 << RISK.bits) - 1
+LURE_W = Number(lo=0, hi=15, default=3, shift=40, help="a human's bluff: steps of distance a sure alien in reach of it is worth")
+LURE_W_SHIFT, LURE_W_MASK = LURE_W.shift, (1 << LURE_W.bits) - 1
+LURE_F = Number(lo=2, hi=31, default=6, shift=44, help="a human's bluff: steps from the seat that are far enough")
+LURE_F_SHIFT, LURE_F_MASK = LURE_F.shift, (1 << LURE_F.bits) - 1
+NO_LURE = 512  # a human's bluffs: the heuristic's (random among the believable sectors), not searched
 MAX_CAND = 5
 REVEAL_COST = 0.035  # value an empty attack gives away
 VIS_MAX = 0.6  # the most an alien is taken to know where a human is
@@ -548,6 +572,303 @@ def play_out(b, rng, ib, fb, me, a, rounds):
     return evaluate(s, b, fb, me, attacked, kills_before)
 
 
+# ---- the human's move: the aliens' next attacks, modelled from the public belief ----------------
+ATTACK_AT = H.ATTACK_THRESHOLD  # the table's aliens attack a sector holding this many expected humans
+P_NOISE_HERE = 0.4  # Dangerous Sector deck: noise in your sector 10/25, any sector 10/25, silence 5/25
+P_NOISE_ANY = 0.4
+P_SILENCE = 0.2
+F_DOTHER = 2000  # per sector: the expected humans other than the seat, as an alien sees them
+F_RISK = 2400  # per legal action: the chance of being attacked before the next turn
+F_LURE = 2600  # per sector: the chance an alien can reach it (a bluff there draws it away)
+I_H1 = 400  # bit sets (even offsets): the seat's public sectors after its move, per outcome
+I_L1 = I_H1 + W
+I_HQ = I_L1 + W
+I_LQ = I_HQ + W
+I_HD = I_LQ + W
+I_LD = I_HD + W
+I_R = I_LD + W
+I_F = I_R + W
+I_NX = I_F + W
+I_ONE = I_NX + W
+I_KILL = I_ONE + W  # per legal action
+DEFENDED_RISK = 0.3  # a Defence card saves the seat from the first attack (what it costs later)
+
+
+@kernel
+def map_density(fb, hs, ls, has_l, y):
+    """The chance the table puts the seat on y, its public sectors hs (and anchored ones ls)."""
+    kh = bits.count(hs)
+    d = 0.0
+    if kh > 0 and bits.has(hs, y):
+        d = 1.0 / kh
+    if has_l:
+        kl = bits.count(ls)
+        dl = 1.0 / kl if bits.has(ls, y) else 0.0
+        d = (1.0 - H.ANCHOR_WEIGHT) * d + H.ANCHOR_WEIGHT * dl
+    return d
+
+
+@kernel
+def human_risks(flags, obs, legal, rng, b, mem, ib, fb, worlds):
+    """fb[F_RISK + i]: the chance that move legal[i] is attacked before the seat's next turn,
+    over ``worlds`` worlds sampled from the belief. The aliens are modelled as the table's
+    trackers are: each attacks the sector of its reach where the expected humans are most
+    (at least ATTACK_AT), from the public announcements, the seat's own next one included
+    (quiet on a safe sector; on a dangerous one a true noise, a bluff or a silence)."""
+    n = b[B_PLAYERS]
+    me = obs[E.O_SEAT]
+    nl = legal.shape[0]
+    wo = B.walk_of(b)
+    walk = b[wo:wo + W].view(np.int64)
+    safe = b[BB_SAFE:BB_SAFE + W].view(np.int64)
+    danger = b[BB_DANGER:BB_DANGER + W].view(np.int64)
+    # how likely an alien takes the others, and the seat, to be human
+    hl = b[B_HUMANS]
+    und = 0
+    for q in range(n):
+        if q == me:
+            continue
+        ps = obs[E.O_PUB_SIDE + q]
+        if ps >= 0:
+            rv = obs[E.O_REVEALED + q]
+            if ps == E.HUMAN or (rv >= 0 and b[B_CHAR_SIDE + rv] == E.HUMAN):
+                hl -= 1
+            continue
+        qh = sg(mem, q, S_CAN_H)
+        qa = sg(mem, q, S_CAN_A)
+        if qh != 0 and qa == 0:
+            hl -= 1
+        elif qh != 0 and qa != 0:
+            und += 1
+    me_und = sg(mem, me, S_CAN_A) != 0 and obs[E.O_PUB_SIDE + me] < 0
+    if me_und:
+        und += 1  # the seat itself, as the others see it
+    else:
+        hl -= 1
+    pa = min(1.0, max(0.0, hl / max(und - 1, 1)))  # an undecided alien leaves und - 1 seats
+    p_me = pa if me_und else 1.0
+    # the other seats' expected humans per sector
+    for y in range(NCELLS):
+        fb[F_DOTHER + y] = 0.0
+    for j in range(n):
+        if not B.in_play(obs, mem, j):
+            continue
+        ch = sg(mem, j, S_CAN_H)
+        if ch == 0:
+            continue
+        pj = pa if sg(mem, j, S_CAN_A) != 0 and obs[E.O_PUB_SIDE + j] < 0 else 1.0
+        hs = seat_set(mem, B.M_H, j)
+        ls = seat_set(mem, B.M_LH, j)
+        has_l = sg(mem, j, S_AGE_H) >= 0 and not bits.empty(ls)
+        for w in range(bits.WORDS):
+            x = hs[w]
+            while x != 0:
+                low = x & -x
+                y = bits.cell_at(w, bits.lowest(low))
+                x ^= low
+                fb[F_DOTHER + y] += pj * map_density(fb, hs, ls, has_l, y)
+    # the seat's public sectors after its move: grown by its range, cut by the announcement
+    f = ib[I_F:I_F + W].view(np.int64)
+    nx = ib[I_NX:I_NX + W].view(np.int64)
+    h1 = ib[I_H1:I_H1 + W].view(np.int64)
+    l1 = ib[I_L1:I_L1 + W].view(np.int64)
+    steps = 1 if obs[E.O_ADREN] == 0 else 2
+    B.step_sets(seat_set(mem, B.M_H, me), h1, f, nx, steps, walk)
+    age = sg(mem, me, S_AGE_H)
+    has_l1 = age >= 0 and age + 1 <= B.ANCHOR_TURNS
+    bits.clear(l1)
+    if has_l1:
+        B.step_sets(seat_set(mem, B.M_LH, me), l1, f, nx, steps, walk)
+    hq = ib[I_HQ:I_HQ + W].view(np.int64)
+    lq = ib[I_LQ:I_LQ + W].view(np.int64)
+    hd = ib[I_HD:I_HD + W].view(np.int64)
+    ld = ib[I_LD:I_LD + W].view(np.int64)
+    bits.copy(hq, h1)
+    bits.and_into(hq, safe)
+    bits.copy(lq, l1)
+    bits.and_into(lq, safe)
+    bits.copy(hd, h1)
+    bits.and_into(hd, danger)
+    bits.copy(ld, l1)
+    bits.and_into(ld, danger)
+    has_lq = has_l1 and not bits.empty(lq)
+    has_ld = has_l1 and not bits.empty(ld)
+    for i in range(nl):
+        fb[F_RISK + i] = 0.0
+    defended = obs[E.O_ITEMS + IT_DEFENCE] > 0
+    r = ib[I_R:I_R + W].view(np.int64)
+    one = ib[I_ONE:I_ONE + W].view(np.int64)
+    world = ib[I_WORLD:I_WORLD + E.SIZE]
+    for _ in range(worlds):
+        sample_world(obs, b, mem, rng, ib)
+        # per outcome, did some alien attack the move's sector: bits of (quiet, silence, noise, bluff)
+        for i in range(nl):
+            ib[I_KILL + i] = 0
+        for q in range(n):
+            if q == me or E.pf(world, q, E.P_STATUS) != E.ST_ABOARD or E.pf(world, q, E.P_SIDE) != E.ALIEN:
+                continue
+            pos = E.pf(world, q, E.P_POS)
+            if pos < 0:
+                continue
+            bits.clear(one)
+            bits.add(one, pos)
+            B.step_sets(one, r, f, nx, 3 if E.pf(world, q, E.P_FED) != 0 else 2, walk)
+            # the densest sector of its reach under each outcome map
+            mq = 0.0
+            ms = 0.0
+            mb = 0.0
+            for w in range(bits.WORDS):
+                x = r[w]
+                while x != 0:
+                    low = x & -x
+                    y = bits.cell_at(w, bits.lowest(low))
+                    x ^= low
+                    do = fb[F_DOTHER + y]
+                    v = do + p_me * map_density(fb, hq, lq, has_lq, y)
+                    if v > mq:
+                        mq = v
+                    v = do + p_me * map_density(fb, hd, ld, has_ld, y)
+                    if v > ms:
+                        ms = v
+                    v = do + p_me * map_density(fb, hd, ld, False, y)
+                    if v > mb:
+                        mb = v
+            for i in range(nl):
+                a = legal[i]
+                if a >= E.A_MOVE + NCELLS:
+                    continue
+                y = a - E.A_MOVE
+                if not bits.has(r, y):
+                    continue
+                do = fb[F_DOTHER + y]
+                k = ib[I_KILL + i]
+                if b[B_KIND + y] == DANGER:
+                    v = do + p_me * map_density(fb, hd, ld, has_ld, y)
+                    if v >= ATTACK_AT and v >= ms:
+                        k |= 2
+                    v = do + p_me * ((1.0 - H.ANCHOR_WEIGHT) * map_density(fb, hd, ld, False, y) + H.ANCHOR_WEIGHT)
+                    if v >= ATTACK_AT and v >= mb:
+                        k |= 4
+                else:
+                    v = do + p_me * map_density(fb, hq, lq, has_lq, y)
+                    if v >= ATTACK_AT and v >= mq:
+                        k |= 1
+                ib[I_KILL + i] = k
+        for i in range(nl):
+            k = ib[I_KILL + i]
+            if k == 0:
+                continue
+            p = 0.0
+            if (k & 1) != 0:
+                p += 1.0
+            if (k & 2) != 0:
+                p += P_SILENCE
+            if (k & 4) != 0:
+                p += P_NOISE_HERE
+            fb[F_RISK + i] += p
+    for i in range(nl):
+        fb[F_RISK + i] /= max(worlds, 1)
+        if defended:
+            fb[F_RISK + i] *= DEFENDED_RISK
+
+
+@kernel
+def human_pick(flags, obs, legal, rng, b, mem, ib, fb, worlds):
+    """The human's move: the heuristic's score (steps to a live hatch, the aliens' possible
+    reach, a dangerous sector's exposure) plus RISK_STEPS x the modelled chance of being
+    attacked before its next turn (human_risks)."""
+    H.threat_sets(obs, b, mem, ib, fb)
+    nl = legal.shape[0]
+    for i in range(nl):
+        a = legal[i]
+        if a < E.A_MOVE + NCELLS and H.open_hatch_at(obs, b, a - E.A_MOVE):
+            return a
+    human_risks(flags, obs, legal, rng, b, mem, ib, fb, worlds)
+    best = legal[0]
+    best_score = 1e18
+    for i in range(nl):
+        a = legal[i]
+        if a >= E.A_MOVE + NCELLS:
+            continue
+        y = a - E.A_MOVE
+        score = 1.0 * C.hatch_distance(obs, E.O_HATCH, b, y)
+        score += H.THREAT_WEIGHT * H.threat_at(obs, b, mem, fb, y)
+        if b[B_KIND + y] == DANGER:
+            score += H.DANGER_WEIGHT
+        score += 1.0 * ((flags >> RISK_SHIFT) & RISK_MASK) * fb[F_RISK + i]
+        score += 0.01 * uniform(rng, BOT)
+        if score < best_score:
+            best_score = score
+            best = a
+    return best
+
+
+@kernel
+def human_noise(flags, obs, legal, rng, b, mem, ib, fb, worlds):
+    """A human's noise in any sector (R5.3): a bluff among the sectors the table could believe
+    (its public sectors after the move, as the heuristic's), the one farthest from its true
+    sector (up to ``far`` steps, 6 by default) and likeliest in some alien's reach over ``worlds`` sampled
+    worlds, so that the aliens' attack and chase go there."""
+    me = obs[E.O_SEAT]
+    own = obs[E.O_RSEC]
+    n = b[B_PLAYERS]
+    wo = B.walk_of(b)
+    walk = b[wo:wo + W].view(np.int64)
+    danger = b[BB_DANGER:BB_DANGER + W].view(np.int64)
+    f = ib[I_F:I_F + W].view(np.int64)
+    nx = ib[I_NX:I_NX + W].view(np.int64)
+    pub = ib[I_H1:I_H1 + W].view(np.int64)
+    steps = 1 if obs[E.O_ADREN] == 0 else 2
+    B.step_sets(seat_set(mem, B.M_H, me), pub, f, nx, steps, walk)
+    bits.and_into(pub, danger)
+    if bits.count(pub) == 0:
+        return H.noise(flags, obs, legal, rng, b, mem, ib, fb)
+    for y in range(NCELLS):
+        fb[F_LURE + y] = 0.0
+    r = ib[I_R:I_R + W].view(np.int64)
+    one = ib[I_ONE:I_ONE + W].view(np.int64)
+    world = ib[I_WORLD:I_WORLD + E.SIZE]
+    for _ in range(worlds):
+        sample_world(obs, b, mem, rng, ib)
+        for q in range(n):
+            if q == me or E.pf(world, q, E.P_STATUS) != E.ST_ABOARD or E.pf(world, q, E.P_SIDE) != E.ALIEN:
+                continue
+            pos = E.pf(world, q, E.P_POS)
+            if pos < 0:
+                continue
+            bits.clear(one)
+            bits.add(one, pos)
+            B.step_sets(one, r, f, nx, 3 if E.pf(world, q, E.P_FED) != 0 else 2, walk)
+            bits.or_into(r, one)
+            for w in range(bits.WORDS):
+                x = r[w] & pub[w]
+                while x != 0:
+                    low = x & -x
+                    y = bits.cell_at(w, bits.lowest(low))
+                    x ^= low
+                    fb[F_LURE + y] += 1.0
+    best = -1
+    best_v = -1e18
+    far = (flags >> LURE_F_SHIFT) & LURE_F_MASK
+    lw = 1.0 * ((flags >> LURE_W_SHIFT) & LURE_W_MASK)
+    for w in range(bits.WORDS):
+        x = pub[w]
+        while x != 0:
+            low = x & -x
+            y = bits.cell_at(w, bits.lowest(low))
+            x ^= low
+            d = hex_distance(y, own)
+            if d < 2:
+                continue
+            v = min(d, far) + lw * fb[F_LURE + y] / max(worlds, 1) + 0.01 * uniform(rng, BOT)
+            if v > best_v and H.has_action(legal, E.A_NOISE_AT + y):
+                best_v = v
+                best = y
+    if best < 0:
+        return H.noise(flags, obs, legal, rng, b, mem, ib, fb)
+    return E.A_NOISE_AT + best
+
+
 @kernel
 def choose(flags, obs, legal, rng, b, mem, ib, fb):
     """The searching bot's action (the heuristic's where nothing is contested)."""
@@ -556,12 +877,17 @@ def choose(flags, obs, legal, rng, b, mem, ib, fb):
     B.update(obs, b, mem)
     H.cache_sides(obs, b, mem, fb)
     ph = obs[E.O_PHASE]
+    if ph == E.P_NOISE and (flags & NO_LURE) == 0 and obs[E.O_SIDE] == E.HUMAN and b[B_SCENARIO] != SC_ARENA \
+            and (flags & NO_BLUFF) == 0 and (flags & ONLY_ALIENS) == 0:
+        return human_noise(flags, obs, legal, rng, b, mem, ib, fb, (flags >> BUDGET_SHIFT) & BUDGET_MASK)
     if ph != E.P_MOVE:
         return H.choose(flags, obs, legal, rng, b, mem, ib, fb)
     me = obs[E.O_SEAT]
     human = obs[E.O_SIDE] == E.HUMAN and b[B_SCENARIO] != SC_ARENA
     if (human and (flags & ONLY_ALIENS) != 0) or (not human and (flags & ONLY_HUMANS) != 0):
         return H.choose(flags, obs, legal, rng, b, mem, ib, fb)
+    if human and (flags & CLASSIC_HUMAN) == 0:
+        return human_pick(flags, obs, legal, rng, b, mem, ib, fb, (flags >> BUDGET_SHIFT) & BUDGET_MASK)
     # rank the legal moves with the heuristic's measures
     nl = legal.shape[0]
     contested = False
