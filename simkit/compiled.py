@@ -13,8 +13,10 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterable
 
+import numpy as np
+
 from . import _cache
-from .bots import Bot, bot_table
+from .bots import Bot
 from .game import GameSpec
 from .play import bots_used, every_bot_loop, simulate
 from .seeding import game_seeds
@@ -27,7 +29,14 @@ def compile_loop(game: GameSpec, bots: list[Bot], checked: bool = False) -> floa
     calls for them; returns the seconds it took."""
     t0 = time.perf_counter()
     params = game.params()
-    table = bot_table(len(bots), 0, 1, False)
+    # One game at the default settings, every bot at some seat: the run's bots may be one per
+    # seat of another player count (a table narrower than the game's seats would be read
+    # past its end by the compiled loop).
+    seats = game.seats(params)
+    bots = list({b.name: b for b in bots}.values())
+    if len(bots) > seats:
+        raise ValueError(f"{game.name}: {len(bots)} distinct bots do not fit the {seats} seats of its default settings")
+    table = (np.arange(seats, dtype=np.int64) % len(bots))[None, :]
     simulate(game, params, game_seeds(0, 0, 1), table, bots)
     if checked:
         simulate(game, params, game_seeds(0, 0, 1), table, bots, checked=True)
@@ -72,7 +81,8 @@ def _compile_by_name(name: str, bot_names: tuple[str, ...], checked: bool = True
     game = get(name)
     params = game.params()
     if bot_names or not every_bot_loop():
-        return name, compile_loop(game, game.resolve_bots(list(bot_names or (game.default_bot,)), params), checked)
+        # the run's distinct bots (one per seat of the run's own player count, which may differ)
+        return name, compile_loop(game, [game.resolve_bot(n) for n in dict.fromkeys(bot_names or (game.default_bot,))], checked)
     # The test suite's set-up: the loop holding every bot, and every bot's function for the
     # Python loop (one game each, at the strength its tests play).
     seconds = 0.0

@@ -16,6 +16,7 @@ import html
 import itertools
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -65,13 +66,17 @@ class Report:
         sections' own."""
         return {**{_answer_key(a.title, a.group): a.verdict for a in self.answers}, **self.conclusions}
 
-    def compare_with(self, old: dict) -> None:
+    def compare_with(self, old: dict, old_markdown: str = "") -> None:
         """What changed since ``old`` (a report.json): each conclusion both hold whose
         verdict differs."""
         before = old.get("conclusions")
-        if not isinstance(before, dict):  # a report written before conclusions were kept: its answers
+        if not isinstance(before, dict):
+            # a report written before conclusions were kept: its answers, and its classed
+            # lines ("- **Survives**: CLAIM: `bot` ...", ladder.classed_line)
             before = {_answer_key(a.get("title", ""), a.get("group") or {}): a.get("verdict") for a in old.get("answers", [])
                       if isinstance(a, dict)}
+            for m in re.finditer(r"^- \*\*(Survives|Flips|Fades|Undecided)\*\*: (.+?): `", old_markdown, re.M):
+                before[m.group(2)] = m.group(1).lower()
         now = self.verdicts()
         self.changed = [f"{claim}: was *{before[claim]}*, now **{v}**." for claim, v in now.items()
                         if claim in before and before[claim] != v]
@@ -157,7 +162,8 @@ class Report:
         other file of the same name is an error."""
         target = Path(target)
         try:
-            self.compare_with(json.loads((target / "report.json").read_text()))
+            page = target / "README.md"
+            self.compare_with(json.loads((target / "report.json").read_text()), page.read_text() if page.is_file() else "")
         except (OSError, ValueError, AttributeError):
             self.changed = []  # no earlier report (or not one simkit can read): nothing to compare
         pages = {"README.md": self.markdown().encode(), "index.html": self.html().encode()}

@@ -415,11 +415,13 @@ def _check_writable(folder: Path, option: str = "--out") -> None:
 def _clear_run(out: Path) -> None:
     """Removes a stale run's files from a folder simkit manages (sweep cells): only the
     files simkit writes, nothing else."""
-    for name in SIMKIT_FILES:
-        (out / name).unlink(missing_ok=True)
     for p in (out / "parts").glob("*"):
         if PART.match(p.name) or p.name.endswith((".parquet.bad", ".parquet.tmp")):
             p.unlink()
+    # run.json last: a process killed half-way leaves a stale run.json to clear again, never
+    # parts without one
+    for name in sorted(SIMKIT_FILES, key=lambda n: n == "run.json"):
+        (out / name).unlink(missing_ok=True)
 
 
 def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_stale: bool = False,
@@ -477,7 +479,8 @@ def _resume(spec: RunSpec, out: Path, identity: dict, secret: bytes | None, repl
             raise UserError(f"{ident_file} is damaged; delete {out} or choose another output folder (--out)")
         else:
             raise UserError(f"{out} holds a different run (other game, parameters, bots, data, seed or code); choose another output folder (--out) or delete it")
-    elif out.exists() and any(out.iterdir()):
+    elif out.exists() and any(p.name != "parts" or not p.is_dir() or any(p.iterdir()) for p in out.iterdir()):
+        # (an empty parts/ alone is what a run killed before its run.json leaves: nothing to lose)
         raise UserError(f"{out} exists and is not a simkit run folder; choose another output folder (--out)")
     return done, secret, _text_or_none(out / "run.json")
 

@@ -276,3 +276,33 @@ def test_a_process_first_chunk_is_no_measure_of_speed(tmp_path, monkeypatch):
     run(a, None, progress=False)
     speed = runner._read_speeds()[runner._speed_key(a)[0]]
     assert speed > 400  # with the first chunk's second counted it would be at most 400 games/s
+
+
+def test_compiling_for_a_run_of_another_player_count_fills_every_seat(monkeypatch):
+    """compile_loop plays one game at the default settings: the run's bots (one per seat of
+    its own player count, e.g. 2 of O.V.N.I.'s default 4) must fill every default seat. A
+    narrower table was read past its end by the compiled loop (a report crashed with
+    'double free or corruption')."""
+    from simkit import compiled
+
+    seen = []
+    monkeypatch.setattr(compiled, "simulate", lambda game, params, seeds, table, bots, **kw: seen.append((table.shape, len(bots))))
+    monkeypatch.setattr(compiled._cache, "mark_compiled", lambda *a: None)
+    game = get("ovni")
+    compiled.compile_loop(game, game.resolve_bots(["search", "strategic"], build(game.params, {"players": 2}, "ovni")))
+    compiled.compile_loop(game, [game.resolve_bot("strategic")] * 3)
+    assert seen == [((1, 4), 2), ((1, 4), 1)]
+
+
+def test_a_folder_left_by_a_run_killed_before_its_run_json_is_reused(tmp_path):
+    """A process killed while replacing a stale cell leaves an empty parts/ alone: nothing to
+    lose, so the next run takes the folder (it used to refuse it as not simkit's)."""
+    out = tmp_path / "cell"
+    (out / "parts").mkdir(parents=True)
+    res = run(spec(n=20, bot="random"), out, progress=False)
+    assert res.frame.height == 20 and (out / "run.json").exists()
+    other = tmp_path / "theirs"
+    (other / "parts").mkdir(parents=True)
+    (other / "parts" / "notes.txt").write_text("mine")
+    with pytest.raises(UserError, match="not a simkit run folder"):
+        run(spec(n=20, bot="random"), other, progress=False)

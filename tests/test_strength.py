@@ -167,3 +167,17 @@ def test_a_new_version_of_a_report_says_which_verdicts_changed(tmp_path):
     again.conclusions = dict(new.conclusions)
     again.write(tmp_path)
     assert "What changed" not in (tmp_path / "README.md").read_text()
+
+
+def test_a_report_from_before_conclusions_were_kept_is_read_by_its_lines(tmp_path):
+    """The first regeneration after this change compares with what the old page says."""
+    import json
+
+    from simkit.report import Report
+
+    (tmp_path / "report.json").write_text(json.dumps({"answers": [], "files": {}}))
+    (tmp_path / "README.md").write_text("- **Survives**: seat 2 is favoured (its share): `greedy` +1.0 [+0.2, +1.8] points\n")
+    new = Report("t", "t")
+    new.conclude("seat 2 is favoured (its share)", "flips")
+    new.compare_with(json.loads((tmp_path / "report.json").read_text()), (tmp_path / "README.md").read_text())
+    assert new.changed == ["seat 2 is favoured (its share): was *survives*, now **flips**."]
