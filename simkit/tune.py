@@ -393,7 +393,10 @@ def model_search(setup: Setup, goal_: Goal, ks: Sequence[Knob], trials: int, gam
     while done < trials:
         asked = [study.ask(space) for _ in range(min(batch, trials - done))]
         cands = [Candidate(tuple((k, v) for k, v in t.params.items() if v != defaults[k])) for t in asked]
-        frames = setup.play([(c, games) for c in cands], setup.seed, "model-search")
+        # TPE may ask the same candidate twice in one batch: play it once (one folder per candidate)
+        unique = list(dict.fromkeys(cands))
+        played = dict(zip(unique, setup.play([(c, games) for c in unique], setup.seed, "model-search")))
+        frames = [played[c] for c in cands]
         for t, c, f in zip(asked, cands, frames):
             s = Scored(c)
             _score(goal_, s, f)
