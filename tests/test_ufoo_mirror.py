@@ -25,6 +25,7 @@ from simkit.games import get
 from simkit.games.ufoo import data_model as D
 from simkit.games.ufoo import engine as E
 from simkit.games.ufoo import mirror as M
+from simkit.loop import listing_bots
 from simkit.params import build
 from simkit.play import Table
 from simkit.seeding import game_seeds
@@ -64,7 +65,9 @@ def choose(bot, s, b, mem, brng):
     """The bot's choice on copies (its memory, its stream), so both sides see the same."""
     ib = np.zeros(bots.SCRATCH, np.int32)
     fb = np.zeros(bots.SCRATCH, np.float64)
-    return int(entries(GAME).choose(bot.code, bot.flags, s.copy(), np.zeros(0, np.int32), brng.copy(), b, mem.copy(), ib, fb))
+    legal = np.empty(E.MAX_ACTIONS, np.int32)  # handed only to a bot that asks for it, as the loops do
+    n = entries(GAME).legal_actions(s, b, legal) if listing_bots(bots.BOTS) >> bot.code & 1 else 0
+    return int(entries(GAME).choose(bot.code, bot.flags, s.copy(), legal[:n], brng.copy(), b, mem.copy(), ib, fb))
 
 
 # ---- the board ----------------------------------------------------------------------------------
