@@ -81,8 +81,8 @@ def _compile_by_name(name: str, bot_names: tuple[str, ...], checked: bool = True
     game = get(name)
     params = game.params()
     if bot_names or not every_bot_loop():
-        # the run's distinct bots (one per seat of the run's own player count, which may differ)
-        return name, compile_loop(game, [game.resolve_bot(n) for n in dict.fromkeys(bot_names or (game.default_bot,))], checked)
+        # the run's bots, one per seat of its own player count (compile_loop seats them)
+        return name, compile_loop(game, [game.resolve_bot(n) for n in bot_names or (game.default_bot,)], checked)
     # The test suite's set-up: the loop holding every bot, and every bot's function for the
     # Python loop (one game each, at the strength its tests play).
     seconds = 0.0

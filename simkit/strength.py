@@ -169,13 +169,19 @@ def ladder(game: GameSpec, params: Any, bots: Sequence[str] | None = None, games
     return found
 
 
+def budget_option(game: GameSpec, bot: str) -> Number | None:
+    """The built-in bot's ``budget=`` option, if it has one."""
+    info = game.bots.get(bot.partition(":")[0])
+    option = info.options.get("budget") if info else None
+    return option if isinstance(option, Number) else None
+
+
 def budgets(game: GameSpec, bot: str) -> tuple[str, list[int]]:
     """The bot's numeric strength option (``budget``) and the budgets of its curve: a
     quarter, half, once and twice its default, within its allowed range."""
     name = bot.partition(":")[0]
-    info = game.bots.get(name)
-    option = info and info.options.get("budget")
-    if not isinstance(option, Number):
+    option = budget_option(game, bot)
+    if option is None:
         raise UserError(f"{game.name}: bot {name!r} has no budget= option to grow")
     d = option.default
     return name, sorted({min(max(b, max(option.lo, 1)), option.hi) for b in (d // 4, d // 2, d, 2 * d)})
@@ -197,9 +203,6 @@ def budget_curve(game: GameSpec, params: Any, bot: str, against: str, games: int
     return found
 
 
-def has_budget(game: GameSpec, bot: str) -> bool:
-    name = bot.partition(":")[0]
-    return name in game.bots and isinstance(game.bots[name].options.get("budget"), Number)
 
 
 def play_ladder(game: GameSpec, params: Any, bots: Sequence[str], games: int, seed: int = 0, *, curve: bool = True,
@@ -209,7 +212,7 @@ def play_ladder(game: GameSpec, params: Any, bots: Sequence[str], games: int, se
     against the next strongest, sharing the weaker bots' self-play."""
     cache: dict = {}
     rows = ladder(game, params, bots, games, seed, jobs=jobs, progress=progress, say=say, selfplay=cache, out=out)
-    if curve and has_budget(game, bots[-1]):
+    if curve and budget_option(game, bots[-1]) is not None:
         rows += budget_curve(game, params, bots[-1], bots[-2], games, seed, jobs=jobs, progress=progress, say=say,
                              selfplay=cache, out=out)
     return rows
