@@ -609,6 +609,22 @@ def map_density(fb, hs, ls, has_l, y):
 
 
 @kernel
+def alien_reach(world, q, me, one, r, f, nx, walk):
+    """Whether seat ``q`` of a sampled ``world`` is an alien aboard other than the seat ``me``
+    with a sector; if so ``one`` holds its sector and ``r`` the sectors it can reach next
+    (2 steps, 3 when fed; ``f``, ``nx`` scratch)."""
+    if q == me or E.pf(world, q, E.P_STATUS) != E.ST_ABOARD or E.pf(world, q, E.P_SIDE) != E.ALIEN:
+        return False
+    pos = E.pf(world, q, E.P_POS)
+    if pos < 0:
+        return False
+    bits.clear(one)
+    bits.add(one, pos)
+    B.step_sets(one, r, f, nx, 3 if E.pf(world, q, E.P_FED) != 0 else 2, walk)
+    return True
+
+
+@kernel
 def human_risks(flags, obs, legal, rng, b, mem, ib, fb, worlds):
     """fb[F_RISK + i]: the chance that move legal[i] is attacked before the seat's next turn,
     over ``worlds`` worlds sampled from the belief. The aliens are modelled as the table's
@@ -705,14 +721,8 @@ def human_risks(flags, obs, legal, rng, b, mem, ib, fb, worlds):
         for i in range(nl):
             ib[I_KILL + i] = 0
         for q in range(n):
-            if q == me or E.pf(world, q, E.P_STATUS) != E.ST_ABOARD or E.pf(world, q, E.P_SIDE) != E.ALIEN:
+            if not alien_reach(world, q, me, one, r, f, nx, walk):
                 continue
-            pos = E.pf(world, q, E.P_POS)
-            if pos < 0:
-                continue
-            bits.clear(one)
-            bits.add(one, pos)
-            B.step_sets(one, r, f, nx, 3 if E.pf(world, q, E.P_FED) != 0 else 2, walk)
             # the densest sector of its reach under each outcome map
             mq = 0.0
             ms = 0.0
@@ -831,14 +841,8 @@ def human_noise(flags, obs, legal, rng, b, mem, ib, fb, worlds):
     for _ in range(worlds):
         sample_world(obs, b, mem, rng, ib)
         for q in range(n):
-            if q == me or E.pf(world, q, E.P_STATUS) != E.ST_ABOARD or E.pf(world, q, E.P_SIDE) != E.ALIEN:
+            if not alien_reach(world, q, me, one, r, f, nx, walk):
                 continue
-            pos = E.pf(world, q, E.P_POS)
-            if pos < 0:
-                continue
-            bits.clear(one)
-            bits.add(one, pos)
-            B.step_sets(one, r, f, nx, 3 if E.pf(world, q, E.P_FED) != 0 else 2, walk)
             bits.or_into(r, one)
             for w in range(bits.WORDS):
                 x = r[w] & pub[w]
