@@ -1,9 +1,10 @@
 """Compiled pieces shared by the bots of several games.
 
 ``sequential_halving(sample, play)`` is the budget split of the searching bots
-(``strategies/ufs/search.py``, ``strategies/aau/search.py``): every candidate simulated
-once on one sample, then sequential halving (Karnin et al. 2013) with the budget left,
-the better half simulated again on fresh samples until the budget is spent.
+(``strategies/ufs/search.py``, ``strategies/aau/search.py``): sequential halving (Karnin et
+al. 2013): ceil(log2 n) rounds share the budget; in each, every candidate still alive is
+simulated on the same fresh samples, then the worse half is dropped. Nothing is spent on
+the last survivor.
 
 This file is part of the core (``simkit/_cache.py``): editing it changes every game's
 compile cache and outcome hash.
@@ -29,9 +30,10 @@ def sequential_halving(sample, play):
     Returns the index of the chosen candidate: the best sum among the survivors (ties:
     the earlier candidate).
 
-    The order of the calls, and so of the random draws, is: ``sample``, ``play`` for every
-    candidate; then per halving round, ``per`` times: ``sample``, ``play`` for every
-    candidate still alive, in candidate order.
+    The order of the calls, and so of the random draws, is, per halving round, ``per``
+    times: ``sample``, then ``play`` for every candidate still alive, in candidate order;
+    ``per`` splits what is left of the budget evenly over the rounds left and the
+    candidates alive (at least one each).
 
     The two functions are bound by a closure rather than passed as arguments: a compiled
     function passed as a value is lowered through its address, which numba cannot cache;
@@ -43,22 +45,23 @@ def sequential_halving(sample, play):
         for c in range(k):
             total[c] = 0.0
             alive[c] = 1
-        # One simulation each, on the same sample.
-        sample(ctx)
-        for c in range(k):
-            total[c] += play(ctx, c)
-        # Sequential halving with what is left: keep the better half, simulate it again.
-        left = budget - k
+        rounds = 0
+        m = 1
+        while m < k:
+            rounds += 1
+            m *= 2
+        left = budget
         n_alive = k
-        halvings = 0
-        m = k
-        while m > 1:
-            halvings += 1
-            m = (m + 1) // 2
         while n_alive > 1:
+            per = max(1, (left // rounds) // n_alive)
+            for _ in range(per):
+                sample(ctx)
+                for c in range(k):
+                    if alive[c]:
+                        total[c] += play(ctx, c)
+            left -= per * n_alive
+            rounds = max(1, rounds - 1)
             keep = (n_alive + 1) // 2
-            if left < keep:
-                break
             while n_alive > keep:  # drop the worst (ties: the later candidate)
                 worst = -1
                 for c in range(k):
@@ -66,15 +69,8 @@ def sequential_halving(sample, play):
                         worst = c
                 alive[worst] = 0
                 n_alive -= 1
-            per = max(1, left // (keep * max(halvings, 1)))
-            per = min(per, left // keep)
-            for _ in range(per):
-                sample(ctx)
-                for c in range(k):
-                    if alive[c]:
-                        total[c] += play(ctx, c)
-            left -= per * keep
-            halvings -= 1
+            if left < n_alive:
+                break
         best = -1
         for c in range(k):  # survivors all have the same samples: compare their sums
             if alive[c] and (best < 0 or total[c] > total[best]):

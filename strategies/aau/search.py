@@ -23,7 +23,7 @@ Every candidate of one sample sees the same bag order (common random numbers). T
 search allocates nothing: it plays on scratch the game loop lends it (``SCRATCH``). The budget
 (``search:budget=N``, default 16) is the number of simulations per decision: below the
 number of candidates only the first ``budget`` are tried; the budget is shared by the
-rounds of sequential halving (Karnin et al. 2013), each simulating the candidates still
+rounds of sequential halving (Karnin et al. 2013; ``strategies/kernel.py``), each simulating the candidates still
 alive on fresh orders and dropping the worse half, nothing spent on the last survivor.
 When no marker is drawn before the cut-off (``horizon=1``, or the last round) a
 simulation does not depend on the order: each candidate is simulated once. ``budget=1``
@@ -44,6 +44,7 @@ from simkit.games.aau.engine import (
 from simkit.games.aau.board import B_MIS_BASES, B_MIS_BORDER, B_MIS_CITY, B_MIS_EXPANSION, B_MIS_PARKS, B_PROTECTION, TIERS
 from simkit.jit import kernel
 from simkit.rng import BOT, randint
+from strategies.kernel import sequential_halving
 
 from . import strategic
 from .greedy import NO_COVER, NO_EXTRA, NO_NEIGHBOURHOOD, NO_PROTECTION
@@ -256,48 +257,7 @@ def play(ctx, c):
     return simulate(s, c, ib[I_CAND + c], rng, b, ib, fb, me, flags, horizon, credit, power)
 
 
-@kernel
-def halve(n, budget, total, alive, ctx):
-    """Sequential halving (Karnin et al. 2013) over candidates 0 .. n-1: ceil(log2 n)
-    rounds share the budget; in each, every candidate still alive is simulated on the
-    same fresh bag orders, then the worse half is dropped. Nothing is spent on the last
-    survivor. With a budget below ``n`` only the first ``budget`` candidates are tried.
-    Returns the best sum among the survivors (ties: the earlier candidate)."""
-    k = min(n, budget)
-    for c in range(k):
-        total[c] = 0.0
-        alive[c] = 1
-    rounds = 0
-    m = 1
-    while m < k:
-        rounds += 1
-        m *= 2
-    left = budget
-    n_alive = k
-    while n_alive > 1:
-        per = max(1, (left // rounds) // n_alive)
-        for _ in range(per):
-            new_sample(ctx)
-            for c in range(k):
-                if alive[c]:
-                    total[c] += play(ctx, c)
-        left -= per * n_alive
-        rounds = max(1, rounds - 1)
-        keep = (n_alive + 1) // 2
-        while n_alive > keep:  # drop the worst (ties: the later candidate)
-            worst = -1
-            for c in range(k):
-                if alive[c] and (worst < 0 or total[c] <= total[worst]):
-                    worst = c
-            alive[worst] = 0
-            n_alive -= 1
-        if left < n_alive:
-            break
-    best = -1
-    for c in range(k):  # survivors all have the same samples: compare their sums
-        if alive[c] and (best < 0 or total[c] > total[best]):
-            best = c
-    return best
+halve = sequential_halving(new_sample, play)
 
 
 @kernel

@@ -16,10 +16,10 @@ game's chance stream (determinization). Every candidate of one sample sees the s
 
 The budget (``search:budget=N``) is the number of such simulations per die placed:
 with a budget below the number of candidates only the first ``budget`` candidates are
-tried, one simulation each; budget left over goes to sequential halving (Karnin et al.
-2013; ``strategies/kernel.py``, shared with the other searching bots): the better half is
-simulated again on fresh dice, then the better half of that, until the budget is spent.
-``budget=1`` is the planner itself. The other decisions (rooms, robots, spawn ties,
+tried, one simulation each; otherwise the budget is shared by the rounds of sequential
+halving (Karnin et al. 2013; ``strategies/kernel.py``, shared with the other searching
+bots), each simulating the candidates still alive on fresh dice and dropping the worse
+half. ``budget=1`` is the planner itself. The other decisions (rooms, robots, spawn ties,
 Washington's six) are the planner's: searching them with this estimate lost strength in
 trials.
 """
