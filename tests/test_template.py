@@ -191,7 +191,12 @@ def lockstep(model_class, games: int = 8) -> int:
 def test_engine_and_model_agree_step_by_step():
     """A second hand: Liar's Dice written from its rules alone (tests/reference/template_model.py)
     replays the engine's games with the engine's dice (its chance log), step by step."""
-    model = importlib.import_module("tests.reference.template_model")
+    try:
+        model = importlib.import_module("tests.reference.template_model")
+    except ModuleNotFoundError as exc:
+        if exc.name != "tests.reference.template_model":
+            raise
+        pytest.skip("the independent model, tests/reference/template_model.py, is not written yet")
     if not hasattr(model, "LiarsDice"):
         pytest.skip("tests/reference/template_model.py has no LiarsDice model yet")
     assert lockstep(model.LiarsDice) > 1000

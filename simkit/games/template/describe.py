@@ -25,7 +25,7 @@ def _faces(s: np.ndarray, p: int) -> list[int]:
 
 
 def _bid(q: int, f: int) -> str:
-    return f"{NUMBERS[q] if q < len(NUMBERS) else q} {f}s"
+    return f"{NUMBERS[q] if q < len(NUMBERS) else q} {f}" + ("s" if q != 1 else "")
 
 
 def describe_action(params, s: np.ndarray, b: np.ndarray, a: int) -> str:
@@ -41,11 +41,12 @@ def describe_step(params, before: np.ndarray, after: np.ndarray, b: np.ndarray, 
     q, f = int(before[E.BID_Q]), int(before[E.BID_F])
     count = sum(x == f or (b[B_WILD] and f != 1 and x == 1) for p in _seats(b) for x in _faces(before, p))
     loser = next(p for p in _seats(b) if _dice(after, p) < _dice(before, p))
-    what = f"{f}s" + (" and 1s" if b[B_WILD] and f != 1 else "")
+    what = f"{f} or 1" if b[B_WILD] and f != 1 else f"{f}"
     rolled = "; ".join(f"seat {p + 1} {' '.join(map(str, _faces(before, p)))}" for p in _seats(b) if _dice(before, p))
     verdict = "the bid stands" if count >= q else "the bid was a lie"
-    out = f"calls liar on {_bid(q, f)}: {rolled}; {count} {what}, {verdict}: seat {loser + 1} loses a die"
-    return out + (" and is out" if _dice(after, loser) == 0 else "")
+    out = (f"calls liar on {_bid(q, f)}: {count} {'die shows' if count == 1 else 'dice show'} {what}, {verdict}; "
+           f"seat {loser + 1} loses a die" + (" and is out" if _dice(after, loser) == 0 else ""))
+    return f"{out}; revealed: {rolled}"
 
 
 def describe_state(params, s: np.ndarray, b: np.ndarray) -> str:
