@@ -257,7 +257,8 @@ def observe(s, b, seat, out):
     for d in range(MAX_DICE):
         face = s[PLAYER + seat * P_STRIDE + P_FACES + d]
         out[O_OWN_FACES + d] = face
-        out[O_OWN_COUNTS + face] += 1 if face > 0 else 0
+        if face > 0:
+            out[O_OWN_COUNTS + face] += 1
 
 
 # ---- twins for the conformance suite -----------------------------------------------
