@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from simkit.cli import app
 
-RUN = ["run", "template", "-n", "2000", "--no-progress", "--set", "players=3", "--set", "target=30"]
+RUN = ["run", "template", "-n", "2000", "--no-progress", "--set", "players=3", "--set", "dice=1", "--set", "wild=0"]
 
 
 @pytest.fixture()
@@ -32,8 +32,8 @@ def test_json_carries_answers_as_numbers_and_the_settings(runner):
     res = runner.invoke(app, RUN + ["--format", "json"])
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
-    assert doc["run"]["settings"] == {"players": 3, "target": 30, "data": ""}
-    assert doc["run"]["bots"] == ["hold20"] * 3 and doc["run"]["seed"] == 0
+    assert doc["run"]["settings"] == {"players": 3, "dice": 1, "wild": 0, "data": ""}
+    assert doc["run"]["bots"] == ["count"] * 3 and doc["run"]["seed"] == 0
     est = doc["answers"][0]["estimates"][0]
     assert isinstance(est["estimate"], float) and est["lo"] < est["estimate"] < est["hi"]
     assert doc["answers"][0]["verdict"] in ("shown", "equivalent", "not shown")
@@ -53,10 +53,10 @@ def test_csv_rows_carry_the_settings_and_the_answers(runner):
 
 
 def test_by_column_prints_rates_per_value_and_the_verdict(runner):
-    res = runner.invoke(app, RUN + ["--by", "busts"])
+    res = runner.invoke(app, RUN + ["--by", "calls_won"])
     assert res.exit_code == 0, res.output
-    assert "win rate by busts:" in res.output and "busts = 0:" in res.output
-    assert any(x.startswith("answer:") and "busts" in x for x in res.output.splitlines())
+    assert "win rate by calls_won:" in res.output and "calls_won = 0:" in res.output
+    assert any(x.startswith("answer:") and "calls_won" in x for x in res.output.splitlines())
 
 
 def test_by_unknown_column_is_one_line(runner):
@@ -78,16 +78,16 @@ def test_a_game_without_report_code_gets_a_report_from_its_questions(runner, tmp
 
 
 def test_tune_answers_first_and_keeps_every_number(runner):
-    res = runner.invoke(app, ["tune", "template", "--goal", "seat_fairness", "--knob", "target", "--budget", "6000",
+    res = runner.invoke(app, ["tune", "template", "--goal", "seat_fairness", "--knob", "dice", "--budget", "6000",
                               "--jobs", "1", "--no-progress", "--out", "t"])
     assert res.exit_code == 0, res.output
     text = " ".join(res.output.split())  # lines wrap at the terminal's width
     answer = text[text.index("answer:"):text.index("searched ")]
     assert "fresh games" in answer and "[" in answer and "As written" in answer
     doc = json.loads(Path("t/tune.json").read_text())
-    assert doc["knobs"] == ["target"] and doc["baseline"]["label"] == "the rules as written"
+    assert doc["knobs"] == ["dice"] and doc["baseline"]["label"] == "the rules as written"
     assert doc["confirm_seed"] != doc["seed"] and all(s["games"] > 0 for s in doc["search"])
-    again = runner.invoke(app, ["tune", "template", "--goal", "seat_fairness", "--knob", "target", "--budget", "6000",
+    again = runner.invoke(app, ["tune", "template", "--goal", "seat_fairness", "--knob", "dice", "--budget", "6000",
                                 "--jobs", "1", "--no-progress", "--out", "t", "--format", "json", "--output", "t.json"])
     assert again.exit_code == 0, again.output
     assert json.loads(Path("t.json").read_text())["sentence"] == doc["sentence"]  # resumed from its runs: the same answer

@@ -19,11 +19,11 @@ def test_bench_sizes_its_timings_from_the_bots_speed(monkeypatch):
     game = get("template")
     params = build(game.params, {}, game.name)
     said = []
-    (row,) = B.bench(game, params, ["hold20"], None, None, repeat=1, say=said.append)
+    (row,) = B.bench(game, params, ["count"], None, None, repeat=1, say=said.append)
     assert row.games >= 1 and row.games_per_s > 0
     assert row.python_games >= 1 and row.python_games_per_s > 0 and row.speedup > 0
     assert row.python_timed == f"{row.python_games:,} whole games"
-    assert said == ["[1/1] hold20: compiled, best of 1 x about 0.05 s", "[1/1] hold20: plain Python, about 0.2 s"]
+    assert said == ["[1/1] count: compiled, best of 1 x about 0.05 s", "[1/1] count: plain Python, about 0.2 s"]
     (fixed,) = B.bench(game, params, ["random"], 300, 0, repeat=1)
     assert fixed.games == 300 and fixed.python_timed == "skipped" and fixed.speedup is None
 

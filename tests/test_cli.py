@@ -48,7 +48,7 @@ BAD = [
     (["sweep", "x.toml", "--runs", "r"], "No such option: --runs"),
     (["run", "ufoo", "--bot", "search:x4"], "no option 'x4'"),
     (["bench", "template", "--ladder", "-n", "1"], "--ladder needs 2 <= -n"),
-    (["bench", "template", "--ladder", "--bot", "hold20"], "a ladder needs at least two bots"),
+    (["bench", "template", "--ladder", "--bot", "count"], "a ladder needs at least two bots"),
 ]
 
 
@@ -144,7 +144,7 @@ def test_summaries_take_format_and_output_everywhere(tmp_path, simkit_cmd):
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["rows"][0]["games"] == 20
     out = tmp_path / "c.json"
-    compare = run_cli(simkit_cmd, ["compare", "template", "--set", "target=40", "--vs", "target=60", "-n", "30", "--no-progress",
+    compare = run_cli(simkit_cmd, ["compare", "template", "--set", "wild=1", "--vs", "wild=0", "-n", "30", "--no-progress",
                                    "--out", str(tmp_path / "c"), "--format", "json", "--output", str(out)], tmp_path)
     assert compare.returncode == 0, compare.stderr
     assert json.loads(out.read_text())["rows"] and (tmp_path / "c").is_dir() and not compare.stdout.strip()
@@ -158,7 +158,7 @@ def test_summaries_take_format_and_output_everywhere(tmp_path, simkit_cmd):
 def test_every_folder_of_runs_is_out(tmp_path, simkit_cmd):
     """sweep and report keep their runs under --out, like run, compare and sensitivity."""
     exp = tmp_path / "tiny.toml"
-    exp.write_text('name = "tiny"\ngame = "template"\nseed = 1\n[[grid]]\ngames = 20\nbots = ["hold20"]\n')
+    exp.write_text('name = "tiny"\ngame = "template"\nseed = 1\n[[grid]]\ngames = 20\nbots = ["count"]\n')
     proc = run_cli(simkit_cmd, ["sweep", str(exp), "--out", str(tmp_path / "runs"), "--no-progress", "--jobs", "1"], tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "runs" / "tiny" / "all.parquet").exists()

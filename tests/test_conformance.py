@@ -129,9 +129,10 @@ def test_observations_hide_what_a_seat_may_not_see(game):
 
 
 def test_a_leaky_observation_fails_the_suite():
-    """The check above has the power to fail: the template with an observation that shows
-    the next seat's busts (hidden from its seat by the template's twins) is caught and
-    named, and a hidden-information game without twins breaks the contract."""
+    """The check above has the power to fail: the template (Liar's Dice) with an observation
+    that also counts the next seat's dice in the seat's own counts (hidden from it by the
+    template's twins) is caught and named, and a hidden-information game without twins
+    breaks the contract."""
     import dataclasses
     import types
 
@@ -145,13 +146,17 @@ def test_a_leaky_observation_fails_the_suite():
     @njit
     def leaky(s, b, seat, out):
         E.observe(s, b, seat, out)
-        out[E.O_TARGET] = s[E.PLAYER + ((seat + 1) % b[B_PLAYERS]) * E.P_STRIDE + E.P_BUSTS]
+        nxt = (seat + 1) % b[B_PLAYERS]
+        for d in range(E.MAX_DICE):
+            face = s[E.PLAYER + nxt * E.P_STRIDE + E.P_FACES + d]
+            if face > 0:
+                out[E.O_OWN_COUNTS + face] += 1
 
     engine = types.ModuleType("leaky_engine")
     engine.__dict__.update({k: v for k, v in vars(E).items() if not k.startswith("__") or k == "__file__"})
     engine.observe = leaky
     found = observation_leaks(dataclasses.replace(t, engine=engine))
-    assert found and "sees a change it may not see, in target" in found[0]
+    assert found and "sees a change it may not see, in own_counts[" in found[0]
     del engine.hidden_variants
     assert any("must define hidden_variants" in p for p in check_contract(dataclasses.replace(t, engine=engine)))
     assert "no hidden_variants" in observation_leaks(dataclasses.replace(t, engine=engine))[0]

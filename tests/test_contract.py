@@ -83,13 +83,13 @@ def _user_run(tmp_path, monkeypatch, source, game="template", n=3):
     monkeypatch.syspath_prepend(str(tmp_path))
     g = get(game)
     params = g.params()
-    bots = tuple(g.resolve_bots(["ubot:fn", "hold20"], params))
+    bots = tuple(g.resolve_bots(["ubot:fn", "count"], params))
     return run(RunSpec(g, params, bots, n, 1), None, progress=False)
 
 
 @pytest.mark.parametrize("body, message", [
     ("return None", "returned None"),
-    ("return 'roll'", "returned 'roll'"),
+    ("return 'liar'", "returned 'liar'"),
     ("return 1.0", "returned 1.0"),
     ("return True", "returned True"),
     ("return legal", "returned array"),
@@ -174,7 +174,7 @@ def test_check_contract_names_a_loop_bound_to_other_bots_and_a_wrong_arity():
     assert any("__init__.py declares the bots of 'strategies.ufs': write 'import strategies.template as bots'" in p
                for p in problems), problems
     assert not any("loop.py binds" in p for p in problems), problems
-    copied = dataclasses.replace(t, name="pig2", checks=t.checks)
+    copied = dataclasses.replace(t, name="dice2", checks=t.checks)
     assert any("Checks(template=True) hides this game" in p for p in check_contract(copied))
     engine = types.ModuleType(t.engine.__name__)
     engine.__dict__.update({k: v for k, v in vars(t.engine).items() if not k.startswith("__")}, __file__=t.engine.__file__)

@@ -103,13 +103,13 @@ def test_sweep_games_zero_is_refused(tmp_path):
 
 def test_an_edited_data_file_is_a_different_run(tmp_path):
     g = get("template")
-    die = tmp_path / "die.toml"
-    die.write_text((ROOT / "simkit/games/template/data/die.toml").read_text())
-    params = build(g.params, {"data": str(die)}, g.name)
+    dice = tmp_path / "dice.toml"
+    dice.write_text((ROOT / "simkit/games/template/data/dice.toml").read_text())
+    params = build(g.params, {"data": str(dice)}, g.name)
     spec = RunSpec(g, params, tuple(g.resolve_bots([], params)), 30, 3)
     first = default_out(spec, tmp_path)
     run(spec, first, progress=False)
-    die.write_text(die.read_text().replace("faces = [1, 2, 3, 4, 5, 6]", "faces = [1, 2, 3, 4, 5, 6, 6]"))
+    dice.write_text(dice.read_text().replace("faces = 6", "faces = 5"))
     spec2 = RunSpec(g, params, spec.bots, 30, 3)
     assert default_out(spec2, tmp_path) != first
     with pytest.raises(UserError, match="different run"):
@@ -119,16 +119,16 @@ def test_an_edited_data_file_is_a_different_run(tmp_path):
 def test_a_run_reads_its_data_once(tmp_path):
     """Editing the data file after the run has read it changes nothing in that run."""
     g = get("template")
-    die = tmp_path / "die.toml"
-    original = (ROOT / "simkit/games/template/data/die.toml").read_text()
-    die.write_text(original)
-    params = build(g.params, {"data": str(die)}, g.name)
+    dice = tmp_path / "dice.toml"
+    original = (ROOT / "simkit/games/template/data/dice.toml").read_text()
+    dice.write_text(original)
+    params = build(g.params, {"data": str(dice)}, g.name)
     bots = tuple(g.resolve_bots([], params))
     spec = RunSpec(g, params, bots, 200, 5)
     spec.inputs  # read, as prepare() does before the first chunk
-    die.write_text(original.replace("bust = 1", "bust = 6"))
+    dice.write_text(original.replace("faces = 6", "faces = 4"))
     mid = run(spec, None, chunk_size=50, jobs=2, progress=False).frame
-    die.write_text(original)
+    dice.write_text(original)
     clean = run(RunSpec(g, params, bots, 200, 5), None, progress=False).frame
     assert mid.equals(clean)
 
@@ -141,10 +141,10 @@ def test_an_edited_user_bot_is_a_different_run(tmp_path, monkeypatch):
     sys.modules.pop("editbot", None)
     g = get("template")
     params = g.params()
-    a = RunSpec(g, params, tuple(g.resolve_bots(["editbot:fn", "hold20"], params)), 10, 1)
+    a = RunSpec(g, params, tuple(g.resolve_bots(["editbot:fn", "count"], params)), 10, 1)
     (tmp_path / "editbot.py").write_text("def fn(observation, legal, rng):\n    return int(legal[-1])\n")
     sys.modules.pop("editbot", None)
-    b = RunSpec(g, params, tuple(g.resolve_bots(["editbot:fn", "hold20"], params)), 10, 1)
+    b = RunSpec(g, params, tuple(g.resolve_bots(["editbot:fn", "count"], params)), 10, 1)
     assert a.identity()["bots"] != b.identity()["bots"]
 
 
@@ -193,11 +193,11 @@ def test_manifest_and_parameters_travel_with_the_games(tmp_path):
     import polars as pl
 
     g = get("template")
-    params = build(g.params, {"target": 40}, g.name)
+    params = build(g.params, {"dice": 4}, g.name)
     res = run(RunSpec(g, params, tuple(g.resolve_bots([], params)), 10, 1), tmp_path / "r", progress=False)
     frame = pl.read_parquet(tmp_path / "r" / "games.parquet")
-    assert frame["target"].unique().to_list() == [40] and frame.equals(res.frame)
-    assert json.loads((tmp_path / "r" / "manifest.json").read_text())["columns"]["target"] == "parameter of the run"
+    assert frame["dice"].unique().to_list() == [4] and frame.equals(res.frame)
+    assert json.loads((tmp_path / "r" / "manifest.json").read_text())["columns"]["dice"] == "parameter of the run"
 
 
 # ---- the second review (this session): 20 defects; one test per class fixed -------------------
@@ -253,7 +253,7 @@ def test_load_skips_a_run_a_glob_matched_that_never_finished(tmp_path):
 
     game = get("template")
     params = build(game.params, {}, "template")
-    spec = RunSpec(game, params, tuple(game.resolve_bots(["hold20"], params)), 10, 1)
+    spec = RunSpec(game, params, tuple(game.resolve_bots(["count"], params)), 10, 1)
     run(spec, tmp_path / "runs" / "template-a", progress=False)
     (tmp_path / "runs" / "template-b" / "parts").mkdir(parents=True)  # an unfinished run
     assert simkit.load(str(tmp_path / "runs" / "template-*")).height == 20
@@ -264,7 +264,7 @@ def test_a_sweep_cell_with_many_settings_gets_a_short_folder_name(tmp_path):
 
     game = get("template")
     params = build(game.params, {}, "template")
-    spec = RunSpec(game, params, tuple(game.resolve_bots(["hold20"], params)), 10, 1)
+    spec = RunSpec(game, params, tuple(game.resolve_bots(["count"], params)), 10, 1)
     cell = Cell(spec, {f"setting_number_{i}": "a_rather_long_value" for i in range(20)})
     assert len(cell.key) <= 120 and cell.key.startswith("setting_number_0=")
 
@@ -342,28 +342,28 @@ def test_a_file_that_says_it_is_simkits_is_still_the_users(tmp_path, simkit_cmd)
 def test_distinct_sweep_cells_never_share_a_folder(tmp_path, monkeypatch):
     import polars as pl
 
-    die = (ROOT / "simkit/games/template/data/die.toml").read_text()
+    dice = (ROOT / "simkit/games/template/data/dice.toml").read_text()
     (tmp_path / "W").mkdir()
-    (tmp_path / "W" / "die 1.toml").write_text(die)
-    (tmp_path / "W" / "die_1.toml").write_text(die.replace("bust = 1", "bust = 6"))
+    (tmp_path / "W" / "dice 1.toml").write_text(dice)
+    (tmp_path / "W" / "dice_1.toml").write_text(dice.replace("faces = 6", "faces = 4"))
     path = tmp_path / "e.toml"
-    path.write_text(TINY.format(name="t", extra="").replace("players = [2]", 'players = [2]\ndata = ["W/die 1.toml", "W/die_1.toml"]'))
+    path.write_text(TINY.format(name="t", extra="").replace("players = [2]", 'players = [2]\ndata = ["W/dice 1.toml", "W/dice_1.toml"]'))
     monkeypatch.chdir(tmp_path)
     res = sweep(path, out_root=tmp_path / "runs", progress=False)
     assert len(list((tmp_path / "runs" / "t").glob("*/games.parquet"))) == 2
     g = get("template")
-    for data in ("W/die 1.toml", "W/die_1.toml"):
+    for data in ("W/dice 1.toml", "W/dice_1.toml"):
         params = build(g.params, {"players": 2, "data": data}, g.name)
         alone = run(RunSpec(g, params, tuple(g.resolve_bots([], params)), 20, 1), None, progress=False).frame
         cell = res.frame.filter(pl.col("data") == data).sort(["game_index", "seat"])
         assert cell["won"].to_list() == alone["won"].to_list() and cell["seed"].to_list() == alone["seed"].to_list()
 
 
-@pytest.mark.parametrize("values", ['[20, 20]', '[20, "20", 30]', '[20, 20, "30", 30]'])
+@pytest.mark.parametrize("values", ['[2, 2]', '[2, "2", 3]', '[2, 2, "3", 3]'])
 def test_a_value_given_twice_in_a_grid_is_refused(tmp_path, values):
     path = tmp_path / "e.toml"
-    path.write_text(TINY.format(name="t", extra="").replace("players = [2]", f"players = [2]\ntarget = {values}"))
-    with pytest.raises(UserError, match="target.*(listed twice|the same setting)") as exc:
+    path.write_text(TINY.format(name="t", extra="").replace("players = [2]", f"players = [2]\ndice = {values}"))
+    with pytest.raises(UserError, match="dice.*(listed twice|the same setting)") as exc:
         load_experiment(path)
     assert "\n" not in str(exc.value)
 
@@ -437,7 +437,7 @@ def _user_bot(tmp_path, monkeypatch, name: str, body: str):
     monkeypatch.syspath_prepend(str(tmp_path))
     sys.modules.pop(name, None)
     g = get("template")
-    return g, tuple(g.resolve_bots([f"{name}:choose", "hold20"], g.params()))
+    return g, tuple(g.resolve_bots([f"{name}:choose", "count"], g.params()))
 
 
 SPY = """
@@ -478,7 +478,7 @@ def test_a_resumed_run_gives_a_user_bot_the_same_draws(tmp_path, monkeypatch):
 
 def test_a_bots_escape_codes_never_reach_the_terminal(tmp_path, simkit_cmd):
     (tmp_path / "evil.py").write_text('def choose(observation, legal, rng):\n    raise ValueError("\\x1b[2J\\x1b[31mgotcha\\x07")\n')
-    proc = _cli(simkit_cmd, ["run", "template", "--bot", "evil:choose", "--bot", "hold20", "-n", "3", "--no-progress",
+    proc = _cli(simkit_cmd, ["run", "template", "--bot", "evil:choose", "--bot", "count", "-n", "3", "--no-progress",
                              "--out", str(tmp_path / "r")], tmp_path)
     _one_line_exit_2(proc, "gotcha")
     assert "\x1b" not in proc.stderr and "\x07" not in proc.stderr and "\\x1b[31m" in proc.stderr
@@ -547,7 +547,7 @@ def test_a_game_that_never_ends_stops_at_the_step_limit_with_one_line(checked):
     from simkit.seeding import game_seeds
 
     g = dataclasses.replace(get("template"), max_steps=3)
-    bots = g.resolve_bots(["hold20"], g.params())
+    bots = g.resolve_bots(["count"], g.params())
     seeds = game_seeds(7, 40, 42)
     with pytest.raises(UserError, match=f"game 40 \\(seed {seeds[0]}\\) did not end within 3 steps") as exc:
         simulate(g, g.params(), seeds, bot_table(len(bots), 40, 42, False), bots, checked=checked, first_index=40)

@@ -75,10 +75,10 @@ def test_the_stronger_bot_sits_where_the_rotation_puts_the_first_bot(seats):
 def test_a_bot_against_itself_claims_nothing_and_a_real_gap_is_measured():
     game = get("template")
     params = build(game.params, {"players": 3}, game.name)
-    same = S.head_to_head(game, params, "hold20", "hold20", 60, seed=4)
+    same = S.head_to_head(game, params, "count", "count", 60, seed=4)
     assert same.margin == (0.0, 0.0, 0.0) and same.verdict == S.NOT_SHOWN
     assert same.share == same.fair
-    gap = S.head_to_head(game, params, "hold20", "random", 300, seed=4)
+    gap = S.head_to_head(game, params, "count", "random", 300, seed=4)
     assert gap.players == 3 and gap.margin[1] > 0.10 and gap.verdict == S.AT_LEAST.format(t="10")
     assert abs(gap.margin[0] - (gap.share[0] - gap.fair[0])) < 1e-12
 
@@ -89,7 +89,7 @@ def test_bench_ladder_writes_each_step(tmp_path):
     res = CliRunner().invoke(app, ["bench", "template", "--ladder", "-n", "40", "--format", "json", "--output", str(out)])
     assert res.exit_code == 0, res.output
     rows = json.loads(out.read_text())["rows"]
-    assert [(r["strong"], r["weak"]) for r in rows] == [("hold20", "random")]
+    assert [(r["strong"], r["weak"]) for r in rows] == [("count", "random")]
     assert rows[0]["games"] == 40 and len(rows[0]["margin"]) == 3
 
 
@@ -105,10 +105,10 @@ def test_a_report_shows_the_experiments_ladder_and_resumes_it(tmp_path):
     out = tmp_path / "runs" / "sweeps"
     text = compose(sweep(exp, out_root=out, progress=False)).markdown()
     assert "## How strong are the bots?" in text and "### 2 players" in text and "### 4 players" in text
-    assert text.count("| hold20 | random |") == 2 and "60 games per row" in text
+    assert text.count("| count | random |") == 2 and "60 games per row" in text
     folders = sorted(p.name for p in (tmp_path / "runs" / "ladder" / "e").iterdir())
     assert folders == ["players=2", "players=4"]
-    assert sorted(p.name for p in (tmp_path / "runs" / "ladder" / "e" / "players=2").iterdir()) == ["hold20-vs-random", "random-self"]
+    assert sorted(p.name for p in (tmp_path / "runs" / "ladder" / "e" / "players=2").iterdir()) == ["count-vs-random", "random-self"]
     again = compose(sweep(exp, out_root=out, progress=False)).markdown()
     assert again == text
 
@@ -136,8 +136,8 @@ def test_a_bot_already_played_is_not_played_again(monkeypatch):
     real = R.run_many
     monkeypatch.setattr(R, "run_many", lambda specs, **kw: played.append(len(specs)) or real(specs, **kw))
     cache: dict = {}
-    first = S.head_to_head(game, params, "hold20", "random", 40, selfplay=cache)
-    again = S.head_to_head(game, params, "hold20", "random", 40, selfplay=cache)
+    first = S.head_to_head(game, params, "count", "random", 40, selfplay=cache)
+    again = S.head_to_head(game, params, "count", "random", 40, selfplay=cache)
     assert played == [2] and again.margin == first.margin
 
 

@@ -15,7 +15,7 @@ REGISTRY = {
     "ufoo": "simkit.games.ufoo",
     "eftaios": "simkit.games.eftaios",
     "ovni": "simkit.games.ovni",
-    "template": "simkit.games.template",  # the contributors' template game (Pig)
+    "template": "simkit.games.template",  # the contributors' template game (Liar's Dice)
 }
 
 

@@ -1,5 +1,6 @@
-"""The template game, Pig: a push-your-luck dice race for 2-4 players, written to the
-contract every game follows. Copy it to add a game: docs/adding-a-game.md."""
+"""The template game, Liar's Dice: a bluffing dice game for 2-4 players with hidden dice
+and chance, written to the contract every game follows. Copy it to add a game:
+docs/adding-a-game.md. The rules: docs/rules/template.md."""
 
 from __future__ import annotations
 
@@ -12,47 +13,48 @@ from ...game import Analysis, Checks, GameSpec, OutputTable, Text, game_column, 
 from . import board as board_mod
 from . import describe
 from . import engine as E
-from .params import PigParams
+from .params import LiarsDiceParams
 
 OUTPUTS = OutputTable([
     seat_column("won", E.P_WON, "whether this seat won", bool),
-    game_column("turns", E.TURNS, "turns played", np.int16),
-    seat_column("score", E.P_SCORE, "the seat's final score", np.int16),
-    seat_column("busts", E.P_BUSTS, "turns the seat lost to the bust face", np.int16),
+    game_column("rounds", E.ROUNDS, "rounds played (one call each)", np.int16),
+    seat_column("dice_left", E.P_DICE, "the seat's dice at the end (0: out)", np.int8),
+    seat_column("calls", E.P_CALLS, "times the seat called liar", np.int16),
+    seat_column("calls_won", E.P_CALLS_WON, "calls the seat won (the bid was a lie)", np.int16),
 ], seat_block=E.PLAYER_BLOCK)
 
 SPEC = GameSpec(
     name="template",
     slug="template",
-    title="Pig (the template game)",
-    params=PigParams,
+    title="Liar's Dice (the template game)",
+    params=LiarsDiceParams,
     engine=E,
     strategies=bots,
     board=board_mod.build,
     data_version=board_mod.data_version,
     outputs=OUTPUTS,
-    default_bot="hold20",
+    default_bot="count",
     seats=lambda p: p.players,
     seat_range=(2, 4),
-    max_steps=5_000,
+    max_steps=E.MAX_STEPS,
     text=Text(
         describe_action=describe.describe_action,
         describe_state=describe.describe_state,
         describe_step=describe.describe_step,
-        trace_mark=lambda s: int(s[E.TURNS]),
+        trace_mark=lambda s: int(s[E.ROUNDS]),
     ),
     analysis=Analysis(
         questions="simkit.games.template.questions:QUESTIONS",
-        summary_means=("score", "turns"),
+        summary_means=("rounds", "calls", "calls_won"),
     ),
     checks=Checks(
         invariants=describe.invariants,
-        variants=({"players": 2}, {"players": 4, "target": 50}),
+        variants=({"players": 2}, {"players": 4, "wild": 0}, {"players": 3, "dice": 1}),
         template=True,
     ),
 )
 
 
-def Rules(params: PigParams | None = None, **settings):
-    """Pig step by step, e.g. ``Rules(players=3)`` (see :class:`simkit.rules.Rules`)."""
+def Rules(params: LiarsDiceParams | None = None, **settings):
+    """Liar's Dice step by step, e.g. ``Rules(players=3, wild=0)`` (see :class:`simkit.rules.Rules`)."""
     return rules.Rules(SPEC, params, **settings)

@@ -6,54 +6,49 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
+from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, model_validator
 
 from ...datafiles import read, validated, version
 from ...layout import Layout
-from .params import PigParams
+from .params import LiarsDiceParams
 
-BUILTIN = Path(__file__).with_name("data") / "die.toml"
-MAX_FACES = 20
+BUILTIN = Path(__file__).with_name("data") / "dice.toml"
+MAX_FACES = 6  # the faces a bid may name: the width of the action space's bid range
 HINT = "check --set data=PATH"
 
 BOARD = Layout("template board")
-B_PLAYERS, B_TARGET, B_NFACES, B_BUST = BOARD.scalars("players", "target", "nfaces", "bust")
-B_FACES = BOARD.array("faces", MAX_FACES)
+B_PLAYERS, B_DICE, B_WILD, B_NFACES = BOARD.scalars("players", "dice", "wild", "nfaces")
 
 
-class DieFile(BaseModel):
+class DiceFile(BaseModel):
     """The data file's schema: wrong types, unknown keys and absurd sizes are refused."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     version: StrictStr
-    faces: list[StrictInt] = Field(min_length=2, max_length=MAX_FACES)
-    bust: StrictInt
+    faces: StrictInt
 
     @model_validator(mode="after")
     def _check(self):
-        if any(not 1 <= f <= 100 for f in self.faces):
-            raise ValueError("faces must be numbers from 1 to 100")
-        if self.bust not in self.faces:
-            raise ValueError("the bust face must be one of the faces")
+        if not 2 <= self.faces <= MAX_FACES:
+            raise ValueError(f"faces must be a number from 2 to {MAX_FACES}")
         return self
 
 
-def data_path(params: PigParams) -> Path:
+def data_path(params: LiarsDiceParams) -> Path:
     return Path(params.data) if params.data else BUILTIN
 
 
-def data_version(params: PigParams) -> str:
-    return version(str(data_path(params)), "die file", HINT)
+def data_version(params: LiarsDiceParams) -> str:
+    return version(str(data_path(params)), "dice file", HINT)
 
 
-def build(params: PigParams) -> np.ndarray:
+def build(params: LiarsDiceParams) -> np.ndarray:
     path = data_path(params)
-    doc, _ = read(str(path), "die file", HINT)
-    die = validated(DieFile, doc, path, HINT)
+    doc, _ = read(str(path), "dice file", HINT)
+    dice = validated(DiceFile, doc, path, HINT)
     b = np.zeros(BOARD.size, np.int32)
     b[B_PLAYERS] = params.players
-    b[B_TARGET] = params.target
-    b[B_NFACES] = len(die.faces)
-    b[B_BUST] = die.bust
-    b[B_FACES:B_FACES + len(die.faces)] = die.faces
+    b[B_DICE] = params.dice
+    b[B_WILD] = params.wild
+    b[B_NFACES] = dice.faces
     return b
