@@ -372,7 +372,11 @@ def compose(result, builder=None) -> Report:
 
     exp = result.experiment
     game = exp.game
-    rep = Report(f"{game.title}: balance report", game.slug)
+    title = f"{game.title}: balance report"
+    folder = exp.report.name if exp.report is not None else game.slug
+    if folder != game.slug:  # another report of the same game (e.g. research sizes): the index must tell them apart
+        title += f" ({folder.removeprefix(game.slug + '-').replace('-', ' ')})"
+    rep = Report(title, game.slug)
     frame = result.frame
     questions = [q for q in declared(game) if hasattr(q, "answers")]  # Questions and games' own (e.g. paired families)
     answered = [(q, q.answers(frame)) for q in questions]
