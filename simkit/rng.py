@@ -61,6 +61,18 @@ def randint(rng, stream, n):
 
 
 @njit
+def fisher_yates(a, rng, stream):
+    """Shuffles the array ``a`` in place (a view, e.g. ``s[off:off + n]``) with draws from
+    ``stream``: j uniform in 0..i for i from the last index down to 1, swapping a[i] and a[j].
+    Every shuffle of the games and bots is this one, so a game's draws are easy to model."""
+    for i in range(a.shape[0] - 1, 0, -1):
+        j = randint(rng, stream, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
+@njit
 def die(rng):
     """One six-sided die from the chance stream."""
     return randint(rng, CHANCE, 6) + 1

@@ -43,7 +43,7 @@ from simkit.games.aau.engine import (
 )
 from simkit.games.aau.board import B_MIS_BASES, B_MIS_BORDER, B_MIS_CITY, B_MIS_EXPANSION, B_MIS_PARKS, B_PROTECTION, TIERS
 from simkit.jit import kernel
-from simkit.rng import BOT, randint
+from simkit.rng import BOT, fisher_yates
 from strategies.kernel import sequential_halving
 
 from . import strategic
@@ -173,11 +173,7 @@ def draw_order(s, rng, ib):
         if s[SP + x] == S_BAG:
             ib[I_ORDER + n] = x
             n += 1
-    for i in range(n - 1, 0, -1):
-        j = randint(rng, BOT, i + 1)
-        x = ib[I_ORDER + i]
-        ib[I_ORDER + i] = ib[I_ORDER + j]
-        ib[I_ORDER + j] = x
+    fisher_yates(ib[I_ORDER:I_ORDER + n], rng, BOT)
 
 
 @kernel

@@ -70,7 +70,7 @@ from simkit.games.eftaios.board import (
 )
 from simkit.games.eftaios import bits
 from simkit.jit import kernel
-from simkit.rng import BOT, next_u64, randint, uniform
+from simkit.rng import BOT, fisher_yates, next_u64, randint, uniform
 
 from . import belief as B
 from . import common as C
@@ -155,11 +155,7 @@ def pick_sector(obs, b, mem, rng, j, side):
 
 @kernel
 def shuffle_ib(ib, off, n, rng):
-    for i in range(n - 1, 0, -1):
-        j = randint(rng, BOT, i + 1)
-        t = ib[off + i]
-        ib[off + i] = ib[off + j]
-        ib[off + j] = t
+    fisher_yates(ib[off:off + n], rng, BOT)
 
 
 @kernel

@@ -19,7 +19,7 @@ from numba import njit
 from ...jit import inline_kernel, kernel
 from ...layout import ActionSpace, Layout
 from ...loop import observe_state as observe  # noqa: F401 (the protocol's observe)
-from ...rng import CHANCE, new_streams, randint, restart
+from ...rng import CHANCE, fisher_yates, new_streams, restart
 from .board import (
     TIERS,
     B_BORDER,
@@ -146,22 +146,14 @@ def init_state(seed, b):
     restart(rng, CHANCE, 1000)  # setup draws its own stream: the bag is the same in every variant
     for i in range(n):
         s[BAG + i] = i
-    for i in range(n - 1, 0, -1):
-        j = randint(rng, CHANCE, i + 1)
-        t = s[BAG + i]
-        s[BAG + i] = s[BAG + j]
-        s[BAG + j] = t
+    fisher_yates(s[BAG:BAG + n], rng, CHANCE)
     s[BAG_N] = n
     # R1.3: city and border mission cards are shuffled separately, one of each per player
     for deck in range(2):
         cards = WORK  # scratch for the shuffle
         for i in range(N_MISSION_CARDS):
             s[cards + i] = i
-        for i in range(N_MISSION_CARDS - 1, 0, -1):
-            j = randint(rng, CHANCE, i + 1)
-            t = s[cards + i]
-            s[cards + i] = s[cards + j]
-            s[cards + j] = t
+        fisher_yates(s[cards:cards + N_MISSION_CARDS], rng, CHANCE)
         for p in range(players):
             s[PLAYER + p * P_STRIDE + (P_CITY_CARD if deck == 0 else P_BORDER_CARD)] = s[cards + p]
     for i in range(N_MISSION_CARDS):

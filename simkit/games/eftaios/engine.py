@@ -28,7 +28,7 @@ from numba import njit
 
 from ...jit import inline_kernel, kernel
 from ...layout import ActionSpace, Layout
-from ...rng import CHANCE, new_streams, randint
+from ...rng import CHANCE, fisher_yates, new_streams, randint
 from . import bits
 from .board import (
     ALIEN_START,
@@ -324,11 +324,7 @@ def chance(s, rng, m):
 @kernel
 def shuffle(s, rng, off, n):
     """Fisher-Yates on ``s[off:off+n]``; logs the resulting order (index 0 = the top)."""
-    for i in range(n - 1, 0, -1):
-        j = randint(rng, CHANCE, i + 1)
-        t = s[off + i]
-        s[off + i] = s[off + j]
-        s[off + j] = t
+    fisher_yates(s[off:off + n], rng, CHANCE)
     for i in range(n):
         if s[CHANCE_N] < CHANCE_MAX:
             s[CHANCE_LOG + s[CHANCE_N]] = s[off + i]
@@ -338,11 +334,7 @@ def shuffle(s, rng, off, n):
 @njit
 def shuffle_list(s, rng, arr, n):
     """Fisher-Yates on ``arr[:n]`` (set-up only), logged like :func:`shuffle`."""
-    for i in range(n - 1, 0, -1):
-        j = randint(rng, CHANCE, i + 1)
-        t = arr[i]
-        arr[i] = arr[j]
-        arr[j] = t
+    fisher_yates(arr[:n], rng, CHANCE)
     for i in range(n):
         if s[CHANCE_N] < CHANCE_MAX:
             s[CHANCE_LOG + s[CHANCE_N]] = arr[i]

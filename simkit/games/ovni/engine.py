@@ -31,7 +31,7 @@ from numba import njit
 
 from ...jit import inline_kernel, kernel
 from ...layout import ActionSpace, Layout
-from ...rng import CHANCE, new_streams, randint, restart
+from ...rng import CHANCE, fisher_yates, new_streams, restart
 from .board import (
     B_ABIL_EFFECT,
     B_ABIL_P1,
@@ -279,11 +279,7 @@ def _log(s, v):
 @kernel
 def _shuffle(s, rng, start, m):
     """Fisher-Yates on s[start:start+m] from the chance stream (D4), logged as the result."""
-    for i in range(m - 1, 0, -1):
-        j = randint(rng, CHANCE, i + 1)
-        t = s[start + i]
-        s[start + i] = s[start + j]
-        s[start + j] = t
+    fisher_yates(s[start:start + m], rng, CHANCE)
     for i in range(m):
         _log(s, s[start + i])
 
@@ -379,11 +375,7 @@ def init_state(seed, b):
     # S1: home planets
     perm = np.arange(4)
     if b[B_PLANETS_RANDOM]:
-        for i in range(3, 0, -1):
-            j = randint(rng, CHANCE, i + 1)
-            t = perm[i]
-            perm[i] = perm[j]
-            perm[j] = t
+        fisher_yates(perm, rng, CHANCE)
         for i in range(4):
             _log(s, perm[i])
     for q in range(n):
@@ -410,21 +402,13 @@ def init_state(seed, b):
     deck = np.empty(na, np.int64)
     for i in range(na):
         deck[i] = b[B_ABIL_PLAY + i]
-    for i in range(na - 1, 0, -1):
-        j = randint(rng, CHANCE, i + 1)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+    fisher_yates(deck, rng, CHANCE)
     for i in range(na):
         _log(s, deck[i])
     # S6: missions, three per seat (R1.10)
     nm = b[B_NMIS]
     mis = np.arange(nm)
-    for i in range(nm - 1, 0, -1):
-        j = randint(rng, CHANCE, i + 1)
-        t = mis[i]
-        mis[i] = mis[j]
-        mis[j] = t
+    fisher_yates(mis, rng, CHANCE)
     for i in range(nm):
         _log(s, mis[i])
     # pieces (R1.3, R1.4)
