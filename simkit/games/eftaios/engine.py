@@ -321,24 +321,20 @@ def chance(s, rng, m):
     return v
 
 
-@kernel
-def shuffle(s, rng, off, n):
-    """Fisher-Yates on ``s[off:off+n]``; logs the resulting order (index 0 = the top)."""
-    fisher_yates(s[off:off + n], rng, CHANCE)
-    for i in range(n):
-        if s[CHANCE_N] < CHANCE_MAX:
-            s[CHANCE_LOG + s[CHANCE_N]] = s[off + i]
-        s[CHANCE_N] += 1
-
-
 @njit
 def shuffle_list(s, rng, arr, n):
-    """Fisher-Yates on ``arr[:n]`` (set-up only), logged like :func:`shuffle`."""
+    """Fisher-Yates on ``arr[:n]``; logs the resulting order (index 0 = the top)."""
     fisher_yates(arr[:n], rng, CHANCE)
     for i in range(n):
         if s[CHANCE_N] < CHANCE_MAX:
             s[CHANCE_LOG + s[CHANCE_N]] = arr[i]
         s[CHANCE_N] += 1
+
+
+@kernel
+def shuffle(s, rng, off, n):
+    """Fisher-Yates on the deck ``s[off:off+n]``, logged like :func:`shuffle_list`."""
+    shuffle_list(s, rng, s[off:off + n], n)
 
 
 @inline_kernel

@@ -277,11 +277,17 @@ def _log(s, v):
 
 
 @kernel
+def _shuffle_logged(s, rng, arr):
+    """Fisher-Yates on ``arr`` from the chance stream (D4), logged as the result."""
+    fisher_yates(arr, rng, CHANCE)
+    for i in range(arr.shape[0]):
+        _log(s, arr[i])
+
+
+@kernel
 def _shuffle(s, rng, start, m):
-    """Fisher-Yates on s[start:start+m] from the chance stream (D4), logged as the result."""
-    fisher_yates(s[start:start + m], rng, CHANCE)
-    for i in range(m):
-        _log(s, s[start + i])
+    """Fisher-Yates on s[start:start+m], logged (:func:`_shuffle_logged`)."""
+    _shuffle_logged(s, rng, s[start:start + m])
 
 
 # ---- receiving aliens and building UFOs (R5.3.4, R6) -------------------------------------
@@ -375,9 +381,7 @@ def init_state(seed, b):
     # S1: home planets
     perm = np.arange(4)
     if b[B_PLANETS_RANDOM]:
-        fisher_yates(perm, rng, CHANCE)
-        for i in range(4):
-            _log(s, perm[i])
+        _shuffle_logged(s, rng, perm)
     for q in range(n):
         o = po(q)
         s[o + P_PLANET_ID] = perm[q]
@@ -402,15 +406,11 @@ def init_state(seed, b):
     deck = np.empty(na, np.int64)
     for i in range(na):
         deck[i] = b[B_ABIL_PLAY + i]
-    fisher_yates(deck, rng, CHANCE)
-    for i in range(na):
-        _log(s, deck[i])
+    _shuffle_logged(s, rng, deck)
     # S6: missions, three per seat (R1.10)
     nm = b[B_NMIS]
     mis = np.arange(nm)
-    fisher_yates(mis, rng, CHANCE)
-    for i in range(nm):
-        _log(s, mis[i])
+    _shuffle_logged(s, rng, mis)
     # pieces (R1.3, R1.4)
     for k in range(N_CLASSES):
         s[STOCK + k] = b[B_STOCK]
