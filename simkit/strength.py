@@ -203,8 +203,6 @@ def budget_curve(game: GameSpec, params: Any, bot: str, against: str, games: int
     return found
 
 
-
-
 def play_ladder(game: GameSpec, params: Any, bots: Sequence[str], games: int, seed: int = 0, *, curve: bool = True,
                 jobs: int = 1, progress: bool | Callable[[int], None] = False, say: Callable[[str], None] = lambda text: None,
                 out: Path | None = None) -> list[Matchup]:
