@@ -87,7 +87,13 @@ def _code_only(path: Path) -> bytes:
     the words of :data:`TEXT_KEYWORDS` and :data:`TEXT_POSITIONS` (a setting's help, a game's
     title, trace legends and descriptions, a bot's help, a column's meaning), so that editing
     them keeps finished runs valid."""
-    source = path.read_bytes()
+    return _strip_text(path.read_bytes())
+
+
+# Keyed by the file's bytes, so an edited file is read afresh: parsing and dumping every file
+# of a game took 0.25 s, paid by every run a sweep or a sensitivity analysis prepares.
+@functools.lru_cache(maxsize=512)
+def _strip_text(source: bytes) -> bytes:
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
