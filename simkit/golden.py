@@ -91,7 +91,8 @@ def cases(game) -> list[Case]:
                 add({}, (f"{name}:{opt}" + (f"+{bot.tests}" if bot.tests else ""),))
     seats = game.seat_range[1]
     if seats > 1 and len(game.bots) > 1:
-        mixed = tuple(list(game.bots)[i % len(game.bots)] for i in range(game.seats(build(game.params, {}, game.name))))
+        infos = list(game.bots.values())  # at their test strength, so the mix plays a tenth of the games, not a hundredth
+        mixed = tuple(infos[i % len(infos)].test_name for i in range(game.seats(build(game.params, {}, game.name))))
         add({}, mixed)
     return list(out.values())
 

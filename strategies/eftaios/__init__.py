@@ -36,7 +36,7 @@ BOTS = {
                       "(no-lure: random bluffs); aliens play contested moves out (deep: one more round; classic-human: "
                       "humans do too)",
                       {"budget": search.BUDGET, "deep": search.DEEP, "risk": search.RISK, "no-lure": search.NO_LURE, "lure": search.LURE_W, "far": search.LURE_F, "classic-human": search.CLASSIC_HUMAN,
-                       "humans": search.ONLY_HUMANS, "aliens": search.ONLY_ALIENS}, exclusive=(("humans", "aliens"),)),
+                       "humans": search.ONLY_HUMANS, "aliens": search.ONLY_ALIENS}, exclusive=(("humans", "aliens"),), tests="budget=2"),
 }
 
 SCRATCH = search.SCRATCH_NEEDED  # ints and floats of scratch per decision (the searching bot's worlds)

@@ -35,7 +35,8 @@ BOTS = {
     "search": BotInfo("search", 3, "strategic, but each bid is chosen among its 4 best by playing the round's placements "
                       "out in worlds sampled from the tokens it cannot see, every planet bidding for value times "
                       "win chance (search:budget=N worlds, default 8)",
-                      {**OPTIONS, "budget": search.BUDGET, "cand": search.CANDS, "share": search.SHARE, "pol": search.POLICY}, exclusive=ONE_OF),
+                      {**OPTIONS, "budget": search.BUDGET, "cand": search.CANDS, "share": search.SHARE, "pol": search.POLICY}, exclusive=ONE_OF,
+                      tests="budget=2"),
 }
 
 SCRATCH = 1024  # the search bot builds a world (a state) in its int scratch

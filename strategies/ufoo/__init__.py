@@ -25,7 +25,7 @@ BOTS = {
                       "the position, and leaves tactical's choice only for a candidate better by 2 standard errors "
                       "(tactical-moves / tactical-attacks: search only the attacks / only the moves)",
                       {**RESTRICTIONS, "budget": search.BUDGET, "tactical-moves": search.NO_PLAN_SEARCH,
-                       "tactical-attacks": search.NO_ATTACK_SEARCH}),
+                       "tactical-attacks": search.NO_ATTACK_SEARCH}, tests="budget=2"),
 }
 
 SCRATCH = max(1024, search.SCRATCH)  # ints and floats of scratch per decision (random lists up to 4 * 128 moves; search keeps state copies)
