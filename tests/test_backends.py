@@ -43,3 +43,26 @@ def test_dask_scheduler_address(tmp_path):
 def test_ray_equals_loky():
     s = spec(n=30)
     assert run(s, None, jobs=2, backend="ray", chunk_size=10, progress=False).frame.equals(run(s, None, chunk_size=30, progress=False).frame)
+
+
+def test_read_only_arrays_play_the_compiled_loop_without_compiling_it_again():
+    """ray hands its workers a pickled spec's arrays read-only; numba would compile the loop
+    anew for them (12 minutes on a loaded 2-core machine in the suite), so simulate copies them."""
+    import numpy as np
+
+    from simkit.bots import bot_table
+    from simkit.play import bots_used, simulate
+    from simkit.protocol import game_loop
+    from simkit.seeding import game_seeds
+
+    s = spec(n=20)
+    board = s.game.board(s.params)
+    seeds, table = game_seeds(5, 0, 20), bot_table(1, 0, 20, False)
+    before = simulate(s.game, s.params, seeds, table, list(s.bots), board=board)
+    chunk = game_loop(s.game).play_chunk(bots_used(s.game, list(s.bots)))
+    compiled = len(chunk.signatures)
+    frozen = board.copy()
+    frozen.flags.writeable = False
+    after = simulate(s.game, s.params, seeds, table, list(s.bots), board=frozen)
+    assert len(chunk.signatures) == compiled
+    assert all(np.array_equal(before[k], after[k]) for k in before)
