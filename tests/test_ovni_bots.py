@@ -104,6 +104,20 @@ def test_search_options_play_legal_seeded_games(players):
     assert not all(np.array_equal(default, s) for s in scores)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_search_phase2_options_play_legal_seeded_games(players):
+    """The phase-2 search (activations, attacks, other groups, every valuation): legal
+    games, the same again from the same seeds, and different from no phase-2 search."""
+    off = np.asarray(run(["search:budget=2+p2=0"], players=players, n=6)["score"])
+    differ = False
+    for bot in ["search:budget=2+p2=2+p2d=0+p2g=2+p2o=3", "search:budget=2+p2v=1", "search:budget=2+p2v=2"]:
+        a = run([bot], players=players, n=6)
+        b = run([bot], players=players, n=6)
+        assert np.array_equal(np.asarray(a["score"]), np.asarray(b["score"]))
+        differ = differ or not np.array_equal(off, np.asarray(a["score"]))
+    assert differ
+
+
 @pytest.mark.parametrize("bot", ["strategic", "search:budget=2", "search:budget=2+pol=0"])
 def test_bots_decide_from_the_observation_only(bot):
     """A position and its hidden twins (other seats' face-down tokens, hands, missions,
@@ -138,3 +152,34 @@ def test_bots_decide_from_the_observation_only(bot):
             a, _ = t.decide(info, 0)
             t.step(a)
     assert checked > 50
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_search_phase2_decides_from_the_observation_only(players):
+    """At phase-2 decisions (activations, attacks), hidden twins of the position (other
+    seats' missions, the deck order) give the same choice."""
+    params = build(GAME.params, {"players": players}, "ovni")
+    b = GAME.board(params)
+    info = GAME.resolve_bot("search:budget=2+p2=2+p2d=0+p2g=2")
+    rng = np.random.default_rng(5)
+    checked = 0
+    for seed in range(2):
+        t = Table(GAME, b, seed)
+        while not t.over():
+            p = t.to_move()
+            legal = t.legal()
+            if t.s[E.PHASE] in (E.PH_TURN, E.PH_GROUP) and len(legal) > 1 and checked < 40:
+                picks = []
+                for twin in [t.s.copy()] + list(E.hidden_variants(t.s.copy(), b, p, rng)):
+                    obs = np.zeros(E.OBS_SIZE, np.int32)
+                    entry(E.observe)(twin, b, p, obs)
+                    brng = t.brng.copy()
+                    mem = t.mem[p].copy()
+                    ib = np.zeros(S.SCRATCH, np.int32)
+                    fb = np.zeros(S.SCRATCH, np.float64)
+                    picks.append(int(choose(info.code, info.flags, obs, legal, brng, b, mem, ib, fb)))
+                assert len(set(picks)) == 1
+                checked += 1
+            a, _ = t.decide(info, 0)
+            t.step(a)
+    assert checked > 10

@@ -6,10 +6,11 @@ Options restrict a bot to measure what a choice is worth: ``no-swap``, ``no-shie
 ``no-extra``, ``no-nomajority``, ``no-six-twice`` never use that ability card (swap_human,
 force_field, extra_moves, abduct_without_majority, six_twice); ``one-mission`` /
 ``two-missions`` keep that many missions. ``search`` takes ``budget=N``: worlds sampled
-from the hidden tokens per bid, every candidate placement played in each (default 8);
+from the hidden tokens per bid, every candidate placement played in each (default 6);
 ``cand=N`` candidate bids (default 4), ``share=N`` the rivals' share of the outcome in
 tenths (default 5 with 2 players, 2 with more), ``pol=N`` the play-out policy (default 2;
-0 the older quick policy).
+0 the older quick policy); ``p2=N`` worlds per phase-2 choice (default 1, 0: none),
+``p2v``, ``p2d``, ``p2g``, ``p2o`` its valuation, margin and scope (search.py).
 """
 
 from simkit.game import BotInfo
@@ -18,7 +19,7 @@ from simkit.jit import kernel
 from . import random_bot, search, strategic
 from .evaluate import GREEDY, STRATEGIC
 
-assert search.SCRATCH_NEEDED <= 1024 and search.F_END <= 1024
+assert search.SCRATCH_NEEDED <= 4096 and search.P2_END <= 4096 and search.F_P2END <= 4096
 from .strategic import NO_EXTRA, NO_NOMAJ, NO_SHIELD, NO_SIX_TWICE, NO_SWAP, ONE_MISSION, TWO_MISSIONS
 
 OPTIONS = {"no-swap": NO_SWAP, "no-shield": NO_SHIELD, "no-extra": NO_EXTRA, "no-nomajority": NO_NOMAJ,
@@ -34,12 +35,14 @@ BOTS = {
                          "toward its missions, majorities, mappings and airspace", OPTIONS, exclusive=ONE_OF),
     "search": BotInfo("search", 3, "strategic, but each bid is chosen among its 4 best by playing the round's placements "
                       "out in worlds sampled from the tokens it cannot see, every planet bidding for value times "
-                      "win chance (search:budget=N worlds, default 8)",
-                      {**OPTIONS, "budget": search.BUDGET, "cand": search.CANDS, "share": search.SHARE, "pol": search.POLICY}, exclusive=ONE_OF,
+                      "win chance (search:budget=N worlds, default 6); its activations and, with 3-4 players, its "
+                      "attacks by playing the round's phase 2 out, valued by its score margin over the best rival",
+                      {**OPTIONS, "budget": search.BUDGET, "cand": search.CANDS, "share": search.SHARE, "pol": search.POLICY, "p2": search.P2,
+                       "p2v": search.P2V, "p2d": search.P2D, "p2g": search.P2G, "p2o": search.P2O}, exclusive=ONE_OF,
                       tests="budget=2"),
 }
 
-SCRATCH = 1024  # the search bot builds a world (a state) in its int scratch
+SCRATCH = 4096  # the search bot builds worlds (states) in its int scratch
 MEMORY = 24  # strategic: this round's card values (see strategic.choose)
 
 
