@@ -118,6 +118,19 @@ def test_search_phase2_options_play_legal_seeded_games(players):
     assert differ
 
 
+def _picks(t, b, p, info, legal, states):
+    """Seat ``p``'s choice from each state's observation, each with the same random stream,
+    memory and scratch as the table's."""
+    picks = []
+    for state in states:
+        obs = np.zeros(E.OBS_SIZE, np.int32)
+        entry(E.observe)(state, b, p, obs)
+        ib = np.zeros(S.SCRATCH, np.int32)
+        fb = np.zeros(S.SCRATCH, np.float64)
+        picks.append(int(choose(info.code, info.flags, obs, legal, t.brng.copy(), b, t.mem[p].copy(), ib, fb)))
+    return picks
+
+
 @pytest.mark.parametrize("bot", ["strategic", "search:budget=2", "search:budget=2+pol=0"])
 def test_bots_decide_from_the_observation_only(bot):
     """A position and its hidden twins (other seats' face-down tokens, hands, missions,
@@ -135,19 +148,7 @@ def test_bots_decide_from_the_observation_only(bot):
             legal = t.legal()
             if t.s[E.PHASE] == E.PH_PLACE:
                 for twin in E.hidden_variants(t.s.copy(), b, p, rng):
-                    obs1 = np.zeros(E.OBS_SIZE, np.int32)
-                    obs2 = np.zeros(E.OBS_SIZE, np.int32)
-                    E_obs = entry(E.observe)
-                    E_obs(t.s, b, p, obs1)
-                    E_obs(twin, b, p, obs2)
-                    picks = []
-                    for obs in (obs1, obs2):
-                        brng = t.brng.copy()
-                        mem = t.mem[p].copy()
-                        ib = np.zeros(S.SCRATCH, np.int32)
-                        fb = np.zeros(S.SCRATCH, np.float64)
-                        picks.append(int(choose(info.code, info.flags, obs, legal, brng, b, mem, ib, fb)))
-                    assert picks[0] == picks[1]
+                    assert len(set(_picks(t, b, p, info, legal, [t.s, twin]))) == 1
                     checked += 1
             a, _ = t.decide(info, 0)
             t.step(a)
@@ -169,16 +170,7 @@ def test_search_phase2_decides_from_the_observation_only(players):
             p = t.to_move()
             legal = t.legal()
             if t.s[E.PHASE] in (E.PH_TURN, E.PH_GROUP) and len(legal) > 1 and checked < 40:
-                picks = []
-                for twin in [t.s.copy()] + list(E.hidden_variants(t.s.copy(), b, p, rng)):
-                    obs = np.zeros(E.OBS_SIZE, np.int32)
-                    entry(E.observe)(twin, b, p, obs)
-                    brng = t.brng.copy()
-                    mem = t.mem[p].copy()
-                    ib = np.zeros(S.SCRATCH, np.int32)
-                    fb = np.zeros(S.SCRATCH, np.float64)
-                    picks.append(int(choose(info.code, info.flags, obs, legal, brng, b, mem, ib, fb)))
-                assert len(set(picks)) == 1
+                assert len(set(_picks(t, b, p, info, legal, [t.s.copy()] + list(E.hidden_variants(t.s.copy(), b, p, rng))))) == 1
                 checked += 1
             a, _ = t.decide(info, 0)
             t.step(a)
