@@ -43,7 +43,7 @@ BOTS = {
 }
 
 SCRATCH = 4096  # the search bot builds worlds (states) in its int scratch
-MEMORY = 24  # strategic: this round's card values (see strategic.choose)
+MEMORY = strategic.MEMORY  # the strategic bot's (the other bots use none)
 
 
 # Each built-in bot's function, by code: choose(flags, obs, legal, rng, b, mem, ib, fb), where

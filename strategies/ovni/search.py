@@ -77,8 +77,6 @@ from simkit.games.ovni.engine import (
     BUILDERS,
     GROUP,
     MILITARY,
-    P_WON,
-    WINNERS,
     CARD_LOC,
     DECK,
     DECK_LEN,
@@ -130,7 +128,7 @@ from simkit.games.ovni.engine import (
     area_winner,
     placement_areas,
 )
-from simkit.jit import inline_kernel, kernel
+from simkit.jit import inline_kernel, kernel, popcount
 from simkit.rng import BOT, next_u64, randint
 
 from . import strategic
@@ -203,15 +201,6 @@ def _pick_bit(mask, r):
     return -1
 
 
-@inline_kernel
-def _popcount(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
-
-
 @kernel
 def _deal_world(x, ib, state):
     """Fill the world's hidden tokens: each other planet's face-down values and hand are
@@ -227,7 +216,7 @@ def _deal_world(x, ib, state):
         for i in range(x[NAREAS] * SLOTS):
             if x[SLOT_OWNER + i] == q and x[SLOT_SHOWN + i] == 0:
                 state = _rand(state)
-                v = _pick_bit(pool, _below(state, _popcount(pool)))
+                v = _pick_bit(pool, _below(state, popcount(pool)))
                 ib[SLOT_VAL + i] = v
                 pool &= ~(1 << v)
         ib[HAND + q] = pool
@@ -241,11 +230,11 @@ def _quick_place(ib, b, fb, q, areas, state, me, policy):
     random token; the dummy's tokens go to a random open area."""
     hand = ib[HAND + q]
     state = _rand(state)
-    n = _popcount(areas)
+    n = popcount(areas)
     if q == ib[DUMMY]:
         a = _pick_bit(areas, _below(state, n))
         state = _rand(state)
-        v = _pick_bit(hand, _below(state, _popcount(hand)))
+        v = _pick_bit(hand, _below(state, popcount(hand)))
         return a, v, state
     best = -1
     bv = -1e9
@@ -268,12 +257,12 @@ def _quick_place(ib, b, fb, q, areas, state, me, policy):
             v -= 1
     else:
         state = _rand(state)
-        v = _pick_bit(hand, _below(state, _popcount(hand)))
+        v = _pick_bit(hand, _below(state, popcount(hand)))
     if policy == 1 and v == 6 and ib[AREA_N + a] % 2 == 1 and hand != (1 << 6):
         # the 6 only face down: another token
         h = hand & ~(1 << 6)
         state = _rand(state)
-        v = _pick_bit(h, _below(state, _popcount(h)))
+        v = _pick_bit(h, _below(state, popcount(h)))
     return a, v, state
 
 
@@ -374,13 +363,13 @@ def _smart_place(ib, b, fb, q, seat, areas, state):
                 bv = w
                 best = a
         state = _rand(state)
-        v = _pick_bit(hand, _below(state, _popcount(hand)))
+        v = _pick_bit(hand, _below(state, popcount(hand)))
         return best, v, state
     if _below(state, 8) == 0:
         state = _rand(state)
-        a = _pick_bit(areas, _below(state, _popcount(areas)))
+        a = _pick_bit(areas, _below(state, popcount(areas)))
         state = _rand(state)
-        v = _pick_bit(hand, _below(state, _popcount(hand)))
+        v = _pick_bit(hand, _below(state, popcount(hand)))
         return a, v, state
     cost = fb[F_PCOST + q]
     best = -1
@@ -469,14 +458,13 @@ def _outcome(ib, b, fb, me, share):
 
 @kernel
 def choose(x, legal, rng, b, mem, ib, fb, flags):
-    kmax = P2_MAXK
     p2g = (flags >> P2G_SHIFT) & 3
     attacks = p2g == 2 or (p2g == 0 and x[PLAYERS] > 2)
     p2o = (flags >> P2O_SHIFT) & 3
     grp = x[GROUP]
     if (x[PHASE] == PH_TURN or (x[PHASE] == PH_GROUP and ((grp == MILITARY and attacks) or (grp == ABDUCTORS and p2o & 1)
                                                          or (grp == BUILDERS and p2o & 2)))) \
-            and legal.shape[0] > 1 and legal.shape[0] <= kmax:
+            and legal.shape[0] > 1 and legal.shape[0] <= P2_MAXK:
         p2 = (flags >> P2_SHIFT) & P2_MASK
         if p2 > 0:
             return turn_choice(x, legal, rng, b, mem, ib, fb, flags, p2)
@@ -560,8 +548,8 @@ P2_W = 0  # int scratch: a world (state layout)
 P2_SAVE = 1024  # the sampled world, restored before each candidate
 P2_OBS = 2048  # an observation of the world, for the play-out policy
 P2_LEGAL = 2752  # legal actions in the world
-P2_MEM = 3200  # per planet: the play-out policy's memory (MEMORY ints)
-P2_MEMSZ = 24
+P2_MEM = 3200  # per planet: the play-out policy's memory
+P2_MEMSZ = strategic.MEMORY
 P2_CAND = P2_MEM + 4 * P2_MEMSZ  # candidate actions
 P2_END = P2_CAND + 16
 F_P2SUM = F_END  # float scratch: the candidates' summed values
@@ -605,7 +593,7 @@ def _p2_world(x, b, w, rng):
         for i in range(3):
             w[MISSIONS + q * 3 + i] = -1
             if i < nk:
-                free = nm - _popcount(used)
+                free = nm - popcount(used)
                 if free <= 0:
                     continue
                 r = randint(rng, BOT, free)

@@ -210,6 +210,7 @@ START_PILOTS = 0.5
 START_LEAD = 6.0  # staying ahead of every rival in round 1's phase-1 order
 # seat memory: 0-19 the round's card values (prepare_place); the previous Pilot move
 M_MOVE_STAMP, M_MOVE_BACK = 20, 21
+MEMORY = 24  # ints of memory per seat: this round's card values (0-19), the move stamp and the move back
 
 
 # ---- set-up -------------------------------------------------------------------------------
