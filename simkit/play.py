@@ -35,17 +35,15 @@ def simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, 
         flags = np.ascontiguousarray(np.array([bot.flags for bot in bots], np.int64)[table])
         out = game.outputs
         chunk = game_loop(game).play_chunk(bots_used(game, bots))
-        game_raw, seat_raw, stuck = chunk(seeds, _writable(b), codes, flags, _writable(out.game_fields), _writable(out.seat_fields),
+        # writable: ray hands a worker a pickled spec's arrays read-only, and numba would compile
+        # the loop anew for read-only arrays (a minute or more)
+        game_raw, seat_raw, stuck = chunk(seeds, np.require(b, requirements="W"), codes, flags,
+                                          np.require(out.game_fields, requirements="W"),
+                                          np.require(out.seat_fields, requirements="W"),
                                           out.seat_base, out.seat_stride, game.max_steps)
         if stuck >= 0:
             raise _endless(game, first_index + stuck, seeds[stuck])
     return game.outputs.columns_from(game_raw, seat_raw, params)
-
-
-def _writable(a):
-    """``a``, or a copy where it is read-only: ray hands a worker the arrays of a pickled
-    spec read-only, and numba compiles the loop anew for read-only arrays (a minute or more)."""
-    return a if not isinstance(a, np.ndarray) or a.flags.writeable else a.copy()
 
 
 def every_bot_loop() -> bool:
