@@ -25,13 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize
-from scipy import stats as sps
-from statsmodels.stats.proportion import (
-    confint_proportions_2indep,
-    proportion_confint,
-    test_proportions_2indep,
-)
+import scipy  # scipy.stats and scipy.optimize load on first use, statsmodels inside the
+# functions that call it: commands that stop at a wrong setting answer without them.
 
 __all__ = [
     "Interval",
@@ -137,7 +132,7 @@ def _check_level(level: float) -> float:
 def _z(level: float) -> float:
     """Two-sided standard-normal critical value (scipy.stats.norm.ppf)."""
     alpha = _check_level(level)
-    return float(sps.norm.ppf(1.0 - alpha / 2.0))
+    return float(scipy.stats.norm.ppf(1.0 - alpha / 2.0))
 
 
 def _check_counts(successes: int, n: int) -> None:
@@ -174,6 +169,8 @@ def wilson(successes: int, n: int, level: float = 0.95) -> Interval:
     _check_counts(successes, n)
     if n == 0:
         return Interval(_NAN, 0.0, 1.0, 0)
+    from statsmodels.stats.proportion import proportion_confint
+
     lo, hi = proportion_confint(successes, n, alpha=alpha, method="wilson")
     return Interval(successes / n, float(lo), float(hi), int(n))
 
@@ -188,6 +185,8 @@ def clopper_pearson(successes: int, n: int, level: float = 0.95) -> Interval:
     _check_counts(successes, n)
     if n == 0:
         return Interval(_NAN, 0.0, 1.0, 0)
+    from statsmodels.stats.proportion import proportion_confint
+
     lo, hi = proportion_confint(successes, n, alpha=alpha, method="beta")
     # statsmodels returns nan for the degenerate ends in some versions.
     lo = 0.0 if successes == 0 else float(lo)
@@ -220,7 +219,7 @@ def mean_interval_of(mean: float, sd: float, n: int, level: float = 0.95) -> Int
     sem = sd / math.sqrt(n)
     if not sem > 0.0:
         return Interval(mean, mean, mean, n)
-    lo, hi = sps.t.interval(level, df=n - 1, loc=mean, scale=sem)
+    lo, hi = scipy.stats.t.interval(level, df=n - 1, loc=mean, scale=sem)
     return Interval(mean, float(lo), float(hi), n)
 
 
@@ -253,6 +252,8 @@ def diff_independent(
     _check_counts(x2, n2)
     if n1 == 0 or n2 == 0:
         return _difference(_NAN, -1.0, 1.0, _NAN, alpha)
+    from statsmodels.stats.proportion import confint_proportions_2indep, test_proportions_2indep
+
     est = x1 / n1 - x2 / n2
     lo, hi = confint_proportions_2indep(
         x1, n1, x2, n2, method="newcomb", compare="diff", alpha=alpha
@@ -313,11 +314,11 @@ def tango_interval(
     if est <= -edge or f(-edge, z) <= 0.0:
         lo = -1.0
     else:
-        lo = optimize.brentq(f, -edge, est, args=(z,), xtol=1e-12)
+        lo = scipy.optimize.brentq(f, -edge, est, args=(z,), xtol=1e-12)
     if est >= edge or f(edge, -z) >= 0.0:
         hi = 1.0
     else:
-        hi = optimize.brentq(f, est, edge, args=(-z,), xtol=1e-12)
+        hi = scipy.optimize.brentq(f, est, edge, args=(-z,), xtol=1e-12)
     return (float(lo), float(hi))
 
 
@@ -331,7 +332,7 @@ def tango_test(only_a: int, only_b: int, n: int) -> float:
     if only_a + only_b == 0:
         return 1.0
     t = _tango_stat(0.0, only_a, only_b, n)
-    return float(min(1.0, 2.0 * sps.norm.sf(abs(t))))
+    return float(min(1.0, 2.0 * scipy.stats.norm.sf(abs(t))))
 
 
 def paired_binary(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> Paired:
@@ -401,7 +402,7 @@ def paired_numeric(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> Differe
         return _difference(mean, mean, mean, _NAN, alpha)
     if np.all(d == d[0]):
         return _difference(mean, mean, mean, 1.0 if mean == 0.0 else 0.0, alpha)
-    res = sps.ttest_rel(x, y)
+    res = scipy.stats.ttest_rel(x, y)
     ci = res.confidence_interval(confidence_level=level)
     return _difference(mean, ci.low, ci.high, res.pvalue, alpha)
 
@@ -426,7 +427,7 @@ def independent_numeric(
         return _difference(diff, diff, diff, _NAN, alpha)
     if np.all(x == x[0]) and np.all(y == y[0]):
         return _difference(diff, diff, diff, 1.0 if diff == 0.0 else 0.0, alpha)
-    res = sps.ttest_ind(x, y, equal_var=False)
+    res = scipy.stats.ttest_ind(x, y, equal_var=False)
     ci = res.confidence_interval(confidence_level=level)
     return _difference(diff, ci.low, ci.high, res.pvalue, alpha)
 
@@ -528,8 +529,8 @@ def tost(values: np.ndarray, reference: float, margin: float) -> float:
     """p-value of TOST for ``|mean - reference| < margin``: the larger of the two
     one-sided t-tests' p-values (scipy ``ttest_1samp``). Small means equivalence."""
     x = _as_1d(values, "values")
-    lower = sps.ttest_1samp(x, reference - margin, alternative="greater").pvalue
-    upper = sps.ttest_1samp(x, reference + margin, alternative="less").pvalue
+    lower = scipy.stats.ttest_1samp(x, reference - margin, alternative="greater").pvalue
+    upper = scipy.stats.ttest_1samp(x, reference + margin, alternative="less").pvalue
     return float(max(lower, upper))
 
 
@@ -578,8 +579,8 @@ def _t_interval(estimate: float, z: np.ndarray, level: float) -> tuple[float, fl
     se = float(np.std(z, ddof=1)) / math.sqrt(n)
     if se == 0.0:
         return estimate, estimate, 1.0 if estimate == 0.0 else 0.0
-    t = float(sps.t.ppf(0.5 + level / 2.0, n - 1))
-    p = float(2.0 * sps.t.sf(abs(estimate) / se, n - 1))
+    t = float(scipy.stats.t.ppf(0.5 + level / 2.0, n - 1))
+    p = float(2.0 * scipy.stats.t.sf(abs(estimate) / se, n - 1))
     return estimate - t * se, estimate + t * se, p
 
 
@@ -630,7 +631,7 @@ def chi2_uniform(counts: np.ndarray) -> tuple[float, float]:
         raise ValueError("counts must be non-negative")
     if obs.size < 2 or not obs.sum() > 0:
         return (0.0, 1.0)
-    res = sps.chisquare(obs)
+    res = scipy.stats.chisquare(obs)
     return (float(res.statistic), float(res.pvalue))
 
 

@@ -19,7 +19,7 @@ import json
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
+import scipy  # scipy.stats loads on first use: a game's module imports in a blink
 
 from ...questions import (EQUIVALENT, NOT_SHOWN, SHOWN, Answer, Estimate, Question, SeatFairness, VariantEffect,
                           contrast_verdict, mean_se, two_sided_p)
@@ -156,13 +156,13 @@ def _difference(wa: np.ndarray, wb: np.ndarray) -> tuple[float, float, float, fl
     outcome and the p-value from the exact sign test on the decisive games."""
     x = wa - wb
     m, se = mean_se(x)
-    z = sps.norm.ppf(0.975)
+    z = scipy.stats.norm.ppf(0.975)
     if x.size > 1 and se > 0:
         return m, se, two_sided_p(m, se), m - z * se, m + z * se
     n, decisive, won = x.size, int(np.abs(x).sum()), int((x > 0).sum())
     low = wilson(n, n).lo  # every game had the same outcome
     lo, hi = (-1.0, 1 - 2 * low) if m < 0 else (2 * low - 1, 1.0) if m > 0 else (-(1 - low), 1 - low)
-    p = sps.binomtest(won, decisive, 0.5).pvalue if decisive else 1.0
+    p = scipy.stats.binomtest(won, decisive, 0.5).pvalue if decisive else 1.0
     return m, (hi - lo) / (2 * z), float(p), lo, hi
 
 
