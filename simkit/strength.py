@@ -119,8 +119,9 @@ def head_to_head(game: GameSpec, params: Any, strong: str, weak: str, games: int
                  selfplay: dict | None = None, out: Path | None = None) -> Matchup:
     """``strong`` in one seat against ``weak`` in every other, seats rotated, paired with
     ``weak`` against itself on the same seeds. ``selfplay`` caches the weaker bot's runs
-    across calls (a budget curve reuses one); ``out``: a folder keeping both runs
-    (resumable, one folder per bot and pairing)."""
+    across calls (a budget curve reuses one); ``out``: a folder simkit manages keeping
+    both runs (resumable, one folder per bot and pairing; a run there of older code or
+    settings is played again, as a sweep's cells are)."""
     from .runner import RunSpec, run_many
 
     seats = game.seats(params)
@@ -136,7 +137,8 @@ def head_to_head(game: GameSpec, params: Any, strong: str, weak: str, games: int
     specs = [(RunSpec(game, params, bots, games, seed, True), where(f"{strong}-vs-{weak}"))] if fresh else []
     if key not in cache:
         specs.append((RunSpec(game, params, tuple(game.resolve_bots([weak], params)), games, seed, True), where(f"{weak}-self")))
-    results = run_many(specs, jobs=jobs, progress=progress, label=f"{game.name} {strong} vs {weak}") if specs else []
+    results = run_many(specs, jobs=jobs, progress=progress, label=f"{game.name} {strong} vs {weak}",
+                       replace_stale=True) if specs else []
     if key not in cache:
         cache[key] = seat_values(results[-1], games, seats)
     values = seat_values(results[0], games, seats) if fresh else cache[same]

@@ -111,6 +111,11 @@ def test_a_report_shows_the_experiments_ladder_and_resumes_it(tmp_path):
     assert sorted(p.name for p in (tmp_path / "runs" / "ladder" / "e" / "players=2").iterdir()) == ["count-vs-random", "random-self"]
     again = compose(sweep(exp, out_root=out, progress=False)).markdown()
     assert again == text
+    # runs of older code or settings there are simkit's own and are played again (as the
+    # cells' are), not a reason to stop the report
+    exp.write_text(exp.read_text().replace("seed = 3", "seed = 4"))
+    other = compose(sweep(exp, out_root=out, progress=False)).markdown()
+    assert "Root seed 4" in other and "60 games per row" in other
 
 
 def test_a_bad_ladder_table_is_one_line_naming_it(tmp_path):
