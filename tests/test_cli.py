@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 
 import pytest
 
@@ -83,6 +84,17 @@ def test_malformed_data_file(tmp_path, simkit_cmd):
 def test_missing_argument_is_a_usage_error(tmp_path, simkit_cmd):
     proc = run_cli(simkit_cmd, ["run"], tmp_path)
     assert proc.returncode == 2
+
+
+def test_every_game_loads_without_the_statistics_libraries(tmp_path):
+    """scipy.stats and statsmodels (about 1 s of imports) load when a statistic is first
+    computed: a command stopped by a wrong setting answers without them."""
+    code = ("import sys; from simkit.games import REGISTRY, get\n"
+            "for name in REGISTRY: get(name)\n"
+            "print(sorted(m for m in ('scipy.stats', 'scipy.optimize', 'statsmodels', 'pandas') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
 
 
 def test_run_prints_a_summary_and_writes_results(tmp_path, simkit_cmd):
