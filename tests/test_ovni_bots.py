@@ -118,6 +118,17 @@ def test_search_phase2_options_play_legal_seeded_games(players):
     assert differ
 
 
+def _decisions(b, info, seeds):
+    """Every decision of games played by ``info`` at every seat, one game per seed: the
+    table (before the decision), the seat to move and its legal actions."""
+    for seed in seeds:
+        t = Table(GAME, b, seed)
+        while not t.over():
+            yield t, t.to_move(), t.legal()
+            a, _ = t.decide(info, 0)
+            t.step(a)
+
+
 def _picks(t, b, p, info, legal, states):
     """Seat ``p``'s choice from each state's observation, each with the same random stream,
     memory and scratch as the table's."""
@@ -141,17 +152,11 @@ def test_bots_decide_from_the_observation_only(bot):
     info = GAME.resolve_bot(bot)
     rng = np.random.default_rng(3)
     checked = 0
-    for seed in range(3):
-        t = Table(GAME, b, seed)
-        while not t.over():
-            p = t.to_move()
-            legal = t.legal()
-            if t.s[E.PHASE] == E.PH_PLACE:
-                for twin in E.hidden_variants(t.s.copy(), b, p, rng):
-                    assert len(set(_picks(t, b, p, info, legal, [t.s, twin]))) == 1
-                    checked += 1
-            a, _ = t.decide(info, 0)
-            t.step(a)
+    for t, p, legal in _decisions(b, info, range(3)):
+        if t.s[E.PHASE] == E.PH_PLACE:
+            for twin in E.hidden_variants(t.s.copy(), b, p, rng):
+                assert len(set(_picks(t, b, p, info, legal, [t.s, twin]))) == 1
+                checked += 1
     assert checked > 50
 
 
@@ -164,14 +169,8 @@ def test_search_phase2_decides_from_the_observation_only(players):
     info = GAME.resolve_bot("search:budget=2+p2=2+p2d=0+p2g=2")
     rng = np.random.default_rng(5)
     checked = 0
-    for seed in range(2):
-        t = Table(GAME, b, seed)
-        while not t.over():
-            p = t.to_move()
-            legal = t.legal()
-            if t.s[E.PHASE] in (E.PH_TURN, E.PH_GROUP) and len(legal) > 1 and checked < 40:
-                assert len(set(_picks(t, b, p, info, legal, [t.s.copy()] + list(E.hidden_variants(t.s.copy(), b, p, rng))))) == 1
-                checked += 1
-            a, _ = t.decide(info, 0)
-            t.step(a)
+    for t, p, legal in _decisions(b, info, range(2)):
+        if t.s[E.PHASE] in (E.PH_TURN, E.PH_GROUP) and len(legal) > 1 and checked < 40:
+            assert len(set(_picks(t, b, p, info, legal, [t.s.copy()] + list(E.hidden_variants(t.s.copy(), b, p, rng))))) == 1
+            checked += 1
     assert checked > 10
