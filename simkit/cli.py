@@ -221,7 +221,7 @@ def run_cmd(
     game: str = typer.Argument(..., help="Game name, e.g. ufs."),
     n: int = typer.Option(10_000, "-n", "--games", help="Number of games."),
     seed: int = typer.Option(0, "--seed", help="Root seed: game i always gets the seed derived from (seed, i)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores). While a loop compiles for the first time, one more process plays the first games as plain Python."),
     bot: List[str] = typer.Option([], "--bot", "-b", help=BOT_HELP),
     set_: List[str] = typer.Option([], "--set", "-s", help=SET_HELP),
     out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Output folder (default: runs/<game>-<hash of the run>). Rerunning resumes."),
@@ -729,6 +729,20 @@ def _fail(text: str, code: int) -> None:
     sys.exit(code)
 
 
+def _finish_compiling() -> None:
+    """After the answer: the compilation a run left running once it had played its games
+    as plain Python (Ctrl-C skips it)."""
+    from .compiled import _LEFT_RUNNING, finish_compiling
+    from .progress import status
+
+    if _LEFT_RUNNING:
+        with status() as say:
+            try:
+                finish_compiling(say)
+            except KeyboardInterrupt:
+                raise Interrupted("interrupted: the results are complete; the compilation stopped (the next run compiles again)") from None
+
+
 def main() -> None:
     """The ``simkit`` command: bad input, a misbehaving bot, a full disk or Ctrl-C end in
     one line on stderr (exit 2; 130 for Ctrl-C), never a traceback."""
@@ -736,6 +750,8 @@ def main() -> None:
 
     try:
         code = app(standalone_mode=False)
+        if code in (0, None):
+            _finish_compiling()
     except UserError as exc:
         _fail(str(exc), 2)
     except Interrupted as exc:

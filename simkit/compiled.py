@@ -3,15 +3,17 @@
 numba compiles a game's rules and bots the first time they are used and caches the
 machine code per game (``simkit._cache``). The compiled loop is compiled per set of
 built-in bots (``loop.play_chunk(used)``), so a first run compiles its game's rules and
-its own bots and nothing else. The runner calls :func:`ensure_compiled` in the main
-process before it fans out, so that worker processes only load the cache; ``simkit
-compile`` does the same ahead of time.
+its own bots and nothing else. Before it fans out, the runner either compiles
+(:func:`ensure_compiled`), so that worker processes only load the cache, or, when a
+core is spare, compiles in another process while one plays the run's first games as
+plain Python (``runner._play_while_compiling``); ``simkit compile`` compiles ahead of time.
 """
 
 from __future__ import annotations
 
+import atexit
 import time
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -44,24 +46,70 @@ def compile_loop(game: GameSpec, bots: list[Bot], checked: bool = False) -> floa
     return time.perf_counter() - t0
 
 
-def ensure_compiled(runs: Iterable[tuple[GameSpec, Iterable[Bot]]], say: Callable[[str], None] | None = None,
-                    jobs: int = 1) -> None:
-    """Compiles each game's loop for its runs' built-in bots unless it is in the cache,
-    saying so first (``say``); several loops compile on up to ``jobs`` processes at once.
-    Runs whose seats include a user's bot play the Python loop, whose compiled functions
-    are compiled one by one on first use."""
+def uncompiled(runs: Iterable[tuple[GameSpec, Iterable[Bot]]]) -> list[tuple[GameSpec, list[Bot]]]:
+    """The game loops the runs need that are not in the cache, one per game and set of
+    built-in bots. Runs whose seats include a user's bot play the Python loop, whose
+    compiled functions are compiled one by one on first use: they need none."""
     wanted: dict[tuple[str, int], tuple[GameSpec, list[Bot]]] = {}
     for game, bots in runs:
         bots = list(bots)
         if not bots or any(bot.fn is not None for bot in bots):
             continue
         wanted.setdefault((game.name, bots_used(game, bots)), (game, bots))
-    todo = [(game, bots) for (_, used), (game, bots) in wanted.items() if not _cache.is_compiled(game.component, used)]
+    finish_compiling()  # a loop being compiled since an earlier run: waited for, not compiled twice
+    return [(game, bots) for (_, used), (game, bots) in wanted.items() if not _cache.is_compiled(game.component, used)]
+
+
+def compiling_line(todo: list[tuple[GameSpec, list[Bot]]]) -> str:
+    what = "; ".join(f"{game.name} with {', '.join(sorted({b.name.split(':')[0] for b in bots}))}" for game, bots in todo)
+    return f"compiling the rules and bots of {what} (once, until their code changes; 10 s to a few minutes)"
+
+
+# Compilations a run left running after it had played its games as plain Python meanwhile
+# (runner._play_while_compiling): (executor, futures), finished by finish_compiling.
+_LEFT_RUNNING: list[tuple[Any, set]] = []
+
+
+def leave_compiling(executor, futures: set) -> None:
+    """Lets the compilations ``futures`` on ``executor`` finish after the run that started
+    them (so that the next run starts compiled); they are stopped at exit at the latest."""
+    if not _LEFT_RUNNING:
+        atexit.register(stop_compiling)
+    _LEFT_RUNNING.append((executor, futures))
+
+
+def finish_compiling(say: Callable[[str], None] | None = None) -> None:
+    """Waits for the compilations runs left running (``say`` tells why first); Ctrl-C stops
+    them. A compiler's error is not raised here: the next run compiles in the foreground
+    and reports it."""
+    from concurrent.futures import wait
+
+    try:
+        futures = {f for _, fs in _LEFT_RUNNING for f in fs}
+        if any(not f.done() for f in futures):
+            if say is not None:
+                say("finishing the compilation for the next runs (Ctrl-C skips it; the results are complete)")
+            wait(futures)
+    finally:
+        stop_compiling()
+
+
+def stop_compiling() -> None:
+    while _LEFT_RUNNING:
+        executor, _ = _LEFT_RUNNING.pop()
+        executor.shutdown(wait=False, kill_workers=True)
+
+
+def ensure_compiled(runs: Iterable[tuple[GameSpec, Iterable[Bot]]], say: Callable[[str], None] | None = None,
+                    jobs: int = 1) -> None:
+    """Compiles each game's loop for its runs' built-in bots unless it is in the cache
+    (:func:`uncompiled`), saying so first (``say``); several loops compile on up to
+    ``jobs`` processes at once."""
+    todo = uncompiled(runs)
     if not todo:
         return
     if say is not None:
-        what = "; ".join(f"{game.name} with {', '.join(sorted({b.name.split(':')[0] for b in bots}))}" for game, bots in todo)
-        say(f"compiling the rules and bots of {what} (once, until their code changes; 10 s to a few minutes)")
+        say(compiling_line(todo))
     if len(todo) == 1 or jobs <= 1:
         for game, bots in todo:
             compile_loop(game, bots)
@@ -69,11 +117,11 @@ def ensure_compiled(runs: Iterable[tuple[GameSpec, Iterable[Bot]]], say: Callabl
     from joblib import Parallel, delayed
 
     # Each process compiles its game's rules again, but two loops at once still finish sooner.
-    Parallel(n_jobs=min(jobs, len(todo)))(delayed(_compile_by_name)(game.name, tuple(b.name for b in bots), checked=False)
+    Parallel(n_jobs=min(jobs, len(todo)))(delayed(compile_by_name)(game.name, tuple(b.name for b in bots), checked=False)
                                           for game, bots in todo)
 
 
-def _compile_by_name(name: str, bot_names: tuple[str, ...], checked: bool = True) -> tuple[str, float]:
+def compile_by_name(name: str, bot_names: tuple[str, ...], checked: bool = True) -> tuple[str, float]:
     """Compiles game ``name``'s loop for ``bot_names`` (one per seat, or one for every
     seat; default: its default bot), and with ``checked`` their Python-loop functions."""
     from .games import get
@@ -104,7 +152,7 @@ def compile_games(names: list[str], bot_names: tuple[str, ...] = (), jobs: int =
     say(f"compiling {', '.join(names)} ({jobs} process{'es' if jobs > 1 else ''}; once, until their code changes)")
     if jobs == 1:
         for name in names:
-            say("  %s: %.0f s" % _compile_by_name(name, bot_names))
+            say("  %s: %.0f s" % compile_by_name(name, bot_names))
         return
     import warnings
 
@@ -114,5 +162,5 @@ def compile_games(names: list[str], bot_names: tuple[str, ...] = (), jobs: int =
         # loky restarts a worker whose memory grew (compiling a game takes plenty) and warns
         # about it; the game it compiled is done, and the next one goes to a fresh worker.
         warnings.filterwarnings("ignore", message="A worker stopped while some jobs were given to the executor")
-        for result in Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(_compile_by_name)(n, bot_names) for n in names):
+        for result in Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(compile_by_name)(n, bot_names) for n in names):
             say("  %s: %.0f s" % result)

@@ -29,7 +29,7 @@ import polars as pl
 
 from . import __version__
 from .bots import Bot, bot_table
-from .compiled import ensure_compiled
+from .compiled import compile_by_name, compiling_line, ensure_compiled, leave_compiling, uncompiled
 from .errors import Interrupted, UserError
 from .game import GameSpec
 from .params import as_dict
@@ -588,6 +588,58 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
         raise
 
 
+PLAIN_CHUNK_SECONDS = 1.0  # a plain-Python chunk's play time: little is lost when the compiler finishes first
+
+
+def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[int], None]) -> None:
+    """Compiles the loops ``todo``, each on a process of its own, and meanwhile plays the runs' first
+    games on one process as plain Python (numba's JIT disabled: the same outcomes, tested
+    game by game, at a hundredth of the speed or less). Returns when the loops are compiled
+    (a plain chunk still being played is dropped) or every game is played (the compilers
+    then go on, for the next runs: :func:`simkit.compiled.finish_compiling` waits for them,
+    and they are stopped at exit at the latest)."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    from joblib.externals.loky.process_executor import ProcessPoolExecutor
+
+    compilers = ProcessPoolExecutor(max_workers=len(todo), initializer=_worker_init)
+    player = ProcessPoolExecutor(max_workers=1, initializer=_plain_worker_init, env={"NUMBA_DISABLE_JIT": "1"})
+    left = False
+    try:
+        compiling = {compilers.submit(compile_by_name, game.name, tuple(b.name for b in bots), False) for game, bots in todo}
+        size, playing = 1, None  # games per plain chunk, doubled until a chunk takes PLAIN_CHUNK_SECONDS
+        while compiling:
+            if playing is None:
+                task = next(((i, a, min(b, a + size)) for i, r in enumerate(runs) for a, b in r.todo()), None)
+                if task is None:  # every game played: the compilers go on for the next runs
+                    leave_compiling(compilers, compiling)
+                    left = True
+                    return
+                playing = player.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2], runs[task[0]].secret)
+            finished, _ = wait(compiling | {playing}, return_when=FIRST_COMPLETED)
+            for f in finished & compiling:
+                f.result()  # a compiler's error ends the run here
+                compiling.discard(f)
+            if playing in finished:
+                i, a, b, frame, secs, _ = playing.result()
+                runs[i].store(a, b, frame, secs)  # not timed: a plain speed is not the run's
+                advance(b - a)
+                if secs < PLAIN_CHUNK_SECONDS:
+                    size *= 2
+                playing = None
+    finally:
+        player.shutdown(wait=False, kill_workers=True)
+        if not left:
+            compilers.shutdown(wait=False, kill_workers=True)
+
+
+def _plain_worker_init() -> None:
+    """A worker playing as plain Python: numpy's integer scalars warn where compiled code
+    wraps around silently (the random streams' hashing), so warnings are off."""
+    _worker_init()
+    np.seterr(all="ignore")
+
+
 def _collect(finished, runs: list[_Pending], advance: Callable[[int], None]) -> None:
     for f in finished:
         i, a, b, frame, secs, warm = f.result()
@@ -774,29 +826,40 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
 
     total = sum(p.spec.n_games for p in pending)
     runs = [(p.spec.game, p.spec.bots) for p in pending if p.remaining]
+    name = label or pending[0].spec.game.name
     t0 = time.perf_counter()
     try:
         cores = max(processes(jobs, backend), 1)
-        if callable(progress):
-            ensure_compiled(runs, jobs=cores)
-        else:
-            with status(enabled=bool(progress)) as say:
-                ensure_compiled(runs, say, jobs=cores)
-        t0 = time.perf_counter()  # the speed remembered is of playing, not compiling
+        todo = uncompiled(runs)
+        # Compiling takes 10 s to minutes. When a core is left once each loop has one (a
+        # single run's loop, on two cores), it plays the first games as plain Python
+        # meanwhile (the same outcomes), which finishes a small run before the compiler.
+        meanwhile = bool(todo) and len(todo) < (os.cpu_count() or 1) and backend == "loky"
         for p in pending:
             _start_writing(p)
+        advance = progress if callable(progress) else None
+        if advance is not None:
+            advance(sum(p.resumed + p.stored for p in pending))
+        if meanwhile:
+            if progress is True:
+                warn(compiling_line(todo) + "; playing meanwhile as plain Python")
+            resumed = sum(p.resumed + p.stored for p in pending)
+            with bar(f"{name} (compiling)", total, resumed, enabled=progress is True) as shown:
+                _play_while_compiling(pending, todo, advance or shown)
+            runs = [(p.spec.game, p.spec.bots) for p in pending if p.remaining]
+        else:
+            with status(enabled=progress is True) as say:
+                ensure_compiled(runs, say, jobs=cores)
+            t0 = time.perf_counter()  # the speed remembered is of playing, not compiling
         estimate = _plan_by_speed(pending, cores)
         if progress is True and estimate is not None and estimate >= 30:
             remaining = sum(p.remaining for p in pending)
             warn(f"{remaining:,} games to play, about {_duration(estimate)} on {cores} core{'s' if cores > 1 else ''} "
                  "(at the speed of the same game, bots and settings on this machine)")
         resumed = sum(p.resumed + p.stored for p in pending)
-        if callable(progress):
-            progress(resumed)
-            execute(pending, jobs, backend, scheduler, progress)
-        else:
-            with bar(label or pending[0].spec.game.name, total, resumed, enabled=bool(progress)) as advance:
-                execute(pending, jobs, backend, scheduler, advance)
+        if resumed < total:
+            with bar(name, total, resumed, enabled=progress is True) as shown:
+                execute(pending, jobs, backend, scheduler, advance or shown)
     except BaseException as exc:
         if not _interrupted(exc):
             _forget_unstarted(pending)

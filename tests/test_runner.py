@@ -306,3 +306,61 @@ def test_a_folder_left_by_a_run_killed_before_its_run_json_is_reused(tmp_path):
     (other / "parts" / "notes.txt").write_text("mine")
     with pytest.raises(UserError, match="not a simkit run folder"):
         run(spec(n=20, bot="random"), other, progress=False)
+
+
+def _cold(tmp_path) -> dict:
+    """An empty compile cache, and the loop of the run's own bots (not the suite's loop of
+    every bot, which the suite's set-up compiled)."""
+    import os
+
+    env = dict(os.environ, SIMKIT_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("SIMKIT_EVERY_BOT_LOOP", None)
+    return env
+
+
+def test_a_first_run_plays_while_it_compiles(tmp_path, simkit_cmd):
+    """On an empty compile cache (and a spare core) a run plays its first games as plain
+    Python while its loop compiles: the answer comes first, then the compilation finishes
+    for the next run, which compiles nothing; the games are the compiled loop's."""
+    import os
+
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("playing while compiling needs a second core")
+    env = _cold(tmp_path)
+    g = get("template")
+    cmd = simkit_cmd + ["run", "template", "-n", "300", "--seed", "5"]
+    first = subprocess.run(cmd + ["--out", str(tmp_path / "a")], env=env, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stderr
+    assert "playing meanwhile as plain Python" in first.stderr and "answer:" in first.stdout, first.stderr
+    plain = tmp_path / "a" / "parts" / "games-000000000000-000000000001.parquet"  # the first plain chunk: one game
+    assert plain.exists()
+    again = subprocess.run(cmd + ["--out", str(tmp_path / "b")], env=env, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0 and "compiling" not in again.stderr, again.stderr
+    p = g.params()
+    whole = run(RunSpec(g, p, tuple(g.resolve_bots(["count"], p)), 300, 5), None, progress=False).frame
+    for folder in ("a", "b"):
+        assert pl.read_parquet(tmp_path / folder / "games.parquet").equals(whole), folder
+
+
+def test_ctrl_c_while_compiling_stops_at_once(tmp_path, simkit_cmd):
+    """Ctrl-C while the loop compiles and the first games are played as plain Python: exit
+    130 within seconds, one line, the finished games kept, no process left behind."""
+    import os
+
+    import psutil
+
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("playing while compiling needs a second core")
+    out = tmp_path / "run"
+    cmd = simkit_cmd + ["run", "template", "-n", "100000", "--out", str(out), "--no-progress"]
+    proc = subprocess.Popen(cmd, env=_cold(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _wait_parts(out, 1, proc)  # a plain chunk is stored: the compiler is still at work
+    workers = _children(proc.pid)
+    t0 = time.perf_counter()
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and time.perf_counter() - t0 < 5, err
+    lines = [x for x in err.strip().splitlines() if x.strip() and not x.startswith("note: compiling")]
+    assert len(lines) == 1 and "kept" in lines[0] and "Traceback" not in err, err
+    gone, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive, f"{len(alive)} processes left behind"
