@@ -2,7 +2,8 @@
 
 Game ``i`` of a run always gets the seed ``game_seeds(S, i)`` and its seat's bots from
 ``i`` alone, so the outcome of a game never depends on the chunking, the number of
-jobs or the backend. Each finished chunk is written to ``<out>/parts/`` at once; a
+jobs, the backend, or whether it was played compiled or as plain Python (while its loop
+compiled: :func:`_play_while_compiling`). Each finished chunk is written to ``<out>/parts/`` at once; a
 rerun of the same command finds those parts and plays only the missing games.
 """
 
