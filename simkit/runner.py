@@ -601,7 +601,9 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
     and they are stopped at exit at the latest)."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
-    from joblib.externals.loky.process_executor import ProcessPoolExecutor
+    from joblib.externals.loky.process_executor import BrokenProcessPool, ProcessPoolExecutor
+
+    from .progress import warn
 
     compilers = ProcessPoolExecutor(max_workers=len(todo), initializer=_worker_init)
     player = ProcessPoolExecutor(max_workers=1, initializer=_plain_worker_init, env={"NUMBA_DISABLE_JIT": "1"})
@@ -610,26 +612,35 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
         compiling = {compilers.submit(compile_by_name, game.name, tuple(b.name for b in bots), False) for game, bots in todo}
         size, playing = 1, None  # games per plain chunk, doubled until a chunk takes PLAIN_CHUNK_SECONDS
         while compiling:
-            if playing is None:
+            if playing is None and player is not None:
                 task = next(((i, a, min(b, a + size)) for i, r in enumerate(runs) for a, b in r.todo()), None)
                 if task is None:  # every game played: the compilers go on for the next runs
                     leave_compiling(compilers, compiling)
                     left = True
                     return
                 playing = player.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2], runs[task[0]].secret)
-            finished, _ = wait(compiling | {playing}, return_when=FIRST_COMPLETED)
+            finished, _ = wait(compiling | {playing} - {None}, return_when=FIRST_COMPLETED)
             for f in finished & compiling:
                 f.result()  # a compiler's error ends the run here
                 compiling.discard(f)
             if playing in finished:
-                i, a, b, frame, secs, _ = playing.result()
+                try:
+                    i, a, b, frame, secs, _ = playing.result()
+                except Exception as exc:  # the compiled loop plays on: plain Python only came first
+                    warn(f"playing as plain Python failed ({type(exc).__name__}: {str(exc)[:200]}); waiting for the compiler")
+                    player.shutdown(wait=False, kill_workers=True)
+                    player = playing = None
+                    continue
                 runs[i].store(a, b, frame, secs)  # not timed: a plain speed is not the run's
                 advance(b - a)
                 if secs < PLAIN_CHUNK_SECONDS:
                     size *= 2
                 playing = None
+    except BrokenProcessPool:
+        raise UserError("a process compiling the game died (out of memory?); finished games are kept: rerun the same command to resume") from None
     finally:
-        player.shutdown(wait=False, kill_workers=True)
+        if player is not None:
+            player.shutdown(wait=False, kill_workers=True)
         if not left:
             compilers.shutdown(wait=False, kill_workers=True)
 

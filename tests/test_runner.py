@@ -364,3 +364,27 @@ def test_ctrl_c_while_compiling_stops_at_once(tmp_path, simkit_cmd):
     assert len(lines) == 1 and "kept" in lines[0] and "Traceback" not in err, err
     gone, alive = psutil.wait_procs(workers, timeout=10)
     assert not alive, f"{len(alive)} processes left behind"
+
+
+def _compiles_slowly(name, bot_names, checked):
+    time.sleep(4)
+    return name, 4.0
+
+
+def _plain_play_fails(*args):
+    raise RuntimeError("a rule that plain Python cannot play")
+
+
+def test_plain_python_failing_while_compiling_leaves_the_run_to_the_compiled_loop(monkeypatch, capsys):
+    """If playing as plain Python fails, the run says so in one line and waits for the
+    compiler (whose loop then plays every game) instead of failing."""
+    import simkit.runner as R
+
+    monkeypatch.setattr(R, "compile_by_name", _compiles_slowly)
+    monkeypatch.setattr(R, "_tagged_job", _plain_play_fails)
+    s = spec(n=50, bot="random")
+    pending = [R.prepare(s, None)]
+    R._play_while_compiling(pending, [(s.game, list(s.bots))], lambda n: None)
+    assert pending[0].remaining == 50
+    err = capsys.readouterr().err
+    assert "playing as plain Python failed" in err and "a rule that plain Python cannot play" in err and "waiting for the compiler" in err
