@@ -22,15 +22,17 @@ class _Rate(ProgressColumn):
 
 
 @contextmanager
-def bar(label: str, total: int, completed: int = 0, enabled: bool = True) -> Iterator[Callable[[int], None]]:
-    """Yields ``advance(n)``; a no-op when disabled."""
+def bar(label: str, total: int, completed: int = 0, enabled: bool = True, eta: bool = True) -> Iterator[Callable[[int], None]]:
+    """Yields ``advance(n)``; a no-op when disabled. ``eta=False``: no time left is shown
+    (while the speed is not the one the rest will be played at)."""
     if not enabled:
         yield lambda n: None
         return
     from rich.console import Console
 
+    remaining = [TextColumn("eta"), TimeRemainingColumn()] if eta else []
     with Progress(TextColumn("{task.description}", markup=False, style="bold"), BarColumn(), MofNCompleteColumn(), _Rate(),
-                  TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(), console=Console(stderr=True)) as progress:
+                  TimeElapsedColumn(), *remaining, console=Console(stderr=True)) as progress:
         task = progress.add_task(label, total=total, completed=completed, resumed=completed)
         yield lambda n: progress.advance(task, n)
 

@@ -856,7 +856,8 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
             if progress is True:
                 warn(compiling_line(todo) + "; playing meanwhile as plain Python")
             resumed = sum(p.resumed + p.stored for p in pending)
-            with bar(f"{name} (compiling)", total, resumed, enabled=progress is True) as shown:
+            # no time left shown: the plain speed is not the compiled loop's
+            with bar(f"{name} (compiling)", total, resumed, enabled=progress is True, eta=False) as shown:
                 _play_while_compiling(pending, todo, advance or shown)
             runs = [(p.spec.game, p.spec.bots) for p in pending if p.remaining]
         else:
