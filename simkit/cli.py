@@ -271,6 +271,8 @@ def run_cmd(
         extra.append("note: the seats have different bots and are not rotated, so seat and bot effects are mixed (use --rotate-seats)")
     speed = m["simulated_games_per_s"]
     resumed = f", {m['resumed_games']:,} resumed from disk" if m["resumed_games"] else ""
+    plain = m.get("plain_python_games", 0)
+    resumed += f", {plain:,} played as plain Python while compiling" if plain else ""
     extra.append(f"wall {m['wall_time_s']:.1f} s{f', {speed:,.0f} games/s' if speed else ''}{resumed}")
     extra.append(f"results: {path / 'games.parquet'}  manifest: {path / 'manifest.json'}")
     settings = {k: (str(v) if isinstance(v, Path) else v) for k, v in as_dict(params).items()}
@@ -733,14 +735,13 @@ def _finish_compiling() -> None:
     """After the answer: the compilation a run left running once it had played its games
     as plain Python (Ctrl-C skips it)."""
     from .compiled import _LEFT_RUNNING, finish_compiling
-    from .progress import status
+    from .progress import warn
 
     if _LEFT_RUNNING:
-        with status() as say:
-            try:
-                finish_compiling(say)
-            except KeyboardInterrupt:
-                raise Interrupted("interrupted: the results are complete; the compilation stopped (the next run compiles again)") from None
+        try:
+            finish_compiling(warn)
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted: the results are complete; the compilation stopped (the next run compiles again)") from None
 
 
 def main() -> None:

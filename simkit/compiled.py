@@ -12,6 +12,7 @@ plain Python (``runner._play_while_compiling``); ``simkit compile`` compiles ahe
 from __future__ import annotations
 
 import atexit
+import threading
 import time
 from typing import Any, Callable, Iterable
 
@@ -74,7 +75,8 @@ def leave_compiling(executor, futures: set) -> None:
     """Lets the compilations ``futures`` on ``executor`` finish after the run that started
     them (so that the next run starts compiled); they are stopped at exit at the latest."""
     if not _LEFT_RUNNING:
-        atexit.register(stop_compiling)
+        # before loky's own exit hook, which would wait for the compilers to finish
+        getattr(threading, "_register_atexit", atexit.register)(stop_compiling)
     _LEFT_RUNNING.append((executor, futures))
 
 
@@ -89,7 +91,8 @@ def finish_compiling(say: Callable[[str], None] | None = None) -> None:
         if any(not f.done() for f in futures):
             if say is not None:
                 say("finishing the compilation for the next runs (Ctrl-C skips it; the results are complete)")
-            wait(futures)
+            while wait(futures, timeout=0.25).not_done:  # a wait without a timeout is not ended by Ctrl-C
+                pass
     finally:
         stop_compiling()
 

@@ -331,6 +331,7 @@ class _Pending:
     busy: float = 0.0
     timed: float = 0.0  # seconds of the chunks played by a warm process (see _chunk_job)
     timed_games: int = 0  # their games
+    plain: int = 0  # games this session played as plain Python while the loop compiled
     stored: int = 0  # games stored by this session
     created: bool = False  # the output folder was made by this session
     started: dt.datetime = dataclasses.field(default_factory=lambda: dt.datetime.now(dt.timezone.utc))
@@ -536,6 +537,24 @@ def _tagged_job(tag: int, spec: RunSpec, start: int, stop: int, secret: bytes | 
     return (tag, *_chunk_job(spec, start, stop, secret))
 
 
+@contextmanager
+def _ctrl_c_ignored():
+    """Worker processes started in this block start with Ctrl-C ignored (an ignored signal
+    stays ignored in a child): one pressed while a worker still imports would otherwise
+    print its traceback before _worker_init ignores it."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def _worker_init() -> None:
     """In each worker process: Ctrl-C is the main process's to handle (no traceback
     from workers), and a worker whose main process died exits at once."""
@@ -609,7 +628,8 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
     player = ProcessPoolExecutor(max_workers=1, initializer=_plain_worker_init, env={"NUMBA_DISABLE_JIT": "1"})
     left = False
     try:
-        compiling = {compilers.submit(compile_by_name, game.name, tuple(b.name for b in bots), False) for game, bots in todo}
+        with _ctrl_c_ignored():
+            compiling = {compilers.submit(compile_by_name, game.name, tuple(b.name for b in bots), False) for game, bots in todo}
         size, playing = 1, None  # games per plain chunk, doubled until a chunk takes PLAIN_CHUNK_SECONDS
         while compiling:
             if playing is None and player is not None:
@@ -618,8 +638,10 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
                     leave_compiling(compilers, compiling)
                     left = True
                     return
-                playing = player.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2], runs[task[0]].secret)
-            finished, _ = wait(compiling | {playing} - {None}, return_when=FIRST_COMPLETED)
+                with _ctrl_c_ignored():
+                    playing = player.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2], runs[task[0]].secret)
+            # a wait with a timeout: one without is not ended by Ctrl-C
+            finished, _ = wait(compiling | {playing} - {None}, timeout=0.25, return_when=FIRST_COMPLETED)
             for f in finished & compiling:
                 f.result()  # a compiler's error ends the run here
                 compiling.discard(f)
@@ -627,11 +649,13 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
                 try:
                     i, a, b, frame, secs, _ = playing.result()
                 except Exception as exc:  # the compiled loop plays on: plain Python only came first
-                    warn(f"playing as plain Python failed ({type(exc).__name__}: {str(exc)[:200]}); waiting for the compiler")
+                    why = str(exc).split(". ")[0].strip()[:200]
+                    warn(f"playing as plain Python failed ({type(exc).__name__}: {why}); waiting for the compiler")
                     player.shutdown(wait=False, kill_workers=True)
                     player = playing = None
                     continue
                 runs[i].store(a, b, frame, secs)  # not timed: a plain speed is not the run's
+                runs[i].plain += b - a
                 advance(b - a)
                 if secs < PLAIN_CHUNK_SECONDS:
                     size *= 2
@@ -746,7 +770,9 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
         "backend": backend if jobs > 1 else "in-process",
         "started": r.started.isoformat(timespec="seconds"),
         "wall_time_s": round(wall, 3),
-        "simulated_games_per_s": round(r.stored / wall, 1) if wall > 0 and r.stored else None,
+        # compiled play only, unless every game was played as plain Python while compiling
+        "simulated_games_per_s": round((r.stored - r.plain or r.stored) / wall, 1) if wall > 0 and r.stored else None,
+        "plain_python_games": r.plain,
         "cpu_time_in_games_s": round(r.busy, 3),
         "libraries": library_versions(),
         "columns": {**BASE_COLUMNS, **spec.game.columns, **{k: "parameter of the run" for k in as_dict(spec.params) if k not in spec.game.columns}},
@@ -859,7 +885,8 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
             # no time left shown: the plain speed is not the compiled loop's
             with bar(f"{name} (compiling)", total, resumed, enabled=progress is True, eta=False) as shown:
                 _play_while_compiling(pending, todo, advance or shown)
-            runs = [(p.spec.game, p.spec.bots) for p in pending if p.remaining]
+            if any(p.remaining for p in pending):
+                t0 = time.perf_counter()  # the speed is of the compiled play (plain games: counted apart)
         else:
             with status(enabled=progress is True) as say:
                 ensure_compiled(runs, say, jobs=cores)

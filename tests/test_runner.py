@@ -388,3 +388,33 @@ def test_plain_python_failing_while_compiling_leaves_the_run_to_the_compiled_loo
     assert pending[0].remaining == 50
     err = capsys.readouterr().err
     assert "playing as plain Python failed" in err and "a rule that plain Python cannot play" in err and "waiting for the compiler" in err
+
+
+def test_ctrl_c_skips_the_compilation_after_the_answer(tmp_path, simkit_cmd):
+    """A first run that played every game before its loop compiled waits for the compiler
+    after its answer; Ctrl-C then ends it at once (exit 130, one line saying the results
+    are complete) and stops the compiler."""
+    import os
+
+    import psutil
+
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("playing while compiling needs a second core")
+    out = tmp_path / "run"
+    cmd = simkit_cmd + ["run", "template", "-n", "3", "--out", str(out)]
+    proc = subprocess.Popen(cmd, env=_cold(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if "finishing the compilation" in line:
+            break
+    assert proc.poll() is None, "".join(seen)
+    workers = _children(proc.pid)
+    t0 = time.perf_counter()
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and time.perf_counter() - t0 < 3, "".join(seen) + err
+    assert "the results are complete" in err.strip().splitlines()[-1] and "Traceback" not in err, err
+    assert (out / "games.parquet").exists()
+    gone, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive, f"{len(alive)} processes left behind"
