@@ -734,14 +734,13 @@ def _fail(text: str, code: int) -> None:
 def _finish_compiling() -> None:
     """After the answer: the compilation a run left running once it had played its games
     as plain Python (Ctrl-C skips it)."""
-    from .compiled import _LEFT_RUNNING, finish_compiling
+    from .compiled import finish_compiling
     from .progress import warn
 
-    if _LEFT_RUNNING:
-        try:
-            finish_compiling(warn)
-        except KeyboardInterrupt:
-            raise Interrupted("interrupted: the results are complete; the compilation stopped (the next run compiles again)") from None
+    try:
+        finish_compiling(warn)  # (nothing to wait for, unless a run played while compiling)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted: the results are complete; the compilation stopped (the next run compiles again)") from None
 
 
 def main() -> None:

@@ -876,12 +876,12 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
         for p in pending:
             _start_writing(p)
         advance = progress if callable(progress) else None
+        resumed = sum(p.resumed + p.stored for p in pending)
         if advance is not None:
-            advance(sum(p.resumed + p.stored for p in pending))
+            advance(resumed)
         if meanwhile:
             if progress is True:
                 warn(compiling_line(todo) + "; playing meanwhile as plain Python")
-            resumed = sum(p.resumed + p.stored for p in pending)
             # no time left shown: the plain speed is not the compiled loop's
             with bar(f"{name} (compiling)", total, resumed, enabled=progress is True, eta=False) as shown:
                 _play_while_compiling(pending, todo, advance or shown)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import time
@@ -311,21 +312,20 @@ def test_a_folder_left_by_a_run_killed_before_its_run_json_is_reused(tmp_path):
 def _cold(tmp_path) -> dict:
     """An empty compile cache, and the loop of the run's own bots (not the suite's loop of
     every bot, which the suite's set-up compiled)."""
-    import os
-
     env = dict(os.environ, SIMKIT_CACHE_DIR=str(tmp_path / "cache"))
     env.pop("SIMKIT_EVERY_BOT_LOOP", None)
     return env
 
 
+# playing while compiling needs a core beside the compiler's
+needs_a_spare_core = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="playing while compiling needs a second core")
+
+
+@needs_a_spare_core
 def test_a_first_run_plays_while_it_compiles(tmp_path, simkit_cmd):
     """On an empty compile cache (and a spare core) a run plays its first games as plain
     Python while its loop compiles: the answer comes first, then the compilation finishes
     for the next run, which compiles nothing; the games are the compiled loop's."""
-    import os
-
-    if (os.cpu_count() or 1) < 2:
-        pytest.skip("playing while compiling needs a second core")
     env = _cold(tmp_path)
     g = get("template")
     cmd = simkit_cmd + ["run", "template", "-n", "300", "--seed", "5"]
@@ -342,15 +342,12 @@ def test_a_first_run_plays_while_it_compiles(tmp_path, simkit_cmd):
         assert pl.read_parquet(tmp_path / folder / "games.parquet").equals(whole), folder
 
 
+@needs_a_spare_core
 def test_ctrl_c_while_compiling_stops_at_once(tmp_path, simkit_cmd):
     """Ctrl-C while the loop compiles and the first games are played as plain Python: exit
     130 within seconds, one line, the finished games kept, no process left behind."""
-    import os
-
     import psutil
 
-    if (os.cpu_count() or 1) < 2:
-        pytest.skip("playing while compiling needs a second core")
     out = tmp_path / "run"
     cmd = simkit_cmd + ["run", "template", "-n", "100000", "--out", str(out), "--no-progress"]
     proc = subprocess.Popen(cmd, env=_cold(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
@@ -390,16 +387,13 @@ def test_plain_python_failing_while_compiling_leaves_the_run_to_the_compiled_loo
     assert "playing as plain Python failed" in err and "a rule that plain Python cannot play" in err and "waiting for the compiler" in err
 
 
+@needs_a_spare_core
 def test_ctrl_c_skips_the_compilation_after_the_answer(tmp_path, simkit_cmd):
     """A first run that played every game before its loop compiled waits for the compiler
     after its answer; Ctrl-C then ends it at once (exit 130, one line saying the results
     are complete) and stops the compiler."""
-    import os
-
     import psutil
 
-    if (os.cpu_count() or 1) < 2:
-        pytest.skip("playing while compiling needs a second core")
     out = tmp_path / "run"
     cmd = simkit_cmd + ["run", "template", "-n", "3", "--out", str(out)]
     proc = subprocess.Popen(cmd, env=_cold(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
