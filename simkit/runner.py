@@ -586,7 +586,8 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
     running = set()
     try:
         for task in tasks:
-            running.add(executor.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2], runs[task[0]].secret))
+            with _ctrl_c_ignored():  # (a first submit starts the workers)
+                running.add(executor.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2], runs[task[0]].secret))
             if len(running) >= 2 * jobs:
                 finished, running = wait(running, return_when=FIRST_COMPLETED)
                 _collect(finished, runs, advance)
