@@ -219,6 +219,9 @@ def test_never_more_workers_than_chunks(monkeypatch):
         return real(tasks, runs, jobs, advance)
 
     monkeypatch.setattr(R, "_loky", spy)
+    # chunks as asked: with no speed of ufs greedy on record (a fresh machine) a pilot would
+    # play the first chunk in this process, leaving one chunk and no pool
+    monkeypatch.setattr(R, "_plan_by_speed", lambda pending, cores: None)
     res = run(spec(n=20), None, jobs=8, chunk_size=10, progress=False)
     assert seen["jobs"] == 2 and res.frame.height == 20
 
