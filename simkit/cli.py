@@ -234,8 +234,7 @@ def run_cmd(
     output: Optional[Path] = typer.Option(None, "--output", help="Write the summary to this file instead of printing it."),
     by: Optional[str] = typer.Option(None, "--by", help="A column (e.g. city_mission): the win rate per value with intervals, and whether any value pays more than an average one (adjusted for seat and player count)."),
 ) -> None:
-    """Simulate N seeded games and print a summary and the game's balance answers (each
-    with its 95% interval and verdict); results go to Parquet with a JSON manifest.
+    """Simulate N seeded games and print a summary and the game's balance answers (each with its 95% interval and verdict); results go to Parquet with a JSON manifest.
 
     Example: simkit run ufs -n 1000000 --jobs 2 --set threat=2 --bot greedy
 
@@ -383,6 +382,9 @@ def _ladder(g, params, texts: list[str], n: int, seed: int, jobs: int, fmt: str,
     rows = strength.play_ladder(g, params, texts, n, seed, jobs=worker_count(jobs), progress=True, say=say)
     notes = [f"Each row: {n:,} games, seed {seed}; the bot plays one seat against 'against' in every other seat, seats rotated.",
              strength.NOTES, strength.summary(rows, texts)]
+    notes += [f"{m.strong} against {m.weak}, by the side its seat was dealt: "
+              + "; ".join(f"as {name} {100 * e[0]:+.1f} points [{100 * e[1]:+.1f}, {100 * e[2]:+.1f}] ({k:,} games)"
+                          for name, k, e in m.sides) + " (descriptive, no verdict)." for m in rows if m.sides]
     _emit([m.row() for m in rows], f"{g.title}: the bot ladder, {g.seats(params)} seat(s)", fmt, output,
           extra=notes, data=[dataclasses.asdict(m) for m in rows], meta={"game": g.name, "params": params.__dict__, "notes": notes})
 
@@ -518,8 +520,7 @@ def check_cmd(
     fmt: str = typer.Option("table", "--format", help=FORMAT_HELP + " The machine-readable forms hold numbers: rate, lo, hi, successes, games..."),
     output: Optional[Path] = typer.Option(None, "--output", help="Write the verdicts to this file instead of printing them."),
 ) -> None:
-    """Check that rates stay inside their bands, with anytime-valid sequential tests
-    (exit 0 all hold, 1 a band fails or is undecided at its cap, 2 bad file).
+    """Check that rates stay inside their bands, with anytime-valid sequential tests (exit 0 all hold, 1 a band fails or is undecided at its cap, 2 bad file).
 
     Example: simkit check experiments/bands.toml --jobs 2
 

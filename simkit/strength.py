@@ -18,6 +18,11 @@ The verdict is a question asked once (:func:`verdict`): the margin is claimed to
 least ``target`` points only when its 95% interval lies above it, and a bot is called
 stronger only when the interval lies above 0; the error rates are checked by simulation
 in tests/test_strength.py.
+
+In a game whose questions ask about two sides (a :class:`~simkit.questions.SideBalance`,
+e.g. EFTAIOS's humans and aliens) the margin is also split by the side the stronger bot's
+seat was dealt (:attr:`Matchup.sides`): where skill pays. The split is descriptive, each
+part with its interval and no verdict of its own.
 """
 
 from __future__ import annotations
@@ -61,6 +66,9 @@ class Matchup:
     fair: tuple[float, float, float]
     margin: tuple[float, float, float]
     verdict: str
+    # the margin over the games where the stronger bot's seat was dealt each side (a game
+    # with sides): (the side's seat name, games, (estimate, lo, hi))
+    sides: tuple[tuple[str, int, tuple[float, float, float]], ...] = ()
 
     def row(self) -> dict[str, str]:
         """A table row narrow enough for 80 columns: percentages and points with the half
@@ -104,6 +112,25 @@ def strong_seats(games: int, seats: int) -> np.ndarray:
     return np.argmax(bot_table(seats, 0, games, True) == 0, axis=1)
 
 
+def side_question(game: GameSpec):
+    """The game's question about two sides (:class:`~simkit.questions.SideBalance`), if any."""
+    from .questions import SideBalance, declared
+
+    return next((q for q in declared(game) if isinstance(q, SideBalance)), None)
+
+
+def seat_sides(result, games: int, seats: int, column: str) -> np.ndarray:
+    """``sides[g, seat]``: the side each seat of game ``g`` was dealt."""
+    f = result.read(["game_index", "seat", column]).sort("game_index", "seat")
+    return f[column].to_numpy().reshape(games, seats)
+
+
+def split_by_side(diffs: np.ndarray, dealt: np.ndarray, question) -> tuple:
+    """The paired differences' mean and interval over the games of each side."""
+    return tuple((name, int((dealt == side).sum()), _interval(diffs[dealt == side]))
+                 for side, name in zip(question.sides, question.seat_name) if (dealt == side).sum() >= 2)
+
+
 def _folder(name: str) -> str:
     """A bot pairing as a folder name (``search:budget=4`` -> ``search-budget-4``)."""
     return re.sub(r"[^A-Za-z0-9_.]+", "-", name).strip("-")
@@ -139,8 +166,11 @@ def head_to_head(game: GameSpec, params: Any, strong: str, weak: str, games: int
         specs.append((RunSpec(game, params, tuple(game.resolve_bots([weak], params)), games, seed, True), where(f"{weak}-self")))
     results = run_many(specs, jobs=jobs, progress=progress, label=f"{game.name} {strong} vs {weak}",
                        replace_stale=True) if specs else []
+    question = side_question(game) if seats > 1 else None
     if key not in cache:
         cache[key] = seat_values(results[-1], games, seats)
+        if question is not None:  # the same seeds deal the same sides whoever plays: the self-play run's deal
+            cache[("sides", key)] = seat_sides(results[-1], games, seats, question.side)
     values = seat_values(results[0], games, seats) if fresh else cache[same]
     if same is not None:
         cache[same] = values
@@ -149,7 +179,9 @@ def head_to_head(game: GameSpec, params: Any, strong: str, weak: str, games: int
     mine = values[rows, at]
     theirs = cache[key][rows, at]
     margin, said = verdict(mine - theirs, target)
-    return Matchup(strong, weak, seats, games, seed, _interval(mine), _interval(theirs), margin, said)
+    dealt = cache.get(("sides", key)) if question is not None else None
+    sides = split_by_side(mine - theirs, dealt[rows, at], question) if dealt is not None else ()
+    return Matchup(strong, weak, seats, games, seed, _interval(mine), _interval(theirs), margin, said, sides)
 
 
 def ladder(game: GameSpec, params: Any, bots: Sequence[str] | None = None, games: int = 1000, seed: int = 0, *,
@@ -224,6 +256,18 @@ NOTES = ("'its share %': the bot's mean win share in its seat (a shared win spli
          "'< 10 shown' above 0 and below 10; 'stronger' above 0 but holding 10; 'not shown' holding 0; 'weaker' below 0.")
 
 
+SIDE_NOTES = ("The margin over the games where the bot's seat was dealt each side, ± the half width of its 95% interval, "
+              "games in brackets: where the skill pays. Descriptive: no verdict of its own; weighted by their games, the parts "
+              "average to the margin.")
+
+
+def side_rows(rows: Sequence[Matchup]) -> list[dict[str, str]]:
+    """The margins split by side (:attr:`Matchup.sides`), a row per matchup that has them."""
+    return [{"bot": m.strong, "against": m.weak,
+             **{f"as {name} pts": f"{100 * e[0]:+.1f} ±{50 * (e[2] - e[1]):.1f} ({n:,})" for name, n, e in m.sides}}
+            for m in rows if m.sides]
+
+
 def summary(rows: Sequence[Matchup], bots: Sequence[str]) -> str:
     """One sentence on the top of the ladder: the top bot against the next strongest."""
     top = next((m for m in rows if m.strong == bots[-1] and m.weak == bots[-2]), None)
@@ -264,3 +308,5 @@ def section(rep, result) -> None:
         for m in rows:
             rep.conclude(f"`{m.strong}` against `{m.weak}` at {m.players} seat{'s' if m.players > 1 else ''}", m.verdict)
         rep.table([m.row() for m in rows], caption=f"{lad['games']:,} games per row. " + NOTES)
+        if split := side_rows(rows):
+            rep.table(split, caption=SIDE_NOTES)

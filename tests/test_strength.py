@@ -83,6 +83,23 @@ def test_a_bot_against_itself_claims_nothing_and_a_real_gap_is_measured():
     assert abs(gap.margin[0] - (gap.share[0] - gap.fair[0])) < 1e-12
 
 
+def test_a_game_with_sides_splits_the_margin_by_the_side_dealt():
+    """EFTAIOS's humans and aliens: the margin over the games where the stronger bot's seat
+    was a human and where it was an alien, averaging (weighted by games) to the margin; a
+    game without sides has no split."""
+    game = get("eftaios")
+    params = build(game.params, {"players": 4}, game.name)
+    m = S.head_to_head(game, params, "heuristic", "random", 60, seed=5)
+    assert [name for name, _, _ in m.sides] == ["a human seat", "an alien seat"]
+    assert sum(n for _, n, _ in m.sides) == 60
+    assert abs(sum(n * e[0] for _, n, e in m.sides) / 60 - m.margin[0]) < 1e-12
+    human = m.sides[0][2]
+    assert human[1] > 0.3  # a heuristic human escapes where a random one never does
+    assert S.side_rows([m])[0]["as a human seat pts"].startswith("+")
+    template = get("template")
+    assert S.head_to_head(template, build(template.params, {"players": 3}, "template"), "count", "random", 30).sides == ()
+
+
 def test_bench_ladder_writes_each_step(tmp_path):
     """(Bad sizes and a one-bot ladder are in tests/test_cli.py's one-line refusals.)"""
     out = tmp_path / "ladder.json"
