@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import inspect
 import os
 import sys
 import textwrap
@@ -234,7 +235,8 @@ def run_cmd(
     output: Optional[Path] = typer.Option(None, "--output", help="Write the summary to this file instead of printing it."),
     by: Optional[str] = typer.Option(None, "--by", help="A column (e.g. city_mission): the win rate per value with intervals, and whether any value pays more than an average one (adjusted for seat and player count)."),
 ) -> None:
-    """Simulate N seeded games and print a summary and the game's balance answers (each with its 95% interval and verdict); results go to Parquet with a JSON manifest.
+    """Simulate N seeded games and print a summary and the game's balance answers (each
+    with its 95% interval and verdict); results go to Parquet with a JSON manifest.
 
     Example: simkit run ufs -n 1000000 --jobs 2 --set threat=2 --bot greedy
 
@@ -520,7 +522,8 @@ def check_cmd(
     fmt: str = typer.Option("table", "--format", help=FORMAT_HELP + " The machine-readable forms hold numbers: rate, lo, hi, successes, games..."),
     output: Optional[Path] = typer.Option(None, "--output", help="Write the verdicts to this file instead of printing them."),
 ) -> None:
-    """Check that rates stay inside their bands, with anytime-valid sequential tests (exit 0 all hold, 1 a band fails or is undecided at its cap, 2 bad file).
+    """Check that rates stay inside their bands, with anytime-valid sequential tests
+    (exit 0 all hold, 1 a band fails or is undecided at its cap, 2 bad file).
 
     Example: simkit check experiments/bands.toml --jobs 2
 
@@ -782,6 +785,13 @@ def main() -> None:
     if code == 130:  # typer returns a Ctrl-C outside a run (reading files, compiling) as 130, silently
         _fail("interrupted", 130)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+# Help text from the docstrings, each paragraph on one line: typer's rich help keeps a
+# paragraph's line breaks, which broke its lines mid-sentence once it rewrapped them.
+for _command in app.registered_commands:
+    if _command.help is None and _command.callback is not None and _command.callback.__doc__:
+        _command.help = "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(_command.callback.__doc__).split("\n\n"))
 
 
 if __name__ == "__main__":
