@@ -144,6 +144,16 @@ def test_help_explains_each_command(tmp_path, simkit_cmd):
         assert proc.returncode == 0 and "Example" in proc.stdout
 
 
+def test_help_paragraphs_are_reflowed_not_broken_where_the_docstring_was():
+    """typer's rich help keeps line breaks inside a paragraph and rewraps it too, which
+    broke 'simkit bench --help' mid-sentence: each paragraph reaches it as one line."""
+    from simkit.cli import app
+
+    for command in app.registered_commands:
+        paragraphs = command.help.split("\n\n")
+        assert len(paragraphs) >= 2 and not [p for p in paragraphs if "\n" in p], command.callback.__name__
+
+
 def test_trace_prints_a_game(tmp_path, simkit_cmd):
     for game in ("ufs", "aau"):
         proc = run_cli(simkit_cmd, ["trace", game, "--seed", "1"], tmp_path)
