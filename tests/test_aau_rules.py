@@ -765,3 +765,26 @@ def test_extra_turn_cap_above_two_plays_the_same_games(players):
     default = _digest(players)
     assert _digest(players, extra_turn_cap=3) == default
     assert _digest(players, extra_turn_cap=4) == default
+
+
+def test_the_invariants_catch_a_miscounted_position():
+    """The conformance suite's invariants (describe.invariants) fire on a position whose
+    counts disagree: discs around a city, base/disc pairs, the bases a disc would destroy."""
+    rules = Rules(AAUParams(players=3))
+    st = rules.new(2)
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        rules.step(st, int(rng.choice(rules.legal(st))))
+    assert not rules.invariants(st)
+
+    from simkit.games.aau.describe import invariants
+
+    def broken(offset):
+        bad = st.s.copy()
+        bad[offset] += 1
+        return " / ".join(invariants(bad, st.b))
+
+    base = E.PLAYER + 1 * E.P_STRIDE
+    assert "player 1: city 3 count is off" in broken(base + E.P_CITY_CNT + 3)
+    assert "player 1: base/disc pair count is off" in broken(base + E.P_ADJ_BASES)
+    assert "space 7: count of bases a disc there would destroy is off" in broken(E.HITS + 7)

@@ -104,6 +104,26 @@ def _city_spaces(board_bytes: bytes) -> tuple[tuple[int, ...], ...]:
     )
 
 
+@functools.lru_cache(maxsize=8)
+def _board_arrays(board_bytes: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For each space x and direction d: the neighbour ``nb[x, d]`` (-1 off the board), the
+    space beyond it in the same direction (``beyond[x, d]``, -1 off the board) and whether
+    the board's edge there is Canada's (``canada[x, d]``, of the neighbour); and which
+    spaces are around each city (``cities[c, x]``). Arrays, because the invariants run after every step of the
+    conformance suite."""
+    b = np.frombuffer(board_bytes, np.int32)
+    n = int(b[board_mod.B_NSP])
+    nb = b[board_mod.B_NB:board_mod.B_NB + n * 6].reshape(n, 6).astype(np.int64)
+    y = np.maximum(nb, 0)
+    d = np.arange(6)
+    beyond = np.where(nb >= 0, nb[y, d], -1)
+    canada = (b[board_mod.B_CANADA + y] >> d) & 1
+    cities = np.zeros((len(_city_spaces(board_bytes)), n), np.int64)  # cities[c, x]: space x is around city c
+    for c, around in enumerate(_city_spaces(board_bytes)):
+        cities[c, list(around)] = 1
+    return nb, canada, beyond, cities
+
+
 def invariants(s: np.ndarray, b: np.ndarray) -> list[str]:
     """Markers conserved (bag + markers + bases + discs + emptied = the spaces),
     scores consistent, discs counted."""
@@ -122,35 +142,30 @@ def invariants(s: np.ndarray, b: np.ndarray) -> list[str]:
     flipped = int((s[E.FLIP:E.FLIP + n] > 0).sum())
     if flipped != int((sp == E.S_BASE).sum()) + taken:
         bad.append("bases flipped differ from bases standing plus bases destroyed")
-    city_spaces = _city_spaces(np.ascontiguousarray(b, np.int32).tobytes())
+    nb, canada, beyond, cities = _board_arrays(np.ascontiguousarray(b, np.int32).tobytes())
+    next_to_base = (nb >= 0) & (sp[np.maximum(nb, 0)] == E.S_BASE)  # [x, d]: the neighbour in direction d is a base
+    bases_next = next_to_base.sum(axis=1)
     for p in range(players):
-        on_board = int((sp == E.S_DISC + p).sum())
+        mine = sp == E.S_DISC + p
+        on_board = int(mine.sum())
         if on_board != _field(s, p, E.P_DISCS) - _field(s, p, E.P_CAPTURED):
             bad.append(f"player {p}: discs on the board differ from discs placed minus discs lost")
         if on_board > 33:
             bad.append(f"player {p} has more than 33 discs")
-        pairs = sum(1 for x in range(n) if sp[x] == E.S_DISC + p for d in range(6)
-                    if b[board_mod.B_NB + x * 6 + d] >= 0 and sp[b[board_mod.B_NB + x * 6 + d]] == E.S_BASE)
-        if pairs != _field(s, p, E.P_ADJ_BASES):
+        if int(bases_next[mine].sum()) != _field(s, p, E.P_ADJ_BASES):
             bad.append(f"player {p}: base/disc pair count is off")
         if _field(s, p, E.P_SCORE) < _field(s, p, E.P_IMMEDIATE):
             bad.append(f"player {p}: score below the points scored in play")
-        for c, around in enumerate(city_spaces):
-            count = sum(1 for x in around if sp[x] == E.S_DISC + p)
-            if count != _field(s, p, E.P_CITY_CNT + c):
-                bad.append(f"player {p}: city {c} count is off")
-                break
-    for x in range(n):
-        hits = 0
-        for d in range(6):
-            y = b[board_mod.B_NB + x * 6 + d]
-            if y < 0 or sp[y] != E.S_BASE:
-                continue
-            z = b[board_mod.B_NB + y * 6 + d]
-            hits += (b[board_mod.B_CANADA + y] >> d) & 1 if z < 0 else sp[z] >= E.S_DISC
-        if hits != s[E.HITS + x]:
-            bad.append(f"space {x}: count of bases a disc there would destroy is off")
-            break
+        base = E.PLAYER + p * E.P_STRIDE + E.P_CITY_CNT
+        off = np.flatnonzero(cities @ mine != s[base:base + len(cities)])
+        if off.size:
+            bad.append(f"player {p}: city {int(off[0])} count is off")
+    # a disc on x destroys the base next to it in direction d when the space beyond it holds a
+    # disc, or is the Canada edge
+    closed = np.where(beyond < 0, canada, sp[np.maximum(beyond, 0)] >= E.S_DISC)
+    wrong = np.flatnonzero((next_to_base & (closed != 0)).sum(axis=1) != s[E.HITS:E.HITS + n])
+    if wrong.size:
+        bad.append(f"space {int(wrong[0])}: count of bases a disc there would destroy is off")
     if s[E.PHASE] != E.P_OVER and s[E.ROUND] > s[E.NROUNDS]:
         bad.append("more rounds than the bag allows")
     return bad
