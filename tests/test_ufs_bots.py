@@ -13,7 +13,7 @@ from simkit.games.ufs import engine as E
 from simkit.games.ufs import Rules
 from simkit.games.ufs.board import B_DMAX, EXPLOSION, LEFT, MSHIP, RIGHT
 from simkit.games.ufs.params import UFSParams
-from simkit.jit import popcount
+from simkit.jit import entry, popcount
 from strategies.ufs import SCRATCH, greedy
 
 
@@ -87,13 +87,17 @@ def reference_move_value(s, b, w, col, k, jets_ready, seen):
     return score
 
 
-@njit
+# simkit's cached copies: a helper compiled in this file, or a kernel called from Python, would
+# be compiled again every session
+_survey, _move_value, _choose_with = entry(greedy.survey), entry(greedy.move_value), entry(greedy.choose_with)
+
+
 def _move_values(s, b, w, ib, fb, out):
-    greedy.survey(s, w, ib, fb)
+    _survey(s, w, ib, fb)
     for col in range(5):
         for k in range(7):
             for j, jets in enumerate((0, 4, 9)):
-                out[col, k, j] = greedy.move_value(s, b, w, ib, col, k, jets)
+                out[col, k, j] = _move_value(s, b, w, ib, col, k, jets)
 
 
 @pytest.mark.parametrize("params", [UFSParams(threat=0), UFSParams(threat=3), UFSParams(city="washington", city_side="damaged", threat=2)])
@@ -124,4 +128,4 @@ def test_greedy_move_value_on_bit_masks_matches_a_ship_by_ship_reading(params):
 
 
 def _greedy_action(st, ib, fb):
-    return int(greedy.choose_with(st.s, st.b, greedy.DEFAULT_WEIGHTS, ib, fb))
+    return int(_choose_with(st.s, st.b, greedy.DEFAULT_WEIGHTS, ib, fb))
