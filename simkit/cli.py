@@ -4,8 +4,8 @@ a notebook can call: simkit.runner.run, simkit.report..., simkit.compare...)."""
 from __future__ import annotations
 
 import functools
-import json
 import inspect
+import json
 import os
 import sys
 import textwrap

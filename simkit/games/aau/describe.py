@@ -109,8 +109,8 @@ def _board_arrays(board_bytes: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarra
     """For each space x and direction d: the neighbour ``nb[x, d]`` (-1 off the board), the
     space beyond it in the same direction (``beyond[x, d]``, -1 off the board) and whether
     the board's edge there is Canada's (``canada[x, d]``, of the neighbour); and which
-    spaces are around each city (``cities[c, x]``). Arrays, because the invariants run after every step of the
-    conformance suite."""
+    spaces are around each city (``cities[c, x]``). Arrays, because the invariants run
+    after every step of the conformance suite."""
     b = np.frombuffer(board_bytes, np.int32)
     n = int(b[board_mod.B_NSP])
     nb = b[board_mod.B_NB:board_mod.B_NB + n * 6].reshape(n, 6).astype(np.int64)
