@@ -1,4 +1,5 @@
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -21,6 +22,12 @@ def simkit_cmd():
 
 
 os.environ.setdefault("COLUMNS", "120")
+# A shell's background job (`make test &`, some CI runners) starts with Ctrl-C ignored, and a
+# process inherits that: the Ctrl-C tests' simkit would never see theirs. Ctrl-C as at a
+# terminal, for this process and the commands it starts (a handler becomes the default in
+# a child; an ignored signal would stay ignored).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 # One compiled loop per game holding every bot (simkit.play.bots_used): the suite plays
 # hundreds of bot mixes, which would otherwise each compile a loop of their own. Child
 # processes (the CLI tests) inherit it. `make test` compiles these loops ahead.
