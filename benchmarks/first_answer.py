@@ -37,12 +37,6 @@ VENV = ROOT / ".venv" / "bin"
 OUT = ROOT / "benchmarks" / "first-answer.json"
 
 
-def _run(cmd: list[str], env: dict, timeout: float = 3600, cwd: Path = ROOT) -> tuple[float, int, str]:
-    t0 = time.perf_counter()
-    p = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout)
-    return time.perf_counter() - t0, p.returncode, (p.stdout + p.stderr)[-3000:]
-
-
 def _cold_env(tmp: Path) -> dict:
     return dict(os.environ, SIMKIT_CACHE_DIR=str(tmp / "cache"), COLUMNS="120")
 
@@ -59,7 +53,8 @@ def install(tmp: Path) -> dict:
 
 
 def _run_to_answer(cmd: list[str], env: dict, timeout: float = 3600) -> tuple[float | None, float, int, str]:
-    """Like :func:`_run`, also timing the moment the answer line appears on stdout."""
+    """Runs ``cmd``: the seconds until its answer line appeared on stdout (None if none
+    did), the seconds it took, its exit code and the end of its output."""
     t0 = time.perf_counter()
     with tempfile.TemporaryFile("w+") as err:
         p = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True)
@@ -88,7 +83,7 @@ def first_run(tmp: Path, game: str = "ufs", bot: str | None = None, n: int = 100
 
 def make_run(tmp: Path) -> dict:
     env = _cold_env(tmp)
-    secs, rc, text = _run(["make", "run"], env, timeout=7200)
+    _, secs, rc, text = _run_to_answer(["make", "run"], env, timeout=7200)
     return {"seconds": round(secs, 1), "exit": rc, "target": 180, **({"output": text} if rc else {})}
 
 

@@ -108,7 +108,11 @@ def ensure_compiled(runs: Iterable[tuple[GameSpec, Iterable[Bot]]], say: Callabl
     """Compiles each game's loop for its runs' built-in bots unless it is in the cache
     (:func:`uncompiled`), saying so first (``say``); several loops compile on up to
     ``jobs`` processes at once."""
-    todo = uncompiled(runs)
+    compile_loops(uncompiled(runs), say, jobs)
+
+
+def compile_loops(todo: list[tuple[GameSpec, list[Bot]]], say: Callable[[str], None] | None = None, jobs: int = 1) -> None:
+    """Compiles the loops ``todo`` (from :func:`uncompiled`), saying so first."""
     if not todo:
         return
     if say is not None:

@@ -30,7 +30,7 @@ import polars as pl
 
 from . import __version__
 from .bots import Bot, bot_table
-from .compiled import compile_by_name, compiling_line, ensure_compiled, leave_compiling, uncompiled
+from .compiled import compile_by_name, compile_loops, compiling_line, leave_compiling, uncompiled
 from .errors import Interrupted, UserError
 from .game import GameSpec
 from .params import as_dict
@@ -890,7 +890,7 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
                 t0 = time.perf_counter()  # the speed is of the compiled play (plain games: counted apart)
         else:
             with status(enabled=progress is True) as say:
-                ensure_compiled(runs, say, jobs=cores)
+                compile_loops(todo, say, jobs=cores)
             t0 = time.perf_counter()  # the speed remembered is of playing, not compiling
         estimate = _plan_by_speed(pending, cores)
         if progress is True and estimate is not None and estimate >= 30:

@@ -118,8 +118,9 @@ def _board_arrays(board_bytes: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarra
     d = np.arange(6)
     beyond = np.where(nb >= 0, nb[y, d], -1)
     canada = (b[board_mod.B_CANADA + y] >> d) & 1
-    cities = np.zeros((len(_city_spaces(board_bytes)), n), np.int64)  # cities[c, x]: space x is around city c
-    for c, around in enumerate(_city_spaces(board_bytes)):
+    spaces = _city_spaces(board_bytes)
+    cities = np.zeros((len(spaces), n), np.int64)  # cities[c, x]: space x is around city c
+    for c, around in enumerate(spaces):
         cities[c, list(around)] = 1
     return nb, canada, beyond, cities
 
