@@ -19,7 +19,7 @@ from typing import ClassVar
 
 import numpy as np
 import polars as pl
-import scipy  # scipy.stats loads on first use: a game's module imports in a blink
+import scipy  # its parts load on first use: a game's module imports in a blink
 
 from ...questions import EQUIVALENT, NOT_SHOWN, SHOWN, Answer, Estimate, SeatFairness, SideBalance, sides_per_game
 
@@ -79,7 +79,7 @@ def within_margin(e: Estimate, margin: float = MARGIN, alpha: float = 0.05) -> b
     """Equivalence (two one-sided tests at ``alpha``): the 1 - 2 alpha interval inside ±margin.
     Asked of a shown gap too: a gap can be real and still small."""
     se = e.se
-    z = scipy.stats.norm.ppf(1 - alpha)
+    z = scipy.special.ndtri(1 - alpha)
     return e.estimate - z * se > -margin and e.estimate + z * se < margin
 
 
@@ -171,7 +171,7 @@ def _side_rates(per: pl.DataFrame) -> tuple[Estimate, ...]:
         x = per[col].to_numpy()
         m = float(x.mean())
         se = float(x.std(ddof=1) / np.sqrt(x.size)) if x.size > 1 else float("inf")
-        t = scipy.stats.t.ppf(0.975, max(x.size - 1, 1))
+        t = scipy.special.stdtrit(max(x.size - 1, 1), 0.975)  # t.ppf
         out.append(_bounded(Estimate(label, m, m - t * se, m + t * se, "rate", None, int(x.size), ""), 0.0, 1.0, x.size))
     return tuple(out)
 

@@ -19,7 +19,7 @@ import json
 
 import numpy as np
 import polars as pl
-import scipy  # scipy.stats loads on first use: a game's module imports in a blink
+import scipy  # its parts load on first use: a game's module imports in a blink
 
 from ...questions import (EQUIVALENT, NOT_SHOWN, SHOWN, Answer, Estimate, Question, SeatFairness, VariantEffect,
                           contrast_verdict, mean_se, two_sided_p)
@@ -156,7 +156,7 @@ def _difference(wa: np.ndarray, wb: np.ndarray) -> tuple[float, float, float, fl
     outcome and the p-value from the exact sign test on the decisive games."""
     x = wa - wb
     m, se = mean_se(x)
-    z = scipy.stats.norm.ppf(0.975)
+    z = scipy.special.ndtri(0.975)
     if x.size > 1 and se > 0:
         return m, se, two_sided_p(m, se), m - z * se, m + z * se
     n, decisive, won = x.size, int(np.abs(x).sum()), int((x > 0).sum())

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 import polars as pl
-import scipy  # scipy.stats loads on first use: a game's module imports in a blink
+import scipy  # its parts load on first use: a game's module imports in a blink
 
 from ...questions import VariantEffect, contrast_verdict, two_sided_p
 from ...report import PALETTE, Report, fmt_p, pct, style
@@ -89,7 +89,7 @@ def _forest(ax, labels, estimates, shown) -> None:
 def _over_pairings(estimates, margin: float) -> list[tuple[str, str]]:
     """(Holm-adjusted p, verdict) of one position's deviation in each pairing, Holm over the
     pairings; a zero-width interval (every game alike) is no test."""
-    z = scipy.stats.norm.ppf(0.975)
+    z = scipy.special.ndtri(0.975)
     se = [(e.hi - e.lo) / (2 * z) for e in estimates]
     p_adj = holm_adjusted([two_sided_p(e.estimate, s) if s > 0 else float("nan") for e, s in zip(estimates, se)])
     return [(fmt_p(p), contrast_verdict(e.estimate, s, margin, p)) if s > 0 else ("", "too few games")

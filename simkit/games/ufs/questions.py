@@ -17,7 +17,7 @@ import dataclasses
 from typing import Any, ClassVar
 
 import polars as pl
-import scipy  # scipy.stats loads on first use: a game's module imports in a blink
+import scipy  # its parts load on first use: a game's module imports in a blink
 
 from ...questions import (EQUIVALENT, NOT_SHOWN, SHOWN, Answer, Difficulty, Estimate, VariantEffect, WinRate,
                           contrast_verdict, mean_se, two_sided_p)
@@ -99,7 +99,7 @@ class DamagedSide:
         f = self._games(frame) if use_where else frame
         if not {"city", "city_side", "threat"} <= set(f.columns) or f["city_side"].n_unique() < 2:
             return []
-        z = scipy.stats.norm.ppf(0.975)
+        z = scipy.special.ndtri(0.975)
         raw = []
         for city in [c for c in CITY_NAMES if c in set(f["city"].to_list())]:
             wide = (f.filter(pl.col("city") == city)
@@ -167,7 +167,7 @@ class DamagedSide:
         p_adj = holm_adjusted([d.p_value for _, _, d in rows])
         out = []
         for (city, t, d), p in zip(rows, p_adj):
-            se = (d.hi - d.lo) / (2 * scipy.stats.norm.ppf(0.975))
+            se = (d.hi - d.lo) / (2 * scipy.special.ndtri(0.975))
             v = contrast_verdict(d.estimate, se, self.margin, float(p), self.alpha)
             out.append({"city": CITY_NAMES[city], "threat": t, "games": f"{d.n:,}",
                         "damaged minus normal [95% CI]": f"{100 * d.estimate:+.2f} points [{100 * d.lo:+.2f}, {100 * d.hi:+.2f}]",
