@@ -56,7 +56,7 @@ from .errors import UserError
 from .games import get
 from .params import build
 from .compiled import ensure_compiled
-from .runner import MAX_CHUNK, RunSpec, execute, plan_chunks
+from .runner import MAX_CHUNK, RunSpec, execute, kept_workers, plan_chunks
 from .stats import CONTINUE, FAIL_LOW, HOLDS, BandTest, Interval, verdict_at
 
 UNDECIDED = "undecided"
@@ -306,7 +306,8 @@ def check(path: Path, jobs: int = 1, only: list[str] | None = None) -> list[Verd
             raise UserError(f"{path}: no band named {', '.join(sorted(unknown))}")
         bands = [b for b in bands if b.name in only]
     jobs = worker_count(jobs)
-    return [decide(b, jobs) for b in bands]
+    with kept_workers():  # a band's looks are small plays in a row
+        return [decide(b, jobs) for b in bands]
 
 
 def _pts(x: float) -> str:

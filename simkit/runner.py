@@ -573,6 +573,24 @@ def _worker_init() -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+_KEPT: list | None = None  # inside kept_workers: the worker pools left running
+
+
+@contextmanager
+def kept_workers() -> Iterator[None]:
+    """Within it, the worker processes stay up from one play to the next (each new worker
+    imports simkit and loads the compiled game, about a second): for many small plays in
+    a row, such as a check's looks. They are released at its end."""
+    global _KEPT
+    outer, _KEPT = _KEPT, []
+    try:
+        yield
+    finally:
+        kept, _KEPT = _KEPT, outer
+        for executor in kept:
+            executor.shutdown(wait=True)
+
+
 def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[int], None]) -> None:
     """Plays the tasks on loky worker processes, a few chunks ahead of the results (so
     that a run of any length starts at once and holds little in memory)."""
@@ -595,8 +613,12 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
             finished, running = wait(running, return_when=FIRST_COMPLETED)
             _collect(finished, runs, advance)
         # Idle workers would hold their memory (the compiled game, the last chunk) while
-        # the results are combined and answered: released now.
-        executor.shutdown(wait=True)
+        # the results are combined and answered: released now, unless more plays follow
+        # at once (kept_workers).
+        if _KEPT is None:
+            executor.shutdown(wait=True)
+        elif executor not in _KEPT:
+            _KEPT.append(executor)
     except BrokenProcessPool:
         executor.shutdown(wait=False, kill_workers=True)
         bots = sorted({b.name for r in runs for b in r.spec.bots if b.source})

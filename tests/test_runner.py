@@ -141,6 +141,26 @@ def test_interrupted_run_keeps_finished_chunks_and_resumes(tmp_path, simkit_cmd)
     assert pl.read_parquet(out / "games.parquet").equals(whole)
 
 
+def test_kept_workers_play_on_in_the_same_processes_and_are_released_at_its_end():
+    """Within kept_workers (a check's looks) the plays in a row share their worker
+    processes; at its end none is left, and the games are those of a run on its own."""
+    import psutil
+
+    from simkit.runner import kept_workers
+
+    def workers():
+        return {p.pid for p in psutil.Process().children(recursive=True) if "LokyProcess" in " ".join(p.cmdline())}
+
+    frames, seen = [], []
+    with kept_workers():
+        for seed in (1, 2):
+            frames.append(run(spec(n=400, seed=seed, bot="random"), None, jobs=2, chunk_size=100, progress=False).frame)
+            seen.append(workers())
+    assert len(seen[0]) == 2 and seen[0] == seen[1]
+    assert not workers()
+    assert frames[1].equals(run(spec(n=400, seed=2, bot="random"), None, progress=False).frame)
+
+
 def test_workers_exit_when_the_main_process_is_killed(tmp_path, simkit_cmd):
     import psutil
 
