@@ -46,6 +46,7 @@ import numpy as np
 import polars as pl
 
 from .errors import UserError
+from .runner import kept_workers
 from .params import as_dict, build, describe
 from .questions import Z95, Answer, Payoff, Question, SeatFairness, SideBalance, WinRate, declared, equivalent, fmt_interval
 
@@ -551,6 +552,7 @@ def _worst(answer: Answer, goal_: Goal) -> str:
 
 
 # ---- the whole search -------------------------------------------------------------------------------
+@kept_workers()  # its rounds are plays in a row
 def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None = None, bots: Sequence[str] = (),
          budget: int = 200_000, minutes: float | None = None, seed: int = 0, jobs: int = 1, out: Path | None = None, alpha: float = 0.05,
          keep: int = 2, confirm_share: float = 0.4, length_tolerance: float | None = None, keep_seats: bool = False,
