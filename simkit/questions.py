@@ -706,7 +706,7 @@ class Difficulty:
         not_shown = [s.label for s in steps if s.verdict != SHOWN]
         lo, hi = est[0], est[-1]
         if not not_shown:
-            tail = f"each level is harder than the one before (every step paired and significant, 5%)"
+            tail = "each level is harder than the one before (every step paired and significant, 5%)"
             verdict = SHOWN
         else:
             tail = f"that each level is harder is not shown for {', '.join(not_shown)}"

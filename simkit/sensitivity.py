@@ -53,7 +53,7 @@ import numpy as np
 import polars as pl
 
 from .errors import UserError
-from .params import as_dict, build, describe
+from .params import build, describe
 from .stats import Difference, holm_adjusted, paired_binary, paired_ratio_change, ratio_estimate, wilson
 
 Terms = list[tuple[float, np.ndarray, np.ndarray]]
