@@ -16,6 +16,13 @@ if at least ``ATTACK_THRESHOLD``.
   chance, over the sampled worlds, that an alien attacks the sector before its next turn, its
   own next announcement included (quiet on a safe sector; on a dangerous one a true noise 40%,
   a bluff 40%, a silence 20%).
+* The hatch it makes for: the nearest open one, each costing ``cede`` steps more
+  (``search:cede=N``, 8 by default; 0: the nearest, as the heuristic) times the chance that
+  another seat, human, is nearer to it. A hatch takes one human, and humans starting
+  together would otherwise walk in file to the same hatch, the ones behind then crossing the
+  ship to the next and running out of time. Measured against heuristic, one searching seat
+  (2,000 games, seed 2026): the human seats' part of the margin +4.7 -> +6.8 points at 8
+  players, +5.5 -> +7.3 at 6, +6.6 -> +7.6 at 4.
 * Its noise in any sector (a bluff): among the sectors the others could believe it on, the one
   far from its true sector (up to ``far=N`` steps, 6 by default; ``lure=N``: steps a sure alien in reach is worth, 3) that the sampled aliens can reach most
   often, so that their attack and chase go there (``no-lure``: the heuristic's random bluff).
@@ -33,7 +40,7 @@ attacker to be an alien). Every candidate meets the same worlds and the same cha
 random numbers); the heuristic's choice stands unless another is better by a margin.
 ``classic-human`` gives humans this rollout search too (the earlier bot's human).
 
-Options: ``budget=N``, ``risk=N``, ``no-lure``, ``lure=N``, ``far=N``, ``deep``, ``classic-human``, ``humans`` /
+Options: ``budget=N``, ``risk=N``, ``cede=N``, ``no-lure``, ``lure=N``, ``far=N``, ``deep``, ``classic-human``, ``humans`` /
 ``aliens`` (search on one side only); the heuristic's restriction options apply to the
 decisions the heuristic takes.
 """
@@ -50,6 +57,7 @@ from simkit.games.eftaios.board import (
     B_HATCH_CARDS,
     B_HATCH_CELL,
     B_HATCH_GREEN,
+    B_HDIST,
     B_HUMANS,
     B_ITEM_KIND,
     B_KIND,
@@ -89,6 +97,8 @@ LURE_W = Number(lo=0, hi=15, default=3, shift=40, help="a human's bluff: steps o
 LURE_W_SHIFT, LURE_W_MASK = LURE_W.shift, (1 << LURE_W.bits) - 1
 LURE_F = Number(lo=2, hi=31, default=6, shift=44, help="a human's bluff: steps from the seat that are far enough")
 LURE_F_SHIFT, LURE_F_MASK = LURE_F.shift, (1 << LURE_F.bits) - 1
+CEDE = Number(lo=0, hi=31, default=8, shift=49, help="a human's move: steps a hatch costs that another likely human is nearer to")
+CEDE_SHIFT, CEDE_MASK = CEDE.shift, (1 << CEDE.bits) - 1
 NO_LURE = 512  # a human's bluffs: the heuristic's (random among the believable sectors), not searched
 MAX_CAND = 5
 REVEAL_COST = 0.035  # value an empty attack gives away
@@ -621,20 +631,11 @@ def alien_reach(world, q, me, one, r, f, nx, walk):
 
 
 @kernel
-def human_risks(flags, obs, legal, rng, b, mem, ib, fb, worlds):
-    """fb[F_RISK + i]: the chance that move legal[i] is attacked before the seat's next turn,
-    over ``worlds`` worlds sampled from the belief. The aliens are modelled as the table's
-    trackers are: each attacks the sector of its reach where the expected humans are most
-    (at least ATTACK_AT), from the public announcements, the seat's own next one included
-    (quiet on a safe sector; on a dangerous one a true noise, a bluff or a silence)."""
+def human_chance(obs, b, mem):
+    """How likely an alien takes an undecided seat to be human (from the public
+    announcements), and whether the seat itself is undecided as the others see it."""
     n = b[B_PLAYERS]
     me = obs[E.O_SEAT]
-    nl = legal.shape[0]
-    wo = B.walk_of(b)
-    walk = b[wo:wo + W].view(np.int64)
-    safe = b[BB_SAFE:BB_SAFE + W].view(np.int64)
-    danger = b[BB_DANGER:BB_DANGER + W].view(np.int64)
-    # how likely an alien takes the others, and the seat, to be human
     hl = b[B_HUMANS]
     und = 0
     for q in range(n):
@@ -657,7 +658,68 @@ def human_risks(flags, obs, legal, rng, b, mem, ib, fb, worlds):
         und += 1  # the seat itself, as the others see it
     else:
         hl -= 1
-    pa = min(1.0, max(0.0, hl / max(und - 1, 1)))  # an undecided alien leaves und - 1 seats
+    return min(1.0, max(0.0, hl / max(und - 1, 1))), me_und  # an undecided alien leaves und - 1 seats
+
+
+@kernel
+def target_hatch(flags, obs, b, mem):
+    """The open hatch a human makes for (-1: the nearest, as the heuristic): each costs its
+    steps from the seat, plus ``cede`` steps times the chance that another seat, human, is
+    nearer to it (from that seat's possible sectors): a hatch takes one human (R7.1,
+    R11.2), so the one behind walks on to the next."""
+    cede = 1.0 * ((flags >> CEDE_SHIFT) & CEDE_MASK)
+    if cede == 0.0:
+        return -1
+    y0 = obs[E.O_RSEC]
+    pa, _ = human_chance(obs, b, mem)
+    best = -1
+    best_v = 1e18
+    for k in range(4):
+        if obs[E.O_HATCH + k] != E.HATCH_OPEN:
+            continue
+        d = b[B_HDIST + k * NCELLS + y0]
+        if d >= FAR:
+            continue
+        ahead = 0.0
+        for j in range(b[B_PLAYERS]):
+            if not B.in_play(obs, mem, j) or sg(mem, j, S_CAN_H) == 0:
+                continue
+            pj = pa if sg(mem, j, S_CAN_A) != 0 and obs[E.O_PUB_SIDE + j] < 0 else 1.0
+            if pj <= ahead:
+                continue
+            hs = seat_set(mem, B.M_H, j)
+            dj = FAR
+            for w in range(bits.WORDS):
+                x = hs[w]
+                while x != 0:
+                    low = x & -x
+                    y = bits.cell_at(w, bits.lowest(low))
+                    x ^= low
+                    dj = min(dj, b[B_HDIST + k * NCELLS + y])
+            if dj < d:
+                ahead = pj
+        v = d + cede * ahead
+        if v < best_v:
+            best_v = v
+            best = k
+    return best
+
+
+@kernel
+def human_risks(flags, obs, legal, rng, b, mem, ib, fb, worlds):
+    """fb[F_RISK + i]: the chance that move legal[i] is attacked before the seat's next turn,
+    over ``worlds`` worlds sampled from the belief. The aliens are modelled as the table's
+    trackers are: each attacks the sector of its reach where the expected humans are most
+    (at least ATTACK_AT), from the public announcements, the seat's own next one included
+    (quiet on a safe sector; on a dangerous one a true noise, a bluff or a silence)."""
+    n = b[B_PLAYERS]
+    me = obs[E.O_SEAT]
+    nl = legal.shape[0]
+    wo = B.walk_of(b)
+    walk = b[wo:wo + W].view(np.int64)
+    safe = b[BB_SAFE:BB_SAFE + W].view(np.int64)
+    danger = b[BB_DANGER:BB_DANGER + W].view(np.int64)
+    pa, me_und = human_chance(obs, b, mem)
     p_me = pa if me_und else 1.0
     # the other seats' expected humans per sector
     for y in range(NCELLS):
@@ -790,6 +852,7 @@ def human_pick(flags, obs, legal, rng, b, mem, ib, fb, worlds):
         if a < E.A_MOVE + NCELLS and H.open_hatch_at(obs, b, a - E.A_MOVE):
             return a
     human_risks(flags, obs, legal, rng, b, mem, ib, fb, worlds)
+    target = target_hatch(flags, obs, b, mem)
     best = legal[0]
     best_score = 1e18
     for i in range(nl):
@@ -797,7 +860,10 @@ def human_pick(flags, obs, legal, rng, b, mem, ib, fb, worlds):
         if a >= E.A_MOVE + NCELLS:
             continue
         y = a - E.A_MOVE
-        score = 1.0 * C.hatch_distance(obs, E.O_HATCH, b, y)
+        if target >= 0:
+            score = 1.0 * b[B_HDIST + target * NCELLS + y]
+        else:
+            score = 1.0 * C.hatch_distance(obs, E.O_HATCH, b, y)
         score += H.THREAT_WEIGHT * H.threat_at(obs, b, mem, fb, y)
         if b[B_KIND + y] == DANGER:
             score += H.DANGER_WEIGHT
