@@ -8,30 +8,33 @@ results; t interval over games).
 
     .venv/bin/python experiments/eftaios_side_strength.py [--players 2 4 6 8] [--games 2000] [--seed 11]
 
-Measured (2,000 games a row, seed 11, Galilei, 2026-11-29): points a seat of the side
-gains when all of its side search, against all heuristic.
+Measured (2,000 games a row, seed 11, Galilei, 2026-11-29, the search with ``cede=8``):
+points a seat of the side gains when all of its side search, against all heuristic.
 
 | players | humans search: a human seat | one searching human (ladder) | aliens search: an alien seat | one searching alien (ladder) |
 |---|---|---|---|---|
-| 2 | +8.9 | +8.1 | +11.9 | +12.7 |
-| 4 | +8.9 | +6.6 | +9.7 | +3.9 |
-| 6 | +8.7 | +5.5 | +3.3 | +3.5 |
-| 8 | +10.2 | +4.7 | +2.1 | -0.4 |
+| 2 | +8.0 | +7.7 | +11.9 | +12.7 |
+| 4 | +9.8 | +7.6 | +9.7 | +3.9 |
+| 6 | +11.6 | +7.3 | +3.4 | +3.5 |
+| 8 | +12.7 | +6.8 | +2.1 | -0.4 |
 
-(The ladder's columns are the report's per-side split, seed 2026.) A human seat gains
-+9 to +10 points when all humans search, about twice what one searching human gains among
-heuristic ones at 6 and 8 seats: a searching human's bluffs draw the aliens' chase away from
-the other humans too, so part of its edge goes to seats it does not play. An alien seat's
-gain shrinks with the table either way: the kills are shared among more aliens.
+(The ladder's columns are the per-side split of one searching seat against heuristic,
+seed 2026.) A human seat gains +9.8 to +12.7 points at 4 to 8 players when all humans search,
+up to twice what one searching human gains among heuristic ones: a searching human's
+bluffs draw the aliens' chase away from the other humans too, so part of its edge goes to
+seats it does not play. An alien seat's gain shrinks with the table either way: the kills
+are shared among more aliens. Before ``cede`` (the hatch another human is nearer to is left
+to it), all humans searching gained +8.9/+8.9/+8.7/+10.2.
 
-Searching humans also survive without escaping: at 8 players, 49.7% of the games of
-all-searching humans end by time, against 16.0% of heuristic ones, and the aliens win those
-(R11.4; both sides can win an advanced game, R11.5), so an alien seat's result rises too,
-77.7% -> 85.7%. Playing straight for a hatch in the last rounds (a ``hurry=N`` option tried on
-2026-11-29: with fewer than N rounds to spare after the way to a hatch, the heuristic's move
-without avoiding the aliens) changed the one-seat margin by at most 0.2 points for N up to 10;
-never avoiding (N = 31) raised a human seat's part to +6.5 at 8 players but lowered it at 2
-and 4 (+4.2 and +2.5 against +7.0 and +7.1), so the option was not kept.
+Searching humans also survive without escaping: at 8 players, 42.9% of the games of
+all-searching humans end by time (49.6% without ``cede``), against 16.0% of heuristic ones,
+and the aliens win those (R11.4; both sides can win an advanced game, R11.5), so an alien
+seat's result rises too, 77.7% -> 86.3%. Playing straight for a hatch in the last rounds (a
+``hurry=N`` option tried on 2026-11-29, before ``cede``: with fewer than N rounds to spare
+after the way to a hatch, the heuristic's move without avoiding the aliens) changed the
+one-seat margin by at most 0.2 points for N up to 10; never avoiding (N = 31) raised a human
+seat's part to +6.5 at 8 players but lowered it at 2 and 4 (+4.2 and +2.5 against +7.0 and
++7.1), so the option was not kept.
 """
 
 from __future__ import annotations
