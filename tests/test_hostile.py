@@ -240,6 +240,17 @@ def test_a_bot_that_ends_its_process_is_one_line_and_leaves_no_half_made_run(tmp
     assert not (tmp_path / "r").exists()
 
 
+def test_a_bot_that_ends_its_process_in_a_check_is_one_line(tmp_path, simkit_cmd):
+    """A check keeps its workers from look to look: a bot that ends one is still one line,
+    which does not promise a resume (a check saves nothing)."""
+    (tmp_path / "quitter.py").write_text("import os\ndef choose(observation, legal, rng):\n    os._exit(0)\n")
+    (tmp_path / "b.toml").write_text('alpha = 0.01\nbeta = 0.01\ndetect = 0.05\nbatch = 200\nseed = 1\n\n[[band]]\n'
+                                     'name = "q"\ngame = "ufs"\nmetric = "won"\nbots = ["quitter:choose"]\ncentre = 0.0\nhi = 0.02\n')
+    proc = _cli(simkit_cmd, ["check", "b.toml", "--jobs", "2"], tmp_path)
+    _one_line_exit_2(proc, "quitter:choose")
+    assert "nothing was saved" in proc.stderr and "resume" not in proc.stderr
+
+
 def test_a_data_file_that_never_ends_is_refused(tmp_path, simkit_cmd):
     _one_line_exit_2(_cli(simkit_cmd, ["run", "template", "-n", "5", "--set", "data=/dev/zero", "--no-progress"], tmp_path), "not a regular file")
 
