@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
 import polars as pl
 
 from simkit.games import get
@@ -75,8 +74,7 @@ def main() -> None:
         print(f"{players} players, all heuristic: a human seat wins {100 * base['human'].mean():.1f}%, "
               f"an alien seat {100 * base['alien'].mean():.1f}%")
         for bot, col in (("search:humans", "human"), ("search:aliens", "alien"), ("search", "human"), ("search", "alien")):
-            diff = (side_results(game, params, bot, args.games, args.seed)[col] - base[col]).drop_nulls().to_numpy()
-            gain = mean_interval(np.asarray(diff, float))
+            gain = mean_interval((side_results(game, params, bot, args.games, args.seed)[col] - base[col]).drop_nulls().to_numpy())
             print(f"  {bot:14s} {'a human' if col == 'human' else 'an alien'} seat gains {100 * gain.estimate:+.1f} points [{100 * gain.lo:+.1f}, {100 * gain.hi:+.1f}]",
                   flush=True)
 

@@ -253,6 +253,7 @@ class _Look:
     chunk: int
     secret: bytes | None
     successes: int = 0
+    out: Path | None = None  # a look is written nowhere: a check saves no games
 
     @property
     def spec(self) -> RunSpec:

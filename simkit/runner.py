@@ -623,8 +623,7 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
         executor.shutdown(wait=False, kill_workers=True)
         bots = sorted({b.name for r in runs for b in r.spec.bots if b.source})
         why = f"a bot ended its process (os._exit?): {', '.join(bots)}" if bots else "out of memory? try fewer --jobs or a smaller --chunk-size"
-        # a check's looks are kept nowhere: only a run with a folder resumes
-        kept = any(getattr(r, "out", None) is not None for r in runs)
+        kept = any(r.out is not None for r in runs)  # only a run with a folder resumes
         then = "finished chunks are kept: rerun the same command to resume" if kept else "nothing was saved"
         raise UserError(f"a worker process died while playing ({why}); {then}") from None
     except BaseException:

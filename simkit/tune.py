@@ -46,9 +46,9 @@ import numpy as np
 import polars as pl
 
 from .errors import UserError
-from .runner import kept_workers
 from .params import build, describe
 from .questions import Z95, Answer, Payoff, Question, SeatFairness, SideBalance, WinRate, declared, equivalent, fmt_interval
+from .runner import kept_workers
 
 MAX_VALUES = 9  # values tried per numeric knob on its own (evenly spread over its range)
 
