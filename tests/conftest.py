@@ -15,6 +15,32 @@ def root() -> Path:
 
 
 @pytest.fixture
+def simkit_cli(capfd, monkeypatch):
+    """The ``simkit`` command run in this process: ``simkit_cli(args, cwd)`` gives what a
+    subprocess would (exit code, stdout, stderr) from the same ``main`` the console script
+    calls, without starting Python and loading the compiled loops again (about 1 s a
+    command). What only a process of its own shows (signals, workers left behind, the
+    environment a command starts with, imports) stays with ``simkit_cmd``."""
+    import subprocess
+
+    from simkit.cli import main
+
+    def invoke(args, cwd):
+        capfd.readouterr()
+        monkeypatch.chdir(cwd)
+        monkeypatch.setattr(sys, "argv", ["simkit", *map(str, args)])
+        try:
+            main()
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        captured = capfd.readouterr()
+        return subprocess.CompletedProcess(["simkit", *args], code, captured.out, captured.err)
+
+    return invoke
+
+
+@pytest.fixture
 def simkit_cmd():
     """The installed command (tests run it as a user would)."""
     exe = Path(sys.executable).parent / "simkit"

@@ -53,14 +53,10 @@ BAD = [
 ]
 
 
-def run_cli(cmd, args, cwd, timeout=300):
-    return subprocess.run(cmd + args, capture_output=True, text=True, cwd=cwd, timeout=timeout)
-
-
 @pytest.mark.parametrize("args, message", BAD, ids=[" ".join(a) for a, _ in BAD])
-def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path, simkit_cmd):
+def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path, simkit_cli):
     out = tmp_path / "out"
-    proc = run_cli(simkit_cmd, args + ["--out", str(out)] if args[0] == "run" else args, tmp_path)
+    proc = simkit_cli(args + ["--out", str(out)] if args[0] == "run" else args, tmp_path)
     assert proc.returncode == 2, proc.stderr
     lines = [line for line in proc.stderr.strip().splitlines() if line.strip()]
     assert len(lines) == 1, proc.stderr
@@ -69,20 +65,20 @@ def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path, simkit_cmd):
     assert not out.exists()
 
 
-def test_malformed_data_file(tmp_path, simkit_cmd):
+def test_malformed_data_file(tmp_path, simkit_cli):
     bad = tmp_path / "bad.toml"
     bad.write_text('version = "x"\n[sky.4.easy]\nrows = [[".", "Q"]]\n')
-    proc = run_cli(simkit_cmd, ["run", "ufs", "--set", f"data={bad}", "--out", str(tmp_path / "o")], tmp_path)
+    proc = simkit_cli(["run", "ufs", "--set", f"data={bad}", "--out", str(tmp_path / "o")], tmp_path)
     assert proc.returncode == 2 and "bad.toml" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "o").exists()
     broken = tmp_path / "broken.toml"
     broken.write_text("this is = = not toml")
-    proc = run_cli(simkit_cmd, ["run", "ufs", "--set", f"data={broken}"], tmp_path)
+    proc = simkit_cli(["run", "ufs", "--set", f"data={broken}"], tmp_path)
     assert proc.returncode == 2 and "not valid TOML" in proc.stderr
 
 
-def test_missing_argument_is_a_usage_error(tmp_path, simkit_cmd):
-    proc = run_cli(simkit_cmd, ["run"], tmp_path)
+def test_missing_argument_is_a_usage_error(tmp_path, simkit_cli):
+    proc = simkit_cli(["run"], tmp_path)
     assert proc.returncode == 2
 
 
@@ -97,9 +93,9 @@ def test_every_game_loads_without_the_statistics_libraries(tmp_path):
     assert proc.stdout.strip() == "[]"
 
 
-def test_run_prints_a_summary_and_writes_results(tmp_path, simkit_cmd):
+def test_run_prints_a_summary_and_writes_results(tmp_path, simkit_cli):
     out = tmp_path / "r"
-    proc = run_cli(simkit_cmd, ["run", "ufs", "-n", "300", "--seed", "4", "--out", str(out), "--no-progress", "--set", "threat=0"], tmp_path)
+    proc = simkit_cli(["run", "ufs", "-n", "300", "--seed", "4", "--out", str(out), "--no-progress", "--set", "threat=0"], tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "win rate" in proc.stdout and "answer: The player wins" in proc.stdout
     m = json.loads((out / "manifest.json").read_text())
@@ -131,16 +127,16 @@ def test_user_bot_from_a_module_in_the_current_folder(tmp_path, simkit_cmd):
     assert "mybot:first" in proc.stderr and "game 0" in proc.stderr and "not legal" in proc.stderr
 
 
-def test_games_lists_parameters_and_bots(tmp_path, simkit_cmd):
-    proc = run_cli(simkit_cmd, ["games"], tmp_path)
+def test_games_lists_parameters_and_bots(tmp_path, simkit_cli):
+    proc = simkit_cli(["games"], tmp_path)
     assert proc.returncode == 0
     for word in ("ufs", "threat", "city", "greedy", "planner", "random"):
         assert word in proc.stdout
 
 
-def test_help_explains_each_command(tmp_path, simkit_cmd):
+def test_help_explains_each_command(tmp_path, simkit_cli):
     for cmd in ("run", "games", "bench", "trace", "compare", "sensitivity", "sweep", "report", "check", "tune"):
-        proc = run_cli(simkit_cmd, [cmd, "--help"], tmp_path)
+        proc = simkit_cli([cmd, "--help"], tmp_path)
         assert proc.returncode == 0 and "Example" in proc.stdout
 
 
@@ -154,38 +150,57 @@ def test_help_paragraphs_are_reflowed_not_broken_where_the_docstring_was():
         assert len(paragraphs) >= 2 and not [p for p in paragraphs if "\n" in p], command.callback.__name__
 
 
-def test_trace_prints_a_game(tmp_path, simkit_cmd):
+def test_trace_prints_a_game(tmp_path, simkit_cli):
     for game in ("ufs", "aau"):
-        proc = run_cli(simkit_cmd, ["trace", game, "--seed", "1"], tmp_path)
+        proc = simkit_cli(["trace", game, "--seed", "1"], tmp_path)
         assert proc.returncode == 0 and ("won" in proc.stdout or "lost" in proc.stdout or "final scores" in proc.stdout)
 
 
-def test_summaries_take_format_and_output_everywhere(tmp_path, simkit_cmd):
+def test_summaries_take_format_and_output_everywhere(tmp_path, simkit_cli):
     """run, compare and bench: --format json [--output FILE]; the JSON holds numbers."""
-    run = run_cli(simkit_cmd, ["run", "template", "-n", "20", "--no-progress", "--out", str(tmp_path / "r"), "--format", "json"], tmp_path)
+    run = simkit_cli(["run", "template", "-n", "20", "--no-progress", "--out", str(tmp_path / "r"), "--format", "json"], tmp_path)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["rows"][0]["games"] == 20
     out = tmp_path / "c.json"
-    compare = run_cli(simkit_cmd, ["compare", "template", "--set", "wild=1", "--vs", "wild=0", "-n", "30", "--no-progress",
+    compare = simkit_cli(["compare", "template", "--set", "wild=1", "--vs", "wild=0", "-n", "30", "--no-progress",
                                    "--out", str(tmp_path / "c"), "--format", "json", "--output", str(out)], tmp_path)
     assert compare.returncode == 0, compare.stderr
     assert json.loads(out.read_text())["rows"] and (tmp_path / "c").is_dir() and not compare.stdout.strip()
     out = tmp_path / "b.csv"
-    bench = run_cli(simkit_cmd, ["bench", "template", "-n", "50", "--repeat", "1", "--python-games", "0", "--format", "csv",
+    bench = simkit_cli(["bench", "template", "-n", "50", "--repeat", "1", "--python-games", "0", "--format", "csv",
                                  "--output", str(out)], tmp_path)
     assert bench.returncode == 0, bench.stderr
     assert out.read_text().startswith("bot,") and "games_per_s" in out.read_text()
 
 
-def test_every_folder_of_runs_is_out(tmp_path, simkit_cmd):
+def test_every_folder_of_runs_is_out(tmp_path, simkit_cli):
     """sweep and report keep their runs under --out, like run, compare and sensitivity."""
     exp = tmp_path / "tiny.toml"
     exp.write_text('name = "tiny"\ngame = "template"\nseed = 1\n[[grid]]\ngames = 20\nbots = ["count"]\n')
-    proc = run_cli(simkit_cmd, ["sweep", str(exp), "--out", str(tmp_path / "runs"), "--no-progress", "--jobs", "1"], tmp_path)
+    proc = simkit_cli(["sweep", str(exp), "--out", str(tmp_path / "runs"), "--no-progress", "--jobs", "1"], tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "runs" / "tiny" / "all.parquet").exists()
-    proc = run_cli(simkit_cmd, ["report", "template", "--games", "40", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "r" / "sweeps")],
+    proc = simkit_cli(["report", "template", "--games", "40", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "r" / "sweeps")],
                    tmp_path)
     assert proc.returncode == 0, proc.stderr  # the template ships no experiment: its default one, under --out
     assert (tmp_path / "r" / "sweeps" / "template-default" / "all.parquet").exists()
     assert (tmp_path / "r" / "reports" / "template" / "README.md").exists()
+
+
+FRESH = {
+    "trace": ["trace", "template", "--seed", "1"],
+    "bench": ["bench", "template", "-n", "50", "--repeat", "1", "--python-games", "0"],
+    "compare": ["compare", "template", "--set", "wild=1", "--vs", "wild=0", "-n", "30", "--no-progress", "--out", "c"],
+    "sweep": ["sweep", "tiny.toml", "--out", "runs", "--no-progress", "--jobs", "1"],
+    "report": ["report", "template", "--games", "20", "--jobs", "1", "--no-progress", "--out", "r"],
+    "tune": ["tune", "template", "--goal", "seat_fairness", "--knob", "dice", "--budget", "2000", "--jobs", "1"],
+}
+
+
+@pytest.mark.parametrize("command", FRESH)
+def test_each_command_answers_from_a_fresh_process(command, tmp_path, simkit_cmd):
+    """The other command tests run simkit's main in the test's process (simkit_cli); here
+    the installed command starts each one as a user would, importing only what it needs."""
+    (tmp_path / "tiny.toml").write_text('name = "tiny"\ngame = "template"\nseed = 1\n[[grid]]\ngames = 20\nbots = ["count"]\n')
+    proc = subprocess.run(simkit_cmd + FRESH[command], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() and "Traceback" not in proc.stderr, proc.stderr

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
 
 import pytest
 
@@ -156,36 +155,35 @@ def test_a_bad_later_band_stops_the_check_before_any_game(tmp_path, monkeypatch)
     assert not played
 
 
-def test_check_command_exit_codes(tmp_path, simkit_cmd):
+def test_check_command_exit_codes(tmp_path, simkit_cli):
     good = tmp_path / "good.toml"
     good.write_text(_band("ok", 0.3, 0.25, 0.35))
     bad = tmp_path / "bad.toml"
     bad.write_text(_band("broken", 0.85, 0.8, 0.9))
     malformed = tmp_path / "malformed.toml"
     malformed.write_text("[[band]]\nname = 1\n")
-    ok = subprocess.run(simkit_cmd + ["check", str(good), "--jobs", "1"], capture_output=True, text=True, timeout=600)
+    ok = simkit_cli(["check", str(good), "--jobs", "1"], tmp_path)
     assert ok.returncode == 0 and "holds" in ok.stdout and "+-10 pts" in ok.stdout
-    failed = subprocess.run(simkit_cmd + ["check", str(bad), "--jobs", "1"], capture_output=True, text=True, timeout=600)
+    failed = simkit_cli(["check", str(bad), "--jobs", "1"], tmp_path)
     assert failed.returncode == 1 and "band broken failed" in failed.stderr and "below its lower edge 80.00%" in failed.stderr
-    proc = subprocess.run(simkit_cmd + ["check", str(malformed)], capture_output=True, text=True, timeout=600)
+    proc = simkit_cli(["check", str(malformed)], tmp_path)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     malformed.write_text("band = [1, 2]\n")
-    proc = subprocess.run(simkit_cmd + ["check", str(malformed)], capture_output=True, text=True, timeout=600)
+    proc = simkit_cli(["check", str(malformed)], tmp_path)
     assert proc.returncode == 2 and "needs one or more [[band]] tables" in proc.stderr  # printed as written, not as markup
     nonbool = tmp_path / "nonbool.toml"
     nonbool.write_text(_band("x", 0.3, 0.25, 0.35, metric="rounds"))
-    proc = subprocess.run(simkit_cmd + ["check", str(nonbool)], capture_output=True, text=True, timeout=600)
+    proc = simkit_cli(["check", str(nonbool)], tmp_path)
     assert proc.returncode == 2 and "not a yes/no column" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
-    proc = subprocess.run(simkit_cmd + ["check", str(good), "--format", "json", "--output", str(tmp_path / "no" / "such" / "x.json")],
-                          capture_output=True, text=True, timeout=600)
+    proc = simkit_cli(["check", str(good), "--format", "json", "--output", str(tmp_path / "no" / "such" / "x.json")], tmp_path)
     assert proc.returncode == 2 and "does not exist" in proc.stderr
 
 
-def test_check_json_holds_numbers_under_stable_keys(tmp_path, simkit_cmd):
+def test_check_json_holds_numbers_under_stable_keys(tmp_path, simkit_cli):
     """Rates are fractions and counts are integers, under keys that do not change with alpha."""
     good = tmp_path / "good.toml"
     good.write_text(_band("ok", 0.3, 0.25, 0.35))
-    proc = subprocess.run(simkit_cmd + ["check", str(good), "--jobs", "1", "--format", "json"], capture_output=True, text=True, timeout=600)
+    proc = simkit_cli(["check", str(good), "--jobs", "1", "--format", "json"], tmp_path)
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["alpha"] == 0.01 and doc["beta"] == 0.01
@@ -228,8 +226,8 @@ def test_paired_comparison_needs_fewer_games_than_independent_runs():
     assert won.games_ratio > 2.0  # two independent runs would need more than twice the games
 
 
-def test_compare_refuses_identical_variants(tmp_path, simkit_cmd):
-    proc = subprocess.run(simkit_cmd + ["compare", "ufs", "--set", "threat=1"], capture_output=True, text=True, timeout=300)
+def test_compare_refuses_identical_variants(tmp_path, simkit_cli):
+    proc = simkit_cli(["compare", "ufs", "--set", "threat=1"], tmp_path)
     assert proc.returncode == 2 and "both variants are the same" in proc.stderr
 
 

@@ -148,12 +148,11 @@ def test_an_edited_user_bot_is_a_different_run(tmp_path, monkeypatch):
     assert a.identity()["bots"] != b.identity()["bots"]
 
 
-def test_out_naming_a_file_or_an_unwritable_place_is_refused_before_playing(tmp_path, simkit_cmd):
+def test_out_naming_a_file_or_an_unwritable_place_is_refused_before_playing(tmp_path, simkit_cli):
     f = tmp_path / "afile"
     f.write_text("mine")
     for target in (str(f), "/dev/null", "/proc/simkit-cannot-write-here"):
-        proc = subprocess.run(simkit_cmd + ["run", "template", "-n", "5", "--out", target, "--no-progress"],
-                              capture_output=True, text=True, timeout=120)
+        proc = simkit_cli(["run", "template", "-n", "5", "--out", target, "--no-progress"], tmp_path)
         assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert f.read_text() == "mine"
 
@@ -183,9 +182,8 @@ def test_bands_seat_true_and_band_lists_are_refused(tmp_path):
         assert "\n" not in str(exc.value)
 
 
-def test_check_json_to_an_unwritable_path_is_refused_before_playing(tmp_path, simkit_cmd):
-    proc = subprocess.run(simkit_cmd + ["check", str(ROOT / "experiments/bands.toml"), "--format", "json", "--output", "/proc/nope/x.json"],
-                          capture_output=True, text=True, timeout=120)
+def test_check_json_to_an_unwritable_path_is_refused_before_playing(tmp_path, simkit_cli):
+    proc = simkit_cli(["check", str(ROOT / "experiments/bands.toml"), "--format", "json", "--output", "/proc/nope/x.json"], tmp_path)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
@@ -210,25 +208,25 @@ def _one_line_exit_2(proc, needle: str) -> None:
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
 
 
-def test_output_files_simkit_did_not_write_are_never_overwritten(tmp_path, simkit_cmd):
+def test_output_files_simkit_did_not_write_are_never_overwritten(tmp_path, simkit_cli):
     mine = tmp_path / "mine.json"
     mine.write_text("precious")
     run_args = ["run", "template", "-n", "10", "--no-progress", "--out", str(tmp_path / "r"), "--format", "json"]
-    _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(mine)], tmp_path), "was not written by simkit")
+    _one_line_exit_2(simkit_cli(run_args + ["--output", str(mine)], tmp_path), "was not written by simkit")
     assert mine.read_text() == "precious"
     ours = tmp_path / "summary.json"
     for _ in range(2):  # simkit may replace its own file, unchanged since it wrote it
-        assert _cli(simkit_cmd, run_args + ["--output", str(ours)], tmp_path).returncode == 0
+        assert simkit_cli(run_args + ["--output", str(ours)], tmp_path).returncode == 0
     ours.write_text(ours.read_text() + " ")  # once the user edits it, it is theirs
-    _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(ours)], tmp_path), "was not written by simkit")
-    _one_line_exit_2(_cli(simkit_cmd, ["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--format", "json",
+    _one_line_exit_2(simkit_cli(run_args + ["--output", str(ours)], tmp_path), "was not written by simkit")
+    _one_line_exit_2(simkit_cli(["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--format", "json",
                                         "--output", str(mine)], tmp_path),
                      "was not written by simkit")
     assert mine.read_text() == "precious"
 
 
-def test_machine_readable_summaries_hold_numbers(tmp_path, simkit_cmd):
-    proc = _cli(simkit_cmd, ["run", "template", "-n", "40", "--no-progress", "--out", str(tmp_path / "r"), "--format", "json"], tmp_path)
+def test_machine_readable_summaries_hold_numbers(tmp_path, simkit_cli):
+    proc = simkit_cli(["run", "template", "-n", "40", "--no-progress", "--out", str(tmp_path / "r"), "--format", "json"], tmp_path)
     row = json.loads(proc.stdout)["rows"][0]
     assert row["seat"] == 1 and row["games"] == 40 and 0 <= row["win_rate_lo"] <= row["win_rate"] <= row["win_rate_hi"] <= 1
 
@@ -251,12 +249,12 @@ def test_a_bot_that_ends_its_process_in_a_check_is_one_line(tmp_path, simkit_cmd
     assert "nothing was saved" in proc.stderr and "resume" not in proc.stderr
 
 
-def test_a_data_file_that_never_ends_is_refused(tmp_path, simkit_cmd):
-    _one_line_exit_2(_cli(simkit_cmd, ["run", "template", "-n", "5", "--set", "data=/dev/zero", "--no-progress"], tmp_path), "not a regular file")
+def test_a_data_file_that_never_ends_is_refused(tmp_path, simkit_cli):
+    _one_line_exit_2(simkit_cli(["run", "template", "-n", "5", "--set", "data=/dev/zero", "--no-progress"], tmp_path), "not a regular file")
 
 
-def test_sensitivity_refuses_zero_games(tmp_path, simkit_cmd):
-    _one_line_exit_2(_cli(simkit_cmd, ["sensitivity", "ufs", "-n", "0"], tmp_path), "-n must be at least 1")
+def test_sensitivity_refuses_zero_games(tmp_path, simkit_cli):
+    _one_line_exit_2(simkit_cli(["sensitivity", "ufs", "-n", "0"], tmp_path), "-n must be at least 1")
 
 
 def test_load_skips_a_run_a_glob_matched_that_never_finished(tmp_path):
@@ -280,8 +278,8 @@ def test_a_sweep_cell_with_many_settings_gets_a_short_folder_name(tmp_path):
     assert len(cell.key) <= 120 and cell.key.startswith("setting_number_0=")
 
 
-def test_a_data_path_relative_to_simkit_works_from_any_folder(tmp_path, simkit_cmd):
-    proc = _cli(simkit_cmd, ["run", "ufoo", "-n", "5", "--no-progress", "--out", str(tmp_path / "r"),
+def test_a_data_path_relative_to_simkit_works_from_any_folder(tmp_path, simkit_cli):
+    proc = simkit_cli(["run", "ufoo", "-n", "5", "--no-progress", "--out", str(tmp_path / "r"),
                              "--set", "board=simkit/games/ufoo/data/board-no-outliers.toml"], tmp_path)
     assert proc.returncode == 0, proc.stderr
 
@@ -332,22 +330,22 @@ def test_a_report_replaces_its_own_files_only_while_unchanged(tmp_path):
     assert (target / "kept.png").read_bytes() == b"my own edit"
 
 
-def test_a_file_that_says_it_is_simkits_is_still_the_users(tmp_path, simkit_cmd):
+def test_a_file_that_says_it_is_simkits_is_still_the_users(tmp_path, simkit_cli):
     """Ownership is this machine's record of the bytes simkit wrote, not a string in the file."""
     run_args = ["run", "template", "-n", "10", "--no-progress", "--out", str(tmp_path / "r"), "--format", "json"]
     ours = tmp_path / "summary.json"
-    assert _cli(simkit_cmd, run_args + ["--output", str(ours)], tmp_path).returncode == 0
+    assert simkit_cli(run_args + ["--output", str(ours)], tmp_path).returncode == 0
     copy = tmp_path / "my-copy.json"
     copy.write_text(ours.read_text())
     forged = tmp_path / "figures.json"
     forged.write_text(json.dumps({"written_by": "simkit", "rows": []}))
     for mine in (copy, forged):
         before = mine.read_text()
-        _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(mine)], tmp_path), "was not written by simkit")
+        _one_line_exit_2(simkit_cli(run_args + ["--output", str(mine)], tmp_path), "was not written by simkit")
         assert mine.read_text() == before
     link = tmp_path / "link.json"
     link.symlink_to(ours)
-    _one_line_exit_2(_cli(simkit_cmd, run_args + ["--output", str(link)], tmp_path), "symbolic link")
+    _one_line_exit_2(simkit_cli(run_args + ["--output", str(link)], tmp_path), "symbolic link")
 
 
 def test_distinct_sweep_cells_never_share_a_folder(tmp_path, monkeypatch):
@@ -495,15 +493,15 @@ def test_a_bots_escape_codes_never_reach_the_terminal(tmp_path, simkit_cmd):
     assert "\x1b" not in proc.stderr and "\x07" not in proc.stderr and "\\x1b[31m" in proc.stderr
 
 
-def test_a_dangling_link_or_simkits_own_code_as_output_is_one_clear_line(tmp_path, simkit_cmd):
+def test_a_dangling_link_or_simkits_own_code_as_output_is_one_clear_line(tmp_path, simkit_cli):
     link = tmp_path / "link"
     link.symlink_to(tmp_path / "nowhere")
     args = ["run", "template", "-n", "3", "--no-progress"]
-    _one_line_exit_2(_cli(simkit_cmd, args + ["--out", str(link)], tmp_path), "symbolic link")
+    _one_line_exit_2(simkit_cli(args + ["--out", str(link)], tmp_path), "symbolic link")
     for where in ("simkit/games/x", "strategies/x"):
-        _one_line_exit_2(_cli(simkit_cmd, args + ["--out", str(ROOT / where)], tmp_path), "simkit's own code")
+        _one_line_exit_2(simkit_cli(args + ["--out", str(ROOT / where)], tmp_path), "simkit's own code")
         assert not (ROOT / where).exists()
-    _one_line_exit_2(_cli(simkit_cmd, args + ["--out", str(tmp_path / "r"), "--format", "json", "--output", str(ROOT / "simkit" / "x.json")],
+    _one_line_exit_2(simkit_cli(args + ["--out", str(tmp_path / "r"), "--format", "json", "--output", str(ROOT / "simkit" / "x.json")],
                           tmp_path), "simkit's own code")
 
 
@@ -517,12 +515,12 @@ def test_a_file_nested_too_deeply_is_one_line(tmp_path, name, text):
         read(str(tmp_path / name), "board file")
 
 
-def test_band_names_are_printed_as_written(tmp_path, simkit_cmd):
+def test_band_names_are_printed_as_written(tmp_path, simkit_cli):
     """Piped output (CI logs) once read band names as console markup: '[/]' was a traceback."""
     path = tmp_path / "bands.toml"
     path.write_text('[[band]]\nname = "[/]\\u001b[2J[bold]x"\ngame = "template"\nmetric = "won"\nseat = 1\n'
                     'centre = 0.5\nlo = 0.35\nhi = 0.65\ndetect = 0.3\n')
-    proc = _cli(simkit_cmd, ["check", str(path), "--jobs", "1"], tmp_path)
+    proc = simkit_cli(["check", str(path), "--jobs", "1"], tmp_path)
     assert proc.returncode == 0 and "[/]\\x1b[2J[bold]x" in proc.stdout and "\x1b" not in proc.stdout, proc.stdout + proc.stderr
 
 

@@ -4,7 +4,6 @@ run of each game, the report section and the command."""
 from __future__ import annotations
 
 import json
-import subprocess
 
 import numpy as np
 import polars as pl
@@ -275,18 +274,16 @@ def test_readings_limited_to_some_cells_change_nothing_elsewhere(name, only):
     assert checked
 
 
-def test_sensitivity_command(tmp_path, simkit_cmd):
+def test_sensitivity_command(tmp_path, simkit_cli):
     out = tmp_path / "s.json"
-    proc = subprocess.run(simkit_cmd + ["sensitivity", "ufs", "-n", "200", "--out", str(tmp_path / "runs"), "--format", "json",
-                                        "--output", str(out), "--plot", str(tmp_path / "t.png"), "--no-progress"],
-                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    proc = simkit_cli(["sensitivity", "ufs", "-n", "200", "--out", str(tmp_path / "runs"), "--format", "json",
+                       "--output", str(out), "--plot", str(tmp_path / "t.png"), "--no-progress"], tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "runs" / "ufs").is_dir()
     doc = json.loads(out.read_text())
     assert doc["games_per_cell"] == 200 and doc["claims"] and doc["figures"] and (tmp_path / "t.png").exists()
     assert all(r["lo"] <= r["change"] <= r["hi"] for r in doc["rows"])  # one row per change, numbers
-    again = subprocess.run(simkit_cmd + ["sensitivity", "ufs", "-n", "200", "--out", str(tmp_path / "runs"), "--no-progress"],
-                           capture_output=True, text=True, timeout=600, cwd=tmp_path)  # the same runs, resumed
+    again = simkit_cli(["sensitivity", "ufs", "-n", "200", "--out", str(tmp_path / "runs"), "--no-progress"], tmp_path)  # the same runs, resumed
     assert again.returncode == 0 and "claims" in again.stdout, again.stderr
 
 
