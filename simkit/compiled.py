@@ -23,7 +23,7 @@ from .bots import Bot
 from .game import GameSpec
 from .play import bots_used, every_bot_loop, simulate
 from .seeding import game_seeds
-from .workers import worker_count
+from .workers import stop_workers, worker_count
 
 
 def compile_loop(game: GameSpec, bots: list[Bot], checked: bool = False) -> float:
@@ -100,7 +100,7 @@ def finish_compiling(say: Callable[[str], None] | None = None) -> None:
 def stop_compiling() -> None:
     while _LEFT_RUNNING:
         executor, _ = _LEFT_RUNNING.pop()
-        executor.shutdown(wait=False, kill_workers=True)
+        stop_workers(executor)
 
 
 def ensure_compiled(runs: Iterable[tuple[GameSpec, Iterable[Bot]]], say: Callable[[str], None] | None = None,

@@ -36,7 +36,7 @@ from .game import GameSpec
 from .params import as_dict
 from .play import simulate
 from .seeding import game_seeds
-from .workers import MAX_GAMES, processes, worker_count
+from .workers import MAX_GAMES, processes, stop_workers, worker_count
 
 LIBRARIES = ("numpy", "numba", "polars", "joblib", "scipy", "statsmodels", "typer", "rich", "matplotlib")
 BACKENDS = ("loky", "threading", "dask", "ray")
@@ -538,21 +538,24 @@ def _tagged_job(tag: int, spec: RunSpec, start: int, stop: int, secret: bytes | 
 
 
 @contextmanager
-def _ctrl_c_ignored():
-    """Worker processes started in this block start with Ctrl-C ignored (an ignored signal
-    stays ignored in a child): one pressed while a worker still imports would otherwise
-    print its traceback before _worker_init ignores it."""
+def _ctrl_c_held():
+    """Worker processes started in this block start with Ctrl-C blocked (a child keeps its
+    parent's signal mask, across exec): one pressed while a worker still imports would
+    otherwise print its traceback before _worker_init ignores it. Blocked rather than
+    ignored: a Ctrl-C pressed within the block still reaches this process (another of its
+    threads takes it, or it waits for the block's end); ignored, it was lost (1 in 60 on
+    a loaded machine) and the run played on."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _worker_init() -> None:
@@ -604,7 +607,7 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
     running = set()
     try:
         for task in tasks:
-            with _ctrl_c_ignored():  # (a first submit starts the workers)
+            with _ctrl_c_held():  # (a first submit starts the workers)
                 running.add(executor.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2], runs[task[0]].secret))
             if len(running) >= 2 * jobs:
                 finished, running = wait(running, return_when=FIRST_COMPLETED)
@@ -620,7 +623,7 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
         elif executor not in _KEPT:
             _KEPT.append(executor)
     except BrokenProcessPool:
-        executor.shutdown(wait=False, kill_workers=True)
+        stop_workers(executor)
         bots = sorted({b.name for r in runs for b in r.spec.bots if b.source})
         why = f"a bot ended its process (os._exit?): {', '.join(bots)}" if bots else "out of memory? try fewer --jobs or a smaller --chunk-size"
         kept = any(r.out is not None for r in runs)  # only a run with a folder resumes
@@ -629,7 +632,7 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
     except BaseException:
         for f in running:
             f.cancel()
-        executor.shutdown(wait=False, kill_workers=True)
+        stop_workers(executor)
         raise
 
 
@@ -653,7 +656,7 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
     player = ProcessPoolExecutor(max_workers=1, initializer=_plain_worker_init, env={"NUMBA_DISABLE_JIT": "1"})
     left = False
     try:
-        with _ctrl_c_ignored():
+        with _ctrl_c_held():
             compiling = {compilers.submit(compile_by_name, game.name, tuple(b.name for b in bots), False) for game, bots in todo}
         size, playing = 1, None  # games per plain chunk, doubled until a chunk takes PLAIN_CHUNK_SECONDS
         while compiling:
@@ -663,7 +666,7 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
                     leave_compiling(compilers, compiling)
                     left = True
                     return
-                with _ctrl_c_ignored():
+                with _ctrl_c_held():
                     playing = player.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2], runs[task[0]].secret)
             # a wait with a timeout: one without is not ended by Ctrl-C
             finished, _ = wait(compiling | {playing} - {None}, timeout=0.25, return_when=FIRST_COMPLETED)
@@ -676,7 +679,7 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
                 except Exception as exc:  # the compiled loop plays on: plain Python only came first
                     why = str(exc).split(". ")[0].strip()[:200]
                     warn(f"playing as plain Python failed ({type(exc).__name__}: {why}); waiting for the compiler")
-                    player.shutdown(wait=False, kill_workers=True)
+                    stop_workers(player)
                     player = playing = None
                     continue
                 runs[i].store(a, b, frame, secs)  # not timed: a plain speed is not the run's
@@ -689,9 +692,9 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
         raise UserError("a process compiling the game died (out of memory?); finished games are kept: rerun the same command to resume") from None
     finally:
         if player is not None:
-            player.shutdown(wait=False, kill_workers=True)
+            stop_workers(player)
         if not left:
-            compilers.shutdown(wait=False, kill_workers=True)
+            stop_workers(compilers)
 
 
 def _plain_worker_init() -> None:

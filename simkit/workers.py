@@ -20,3 +20,36 @@ def processes(jobs: int, backend: str) -> int:
     """The worker processes ``jobs`` gives: with loky, never more than the cores (more
     processes than cores only cost memory)."""
     return min(jobs, os.cpu_count() or 1) if backend == "loky" else jobs
+
+
+def stop_workers(executor) -> None:
+    """Ends a loky pool's worker processes now (Ctrl-C, an error, the compilers left running).
+    ``shutdown(kill_workers=True)`` alone asks the pool's own thread to kill them, which
+    now and then did not happen (1 Ctrl-C in 40 on a loaded machine): a worker stayed
+    blocked sending a result nobody read, and the exit waited for it forever. So each
+    worker is killed here (loky's processes have no ``kill``); its unfinished chunk was
+    to be dropped anyway. A worker killed while sending leaves half a result in the pipe,
+    which the pool's thread would wait on for ever (and the exit for that thread): once
+    every worker is dead, this process closes its own end for writing, so the read ends."""
+    import signal
+
+    workers = list(getattr(executor, "_processes", {}).values())
+    results = getattr(executor, "_result_queue", None)
+    executor.shutdown(wait=False, kill_workers=True)
+    for process in workers:
+        try:
+            if process.exitcode is None:  # (not yet reaped: its pid is still its own)
+                os.kill(process.pid, signal.SIGKILL)
+        except (OSError, ValueError):  # already gone, or closed
+            pass
+    for process in workers:
+        try:
+            process.join(timeout=2)
+        except (OSError, ValueError, AssertionError):
+            pass
+    writer = getattr(results, "_writer", None)
+    if writer is not None and all(p.exitcode is not None for p in workers):
+        try:
+            writer.close()
+        except OSError:
+            pass

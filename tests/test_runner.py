@@ -435,3 +435,23 @@ def test_ctrl_c_skips_the_compilation_after_the_answer(tmp_path, simkit_cmd):
     assert (out / "games.parquet").exists()
     gone, alive = psutil.wait_procs(workers, timeout=10)
     assert not alive, f"{len(alive)} processes left behind"
+
+
+def test_stopping_a_pool_kills_its_workers_itself():
+    """On Ctrl-C a pool's workers are killed by the runner, not only by loky's own thread,
+    which now and then left them blocked sending a result nobody read (the command then
+    never ended): busy workers are gone at once."""
+    import psutil
+    from joblib.externals.loky import get_reusable_executor
+
+    from simkit.workers import stop_workers
+
+    executor = get_reusable_executor(max_workers=2, timeout=30, reuse=False)
+    busy = [executor.submit(time.sleep, 600) for _ in range(2)]
+    while not all(f.running() for f in busy):
+        time.sleep(0.05)
+    workers = [psutil.Process(pid) for pid in executor._processes]
+    t0 = time.perf_counter()
+    stop_workers(executor)
+    gone, alive = psutil.wait_procs(workers, timeout=5)
+    assert not alive and time.perf_counter() - t0 < 5
