@@ -28,28 +28,17 @@ def stop_workers(executor) -> None:
     now and then did not happen (1 Ctrl-C in 40 on a loaded machine): a worker stayed
     blocked sending a result nobody read, and the exit waited for it forever. So each
     worker is killed here (loky's processes have no ``kill``); its unfinished chunk was
-    to be dropped anyway. A worker killed while sending leaves half a result in the pipe,
-    which the pool's thread would wait on for ever (and the exit for that thread): once
-    every worker is dead, this process closes its own end for writing, so the read ends."""
+    to be dropped anyway. (A worker killed while sending leaves half a result in the pipe,
+    which the pool's thread may then wait on for ever: 1 Ctrl-C in 120 on a loaded
+    machine. Closing this process's end of the pipe cured it but raced with loky's own
+    closing, a traceback on a dying worker's error: left open.)"""
     import signal
 
     workers = list(getattr(executor, "_processes", {}).values())
-    results = getattr(executor, "_result_queue", None)
     executor.shutdown(wait=False, kill_workers=True)
     for process in workers:
         try:
             if process.exitcode is None:  # (not yet reaped: its pid is still its own)
                 os.kill(process.pid, signal.SIGKILL)
         except (OSError, ValueError):  # already gone, or closed
-            pass
-    for process in workers:
-        try:
-            process.join(timeout=2)
-        except (OSError, ValueError, AssertionError):
-            pass
-    writer = getattr(results, "_writer", None)
-    if writer is not None and all(p.exitcode is not None for p in workers):
-        try:
-            writer.close()
-        except OSError:
             pass
