@@ -163,25 +163,28 @@ def test_summaries_take_format_and_output_everywhere(tmp_path, simkit_cli):
     assert json.loads(run.stdout)["rows"][0]["games"] == 20
     out = tmp_path / "c.json"
     compare = simkit_cli(["compare", "template", "--set", "wild=1", "--vs", "wild=0", "-n", "30", "--no-progress",
-                                   "--out", str(tmp_path / "c"), "--format", "json", "--output", str(out)], tmp_path)
+                          "--out", str(tmp_path / "c"), "--format", "json", "--output", str(out)], tmp_path)
     assert compare.returncode == 0, compare.stderr
     assert json.loads(out.read_text())["rows"] and (tmp_path / "c").is_dir() and not compare.stdout.strip()
     out = tmp_path / "b.csv"
     bench = simkit_cli(["bench", "template", "-n", "50", "--repeat", "1", "--python-games", "0", "--format", "csv",
-                                 "--output", str(out)], tmp_path)
+                        "--output", str(out)], tmp_path)
     assert bench.returncode == 0, bench.stderr
     assert out.read_text().startswith("bot,") and "games_per_s" in out.read_text()
+
+
+TINY = 'name = "tiny"\ngame = "template"\nseed = 1\n[[grid]]\ngames = 20\nbots = ["count"]\n'
 
 
 def test_every_folder_of_runs_is_out(tmp_path, simkit_cli):
     """sweep and report keep their runs under --out, like run, compare and sensitivity."""
     exp = tmp_path / "tiny.toml"
-    exp.write_text('name = "tiny"\ngame = "template"\nseed = 1\n[[grid]]\ngames = 20\nbots = ["count"]\n')
+    exp.write_text(TINY)
     proc = simkit_cli(["sweep", str(exp), "--out", str(tmp_path / "runs"), "--no-progress", "--jobs", "1"], tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "runs" / "tiny" / "all.parquet").exists()
     proc = simkit_cli(["report", "template", "--games", "40", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "r" / "sweeps")],
-                   tmp_path)
+                      tmp_path)
     assert proc.returncode == 0, proc.stderr  # the template ships no experiment: its default one, under --out
     assert (tmp_path / "r" / "sweeps" / "template-default" / "all.parquet").exists()
     assert (tmp_path / "r" / "reports" / "template" / "README.md").exists()
@@ -201,6 +204,6 @@ FRESH = {
 def test_each_command_answers_from_a_fresh_process(command, tmp_path, simkit_cmd):
     """The other command tests run simkit's main in the test's process (simkit_cli); here
     the installed command starts each one as a user would, importing only what it needs."""
-    (tmp_path / "tiny.toml").write_text('name = "tiny"\ngame = "template"\nseed = 1\n[[grid]]\ngames = 20\nbots = ["count"]\n')
+    (tmp_path / "tiny.toml").write_text(TINY)
     proc = subprocess.run(simkit_cmd + FRESH[command], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip() and "Traceback" not in proc.stderr, proc.stderr

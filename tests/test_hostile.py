@@ -220,7 +220,7 @@ def test_output_files_simkit_did_not_write_are_never_overwritten(tmp_path, simki
     ours.write_text(ours.read_text() + " ")  # once the user edits it, it is theirs
     _one_line_exit_2(simkit_cli(run_args + ["--output", str(ours)], tmp_path), "was not written by simkit")
     _one_line_exit_2(simkit_cli(["bench", "template", "-n", "200", "--repeat", "1", "--python-games", "0", "--format", "json",
-                                        "--output", str(mine)], tmp_path),
+                                 "--output", str(mine)], tmp_path),
                      "was not written by simkit")
     assert mine.read_text() == "precious"
 
@@ -280,7 +280,7 @@ def test_a_sweep_cell_with_many_settings_gets_a_short_folder_name(tmp_path):
 
 def test_a_data_path_relative_to_simkit_works_from_any_folder(tmp_path, simkit_cli):
     proc = simkit_cli(["run", "ufoo", "-n", "5", "--no-progress", "--out", str(tmp_path / "r"),
-                             "--set", "board=simkit/games/ufoo/data/board-no-outliers.toml"], tmp_path)
+                       "--set", "board=simkit/games/ufoo/data/board-no-outliers.toml"], tmp_path)
     assert proc.returncode == 0, proc.stderr
 
 
@@ -531,21 +531,16 @@ def test_a_folder_as_a_data_file_is_one_line(tmp_path):
         read(str(tmp_path), "bands file")
 
 
-def test_ctrl_c_before_a_run_starts_says_so(tmp_path, monkeypatch, capsys):
+def test_ctrl_c_before_a_run_starts_says_so(tmp_path, monkeypatch, simkit_cli):
     """Ctrl-C while an experiment file is read (or games compile) was exit 130 without a word."""
-    import sys
-
-    import simkit.cli as cli
     import simkit.sweep as sweep_mod
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(sweep_mod, "load", interrupted)
-    monkeypatch.setattr(sys, "argv", ["simkit", "sweep", str(_exp(tmp_path / "e.toml")), "--out", str(tmp_path / "runs")])
-    with pytest.raises(SystemExit) as exc:
-        cli.main()
-    assert exc.value.code == 130 and capsys.readouterr().err.strip() == "interrupted"
+    proc = simkit_cli(["sweep", str(_exp(tmp_path / "e.toml")), "--out", str(tmp_path / "runs")], tmp_path)
+    assert proc.returncode == 130 and proc.stderr.strip() == "interrupted"
 
 
 @pytest.mark.parametrize("checked", [False, True])
