@@ -48,12 +48,34 @@ def bot_dispatch(choose_by_code):
     return choose
 
 
+def named_after(fn, *what):
+    """``fn`` with ``what`` added to its qualified name, which names its compiled code.
+
+    numba names compiled code by qualified name and a counter of the compiling process,
+    so the closures of one definition (a loop per bot set, a bot chain per list of bots)
+    compiled in different processes got the same symbol names for different code; a
+    process that loaded two of them from the cache mixed them up (AAU's loop of random
+    bots, then its loop of four bots: "'descr' is NULL" in ``make goldens``). Named after
+    what they hold, closures with one name have the same code."""
+    fn.__qualname__ += "_" + "_".join(str(w).replace(".", "_") for w in what)
+    return fn
+
+
+def compiled_loop(used):
+    """The decorator of a game's loop for bot set ``used`` (its ``loop.py``):
+    ``njit(cache=True)`` under a name of its own (:func:`named_after`)."""
+    return lambda chunk: njit(cache=True)(named_after(chunk, "bots", used))
+
+
 def _chain(codes, choose_by_code):
     """``if code == c0: bot c0 ... else: bot c_last`` over ``codes`` (no test for the last:
     the loop hands out only the codes it was compiled for)."""
     c, f = codes[0], choose_by_code[codes[0]]
     if len(codes) == 1:
-        return lambda used, code, flags, obs, legal, rng, b, mem, ib, fb: f(flags, obs, legal, rng, b, mem, ib, fb)
+        def only(used, code, flags, obs, legal, rng, b, mem, ib, fb):
+            return f(flags, obs, legal, rng, b, mem, ib, fb)
+
+        return named_after(only, f.__module__, *codes)
     rest = njit(_chain(codes[1:], choose_by_code))
 
     def first_or_rest(used, code, flags, obs, legal, rng, b, mem, ib, fb):
@@ -61,7 +83,7 @@ def _chain(codes, choose_by_code):
             return f(flags, obs, legal, rng, b, mem, ib, fb)
         return rest(used, code, flags, obs, legal, rng, b, mem, ib, fb)
 
-    return first_or_rest
+    return named_after(first_or_rest, f.__module__, *codes)
 
 
 def listing_bots(infos) -> int:

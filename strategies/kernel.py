@@ -13,6 +13,7 @@ compile cache and outcome hash.
 from __future__ import annotations
 
 from simkit.jit import kernel
+from simkit.loop import named_after
 
 
 def sequential_halving(sample, play):
@@ -39,7 +40,6 @@ def sequential_halving(sample, play):
     function passed as a value is lowered through its address, which numba cannot cache;
     called from a closure, it is an ordinary direct call."""
 
-    @kernel
     def halve(n, budget, total, alive, ctx):
         k = min(n, budget)
         for c in range(k):
@@ -77,4 +77,4 @@ def sequential_halving(sample, play):
                 best = c
         return best
 
-    return halve
+    return kernel(named_after(halve, sample.__module__))  # one name per game (simkit.loop.named_after)

@@ -205,6 +205,31 @@ def test_a_run_compiles_only_the_bots_it_plays(tmp_path):
     env.pop("SIMKIT_EVERY_BOT_LOOP", None)  # the suite's one loop for every bot (conftest)
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
     assert out.stdout.split() == ["1", "0"], out.stderr[-2000:]
+    # Another fresh process compiles the count bot's loop, then loads the random one from the
+    # cache: numba names compiled code by qualified name and a counter of the compiling
+    # process, so both loops were once `chunk$1`, and a process holding two such loops
+    # mixed them up (AAU: "'descr' is NULL" in `make goldens`).
+    script = ("from simkit.games import get; from simkit.bots import bot_table; from simkit.play import simulate; "
+              "from simkit.protocol import game_loop; from simkit.seeding import game_seeds; t = get('template'); p = t.params(); "
+              "[simulate(t, p, game_seeds(0, 0, 2), bot_table(1, 0, 2, False), t.resolve_bots([b], p)) for b in ('count', 'random')]; "
+              "names = [c.fndesc.mangled_name for used in (1, 2) for c in game_loop(t).play_chunk(used).overloads.values()]; "
+              "print(len(names), len(set(names)))")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert out.stdout.split() == ["2", "2"], out.stderr[-2000:]
+
+
+def test_compiled_closures_are_named_after_what_they_hold():
+    """Closures that numba compiles into a loop (the bot chain, the searches' sequential
+    halving) carry what they hold in their names, so that code compiled in different
+    processes never shares a name with different code (simkit.loop.named_after)."""
+    import strategies.aau
+    import strategies.ufs
+
+    from simkit.loop import _chain
+
+    chains = [_chain(codes, S.CHOOSE) for S in (strategies.ufs, strategies.aau) for codes in ([0], [1], [0, 1], [0, 2])]
+    assert len({f.__qualname__ for f in chains}) == len(chains)
+    assert strategies.ufs.search.halve.py_func.__qualname__ != strategies.aau.search.halve.py_func.__qualname__
 
 
 def test_a_run_says_once_what_it_compiles(tmp_path, monkeypatch):

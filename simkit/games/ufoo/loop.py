@@ -2,11 +2,9 @@
 
 import functools
 
-from numba import njit
-
 import strategies.ufoo as bots
 
-from ...loop import bot_dispatch, listing_bots, play_games
+from ...loop import bot_dispatch, compiled_loop, listing_bots, play_games
 from . import engine as E
 
 choose = bot_dispatch(bots.CHOOSE)
@@ -20,7 +18,7 @@ def play_chunk(used):
 
     # Pass functions as module attributes (E.x, bots.x): numba lowers a function imported
     # by name and passed as a value through its address, which cannot be cached.
-    @njit(cache=True)
+    @compiled_loop(used)
     def chunk(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride, max_steps):
         return play_games(seeds, b, codes, flags, game_fields, seat_fields, seat_base, seat_stride, max_steps,
                           E.init_state, E.legal_actions, E.apply_action, E.to_move, E.is_over, E.observe, choose, used,
