@@ -20,6 +20,7 @@ Conventions
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -1045,15 +1046,7 @@ class BandTest:
 
     def required_cap(self, step: int = 500, limit: int = 50_000_000) -> int:
         """The smallest cap (a multiple of ``step``) at which :meth:`cap_ok` holds."""
-        hi = step
-        while not self.cap_ok(hi)[0]:
-            hi *= 2
-            if hi > limit:
-                raise ValueError(f"no cap up to {limit:,} games reaches these error rates; detect {self.detect:g} "
-                                 f"leaves too small a gap to the band's edges")
-        grid = np.arange(step, hi + step, step)
-        ok = self.cap_ok(grid)
-        return int(grid[np.argmax(ok)])
+        return _required_cap(self, step, limit)
 
     def operating_characteristic(self, rate: float, batch: int, cap: int) -> dict[str, float]:
         """Exact chances of each verdict when the true rate is ``rate``, read after
@@ -1085,6 +1078,21 @@ class BandTest:
         games += out["undecided"] * cap
         out["games"] = games
         return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _required_cap(test: BandTest, step: int, limit: int) -> int:
+    # memoised: a pure function of the band (frozen) that costs about 30 ms, asked on every
+    # load of a bands file
+    hi = step
+    while not test.cap_ok(hi)[0]:
+        hi *= 2
+        if hi > limit:
+            raise ValueError(f"no cap up to {limit:,} games reaches these error rates; detect {test.detect:g} "
+                             f"leaves too small a gap to the band's edges")
+    grid = np.arange(step, hi + step, step)
+    ok = test.cap_ok(grid)
+    return int(grid[np.argmax(ok)])
 
 
 def verdict_at(s: int, fl: int, fh: int, hl: int, hh: int) -> str:
