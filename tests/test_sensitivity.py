@@ -234,14 +234,10 @@ def test_a_small_sensitivity_run_and_its_report_section(name, games, tmp_path):
     text = (tmp_path / "README.md").read_text()
     assert "How sure are these numbers" in text and (tmp_path / "sensitivity.png").exists()
     json.dumps(S.to_json(s))
-
-
-def test_ufs_readings_that_cannot_matter_change_nothing():
-    """arrow_retrigger has no effect with the built-in data (docs, R1.5): every game is the same."""
-    s = S.sensitivity(get("ufs"), games=300, out_root=None, progress=False)
-    for c in s.changes:
-        if c.variant.setting == "arrow_retrigger":
-            assert c.diff.estimate == 0
+    if name == "ufs":  # a reading that cannot matter changes nothing: arrow_retrigger has no effect
+        # with the built-in data (docs, R1.5), so every game is the same (checked on these games)
+        retrigger = [c for c in s.changes if c.variant.setting == "arrow_retrigger"]
+        assert retrigger and all(c.diff.estimate == 0 for c in retrigger)
 
 
 @pytest.mark.parametrize("name,only", [("eftaios", "mode"), ("ovni", "players")])
