@@ -630,8 +630,8 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
         then = "finished chunks are kept: rerun the same command to resume" if kept else "nothing was saved"
         raise UserError(f"a worker process died while playing ({why}); {then}") from None
     except BaseException:
-        for f in running:
-            f.cancel()
+        # (no future is cancelled: loky's thread then set an error on it, which a cancelled
+        # future refuses, a traceback from that thread under the resume line)
         stop_workers(executor)
         raise
 

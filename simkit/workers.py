@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+import weakref
 
 from .errors import UserError
 
@@ -28,17 +30,54 @@ def stop_workers(executor) -> None:
     now and then did not happen (1 Ctrl-C in 40 on a loaded machine): a worker stayed
     blocked sending a result nobody read, and the exit waited for it forever. So each
     worker is killed here (loky's processes have no ``kill``); its unfinished chunk was
-    to be dropped anyway. (A worker killed while sending leaves half a result in the pipe,
-    which the pool's thread may then wait on for ever: 1 Ctrl-C in 120 on a loaded
-    machine. Closing this process's end of the pipe cured it but raced with loky's own
-    closing, a traceback on a dying worker's error: left open.)"""
+    to be dropped anyway.
+
+    Nobody is killed halfway through sending a result: half a result left in the pipe kept
+    the pool's thread waiting for the rest for ever, and the command's exit with it (1
+    Ctrl-C in 120 on a loaded machine). The workers hold the pool's send lock for each
+    whole result they send, so the lock is taken here first and kept until every worker
+    has been sent SIGKILL (after which a process runs none of its own code): whoever is
+    sending finishes, the others wait at the lock. (A worker that cannot finish, sending to
+    a pipe nobody reads any more, is killed after 2 s all the same: then nobody is waiting
+    for its result either. Joining the workers here as well made loky's resource tracker
+    warn of a leaked semaphore at exit, 6 Ctrl-C in 60.)"""
     import signal
 
+    _quiet_when_stopped(getattr(executor, "_executor_manager_thread", None))
     workers = list(getattr(executor, "_processes", {}).values())
-    executor.shutdown(wait=False, kill_workers=True)
-    for process in workers:
-        try:
-            if process.exitcode is None:  # (not yet reaped: its pid is still its own)
-                os.kill(process.pid, signal.SIGKILL)
-        except (OSError, ValueError):  # already gone, or closed
-            pass
+    sending = getattr(getattr(executor, "_result_queue", None), "_wlock", None)
+    held = sending is not None and sending.acquire(timeout=2)
+    try:
+        executor.shutdown(wait=False, kill_workers=True)
+        for process in workers:
+            try:
+                if process.exitcode is None:  # (not yet reaped: its pid is still its own)
+                    os.kill(process.pid, signal.SIGKILL)
+            except (OSError, ValueError):  # already gone, or closed
+                pass
+    finally:
+        if held:
+            sending.release()
+
+
+_STOPPED: weakref.WeakSet = weakref.WeakSet()  # the pool threads of stopped pools
+
+
+def _quiet_when_stopped(thread) -> None:
+    """What the thread of a pool being stopped raises is not shown. Its workers killed, its
+    work dropped, loky's thread now and then trips over its own state (``KeyError`` on a
+    work item just dropped, ``InvalidStateError`` on a cancelled future: 2 Ctrl-C in 180 on
+    a loaded machine) and printed a traceback under the resume line; nothing it did is
+    kept. Other threads' errors are shown as before."""
+    if thread is None:
+        return
+    if not getattr(threading.excepthook, "quiet_when_stopped", False):  # installed once
+        shown = threading.excepthook
+
+        def hook(args):
+            if args.thread not in _STOPPED:
+                shown(args)
+
+        hook.quiet_when_stopped = True
+        threading.excepthook = hook
+    _STOPPED.add(thread)

@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 
 import numpy as np
@@ -455,3 +456,66 @@ def test_stopping_a_pool_kills_its_workers_itself():
     stop_workers(executor)
     gone, alive = psutil.wait_procs(workers, timeout=5)
     assert not alive and time.perf_counter() - t0 < 5
+
+
+def _big_result(n):
+    return b"x" * n
+
+
+def test_stopping_a_pool_never_cuts_a_result_in_half():
+    """A worker killed while it sends a result left half of it in the pool's pipe, and the
+    pool's thread waited for the rest for ever (the command's exit with it: 1 Ctrl-C in 120
+    on a loaded machine, once in a whole test suite). Stopped while its thread reads a
+    large result, the pool's thread still ends."""
+    from joblib.externals.loky.process_executor import ProcessPoolExecutor
+
+    from simkit.workers import stop_workers
+
+    def reading(thread):
+        frame = sys._current_frames().get(thread.ident)
+        while frame is not None:
+            if frame.f_code.co_name == "_recv" and frame.f_locals.get("size", 0) > 10**6:
+                return True
+            frame = frame.f_back
+        return False
+
+    executor = ProcessPoolExecutor(max_workers=1)
+    results, thread = executor._result_queue, None
+    try:
+        for _ in range(5):  # (a result read between two looks is sent again)
+            future = executor.submit(_big_result, 200_000_000)
+            thread = executor._executor_manager_thread
+            while not future.done() and not reading(thread):
+                time.sleep(0.001)
+            if not future.done():
+                break
+        else:
+            pytest.fail("the pool's thread was never seen reading a result")
+        stop_workers(executor)
+        thread.join(timeout=10)
+        assert not thread.is_alive(), "the pool's thread waits for the rest of a result for ever"
+    finally:
+        if thread is not None and thread.is_alive():
+            results._writer.close()  # (the old way out, so that this test's process can end)
+
+
+def test_a_stopped_pools_thread_is_quiet_and_other_threads_are_not(monkeypatch):
+    """loky's thread of a pool being stopped now and then trips over its own state (a
+    KeyError, an InvalidStateError): not shown under the resume line. Any other thread's
+    error still is."""
+    import threading
+
+    from simkit.workers import _quiet_when_stopped
+
+    seen = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: seen.append(args.thread))
+
+    def fail():
+        raise KeyError(5)
+
+    stopped, other = threading.Thread(target=fail), threading.Thread(target=fail)
+    _quiet_when_stopped(stopped)
+    for thread in (stopped, other):
+        thread.start()
+        thread.join()
+    assert seen == [other]
