@@ -39,8 +39,7 @@ def stop_workers(executor) -> None:
     has been sent SIGKILL (after which a process runs none of its own code): whoever is
     sending finishes, the others wait at the lock. (A worker that cannot finish, sending to
     a pipe nobody reads any more, is killed after 2 s all the same: then nobody is waiting
-    for its result either. Joining the workers here as well made loky's resource tracker
-    warn of a leaked semaphore at exit, 6 Ctrl-C in 60.)"""
+    for its result either.)"""
     import signal
 
     _quiet_when_stopped(getattr(executor, "_executor_manager_thread", None))
