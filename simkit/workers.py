@@ -45,18 +45,21 @@ def stop_workers(executor) -> None:
     _quiet_when_stopped(getattr(executor, "_executor_manager_thread", None))
     workers = list(getattr(executor, "_processes", {}).values())
     sending = getattr(getattr(executor, "_result_queue", None), "_wlock", None)
-    held = sending is not None and sending.acquire(timeout=2)
+    held = False
     try:
-        executor.shutdown(wait=False, kill_workers=True)
-        for process in workers:
-            try:
-                if process.exitcode is None:  # (not yet reaped: its pid is still its own)
-                    os.kill(process.pid, signal.SIGKILL)
-            except (OSError, ValueError):  # already gone, or closed
-                pass
-    finally:
-        if held:
-            sending.release()
+        held = sending is not None and sending.acquire(timeout=2)
+    finally:  # (a second Ctrl-C while waiting for the lock: killed all the same)
+        try:
+            executor.shutdown(wait=False, kill_workers=True)
+            for process in workers:
+                try:
+                    if process.exitcode is None:  # (not yet reaped: its pid is still its own)
+                        os.kill(process.pid, signal.SIGKILL)
+                except (OSError, ValueError):  # already gone, or closed
+                    pass
+        finally:
+            if held:
+                sending.release()
 
 
 _STOPPED: weakref.WeakSet = weakref.WeakSet()  # the pool threads of stopped pools

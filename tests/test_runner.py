@@ -458,6 +458,33 @@ def test_stopping_a_pool_kills_its_workers_itself():
     assert not alive and time.perf_counter() - t0 < 5
 
 
+def test_a_second_ctrl_c_while_stopping_a_pool_still_kills_its_workers():
+    """Stopping a pool waits up to 2 s for its send lock; a Ctrl-C pressed meanwhile still
+    leaves no worker behind."""
+    import psutil
+    from joblib.externals.loky import get_reusable_executor
+
+    from simkit.workers import stop_workers
+
+    class PressedWhileWaiting:
+        def acquire(self, timeout):
+            raise KeyboardInterrupt
+
+        def release(self):
+            raise AssertionError("released a lock never taken")
+
+    executor = get_reusable_executor(max_workers=2, timeout=30, reuse=False)
+    busy = [executor.submit(time.sleep, 600) for _ in range(2)]
+    while not all(f.running() for f in busy):
+        time.sleep(0.05)
+    workers = [psutil.Process(pid) for pid in executor._processes]
+    lock, executor._result_queue._wlock = executor._result_queue._wlock, PressedWhileWaiting()  # (kept: freed, it is unlinked)
+    with pytest.raises(KeyboardInterrupt):
+        stop_workers(executor)
+    gone, alive = psutil.wait_procs(workers, timeout=5)
+    assert not alive
+
+
 def _big_result(n):
     return b"x" * n
 
