@@ -208,7 +208,7 @@ def test_a_run_compiles_only_the_bots_it_plays(tmp_path):
     # Another fresh process compiles the count bot's loop, then loads the random one from the
     # cache: numba names compiled code by qualified name and a counter of the compiling
     # process, so both loops were once `chunk$1`, and a process holding two such loops
-    # mixed them up (AAU: "'descr' is NULL" in `make goldens`).
+    # mixed them up (AAU: "'descr' is NULL" in `python -m simkit.golden`).
     script = ("from simkit.games import get; from simkit.bots import bot_table; from simkit.play import simulate; "
               "from simkit.protocol import game_loop; from simkit.seeding import game_seeds; t = get('template'); p = t.params(); "
               "[simulate(t, p, game_seeds(0, 0, 2), bot_table(1, 0, 2, False), t.resolve_bots([b], p)) for b in ('count', 'random')]; "

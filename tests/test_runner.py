@@ -438,20 +438,27 @@ def test_ctrl_c_skips_the_compilation_after_the_answer(tmp_path, simkit_cmd):
     assert not alive, f"{len(alive)} processes left behind"
 
 
-def test_stopping_a_pool_kills_its_workers_itself():
-    """On Ctrl-C a pool's workers are killed by the runner, not only by loky's own thread,
-    which now and then left them blocked sending a result nobody read (the command then
-    never ended): busy workers are gone at once."""
+def _busy_pool():
+    """A loky pool whose two workers are busy for ten minutes, and their processes."""
     import psutil
     from joblib.externals.loky import get_reusable_executor
-
-    from simkit.workers import stop_workers
 
     executor = get_reusable_executor(max_workers=2, timeout=30, reuse=False)
     busy = [executor.submit(time.sleep, 600) for _ in range(2)]
     while not all(f.running() for f in busy):
         time.sleep(0.05)
-    workers = [psutil.Process(pid) for pid in executor._processes]
+    return executor, [psutil.Process(pid) for pid in executor._processes]
+
+
+def test_stopping_a_pool_kills_its_workers_itself():
+    """On Ctrl-C a pool's workers are killed by the runner, not only by loky's own thread,
+    which now and then left them blocked sending a result nobody read (the command then
+    never ended): busy workers are gone at once."""
+    import psutil
+
+    from simkit.workers import stop_workers
+
+    executor, workers = _busy_pool()
     t0 = time.perf_counter()
     stop_workers(executor)
     gone, alive = psutil.wait_procs(workers, timeout=5)
@@ -462,23 +469,21 @@ def test_a_second_ctrl_c_while_stopping_a_pool_still_kills_its_workers():
     """Stopping a pool waits up to 2 s for its send lock; a Ctrl-C pressed meanwhile still
     leaves no worker behind."""
     import psutil
-    from joblib.externals.loky import get_reusable_executor
 
     from simkit.workers import stop_workers
 
     class PressedWhileWaiting:
+        def __init__(self, real):
+            self.real = real  # kept alive: freed, the real lock is unlinked and the workers die of it
+
         def acquire(self, timeout):
             raise KeyboardInterrupt
 
         def release(self):
             raise AssertionError("released a lock never taken")
 
-    executor = get_reusable_executor(max_workers=2, timeout=30, reuse=False)
-    busy = [executor.submit(time.sleep, 600) for _ in range(2)]
-    while not all(f.running() for f in busy):
-        time.sleep(0.05)
-    workers = [psutil.Process(pid) for pid in executor._processes]
-    lock, executor._result_queue._wlock = executor._result_queue._wlock, PressedWhileWaiting()  # (kept: freed, it is unlinked)
+    executor, workers = _busy_pool()
+    executor._result_queue._wlock = PressedWhileWaiting(executor._result_queue._wlock)
     with pytest.raises(KeyboardInterrupt):
         stop_workers(executor)
     gone, alive = psutil.wait_procs(workers, timeout=5)
