@@ -49,6 +49,7 @@ from .errors import UserError
 from .params import build, describe
 from .questions import Z95, Answer, Payoff, Question, SeatFairness, SideBalance, WinRate, declared, equivalent, fmt_interval
 from .runner import kept_workers
+from .workers import worker_count
 
 MAX_VALUES = 9  # values tried per numeric knob on its own (evenly spread over its range)
 
@@ -389,7 +390,7 @@ def model_search(setup: Setup, goal_: Goal, ks: Sequence[Knob], trials: int, gam
     defaults = {k.name: k.default for k in ks}
     study.enqueue_trial(defaults)
     found: dict[Candidate, float] = {}
-    batch = max(2, 2 * setup.jobs)
+    batch = 4  # trials asked at once: not from the cores, so that the search is the same on every machine
     done = 0
     while done < trials:
         asked = [study.ask(space) for _ in range(min(batch, trials - done))]
@@ -562,6 +563,7 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
     games, or ``minutes`` of this machine's time (from a pilot of the rules as written);
     a share ``confirm_share`` of them is for the proof on fresh seeds."""
     t0 = time.perf_counter()
+    jobs = worker_count(jobs)  # 0: every core
     base = dict(base or {})
     clash = [k.name for k in ks if k.name in base]
     if clash:

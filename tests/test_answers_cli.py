@@ -91,3 +91,15 @@ def test_tune_answers_first_and_keeps_every_number(runner):
                                 "--jobs", "1", "--no-progress", "--out", "t", "--format", "json", "--output", "t.json"])
     assert again.exit_code == 0, again.output
     assert json.loads(Path("t.json").read_text())["sentence"] == doc["sentence"]  # resumed from its runs: the same answer
+
+
+def test_a_report_tunes_on_every_core_as_on_one(tmp_path):
+    """A report's tunes get the report's ``--jobs``, where 0 means every core (the tune's
+    chunk size once divided by it: ``simkit report aau`` crashed after minutes)."""
+    from simkit import tune as T
+    from simkit.games import get
+
+    game = get("template")
+    sentences = [T.tune(game, T.goal(game, "seat_fairness"), T.knobs(game, ["dice"]), budget=1000, jobs=jobs,
+                        out=tmp_path / str(jobs)).sentence() for jobs in (1, 0)]
+    assert sentences[0] == sentences[1]
