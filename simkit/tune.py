@@ -553,6 +553,32 @@ def _worst(answer: Answer, goal_: Goal) -> str:
 
 
 # ---- the whole search -------------------------------------------------------------------------------
+def games_in(setup: Setup, seconds: float, say: Callable[[str], None] | None = None) -> int:
+    """The games of the rules as written this machine plays in what is left of ``seconds``
+    after a pilot: the game's loop compiled first (a pilot played while it compiled timed
+    plain Python), a first play that starts the workers (not timed), then plays sized to
+    last 2 s at the speed seen so far, until one lasts 1.5 s or the pilot a fifth of the
+    time (start-up dominated a pilot of 500 games: budgets up to 30 times too small). The
+    pilot keeps no games, so that every step plays all of its own. ``say`` hears of the
+    compiling."""
+    from .compiled import compile_loops, uncompiled
+
+    start = time.perf_counter()
+    spec = setup.spec(Candidate(), 1, setup.seed)
+    compile_loops(uncompiled([(spec.game, spec.bots)]), say)
+    pilot = dataclasses.replace(setup, out=None, advance=lambda n: None)
+    n = 500 * setup.jobs
+    pilot.play([(Candidate(), n)], setup.seed, "pilot")
+    while True:
+        step = time.perf_counter()
+        pilot.play([(Candidate(), n)], setup.seed, "pilot")
+        took = max(time.perf_counter() - step, 1e-3)
+        if took >= 1.5 or time.perf_counter() - start >= seconds / 5:
+            break
+        n = max(n, int(n / took * 2))
+    return max(0, int(n / took * (seconds - (time.perf_counter() - start))))
+
+
 @kept_workers()  # its rounds are plays in a row
 def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None = None, bots: Sequence[str] = (),
          budget: int = 200_000, minutes: float | None = None, seed: int = 0, jobs: int = 1, out: Path | None = None, alpha: float = 0.05,
@@ -574,11 +600,9 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
                   tuple(v for v, _ in goal_.curve))
     setup.spec(Candidate(), 1, seed)  # settings and bots are checked before any game is played
     if minutes is not None:
-        pilot = 500 * max(1, jobs)
-        start = time.perf_counter()
-        setup.play([(Candidate(), pilot)], seed, "search")  # kept: the racing resumes it
-        speed = pilot / max(1e-3, time.perf_counter() - start)
-        budget = int(speed * (minutes * 60 - (time.perf_counter() - t0)) * 0.9)  # a tenth for the analysis
+        from .progress import warn
+
+        budget = int(games_in(setup, minutes * 60 - (time.perf_counter() - t0), warn if progress else None) * 0.9)  # a tenth for the analysis
     if not isinstance(budget, int) or budget < 1000:
         raise UserError(f"a budget of {budget!r} games is too small to find and prove a fix; give at least 1,000 games "
                         "or more minutes (--budget)")

@@ -83,6 +83,27 @@ def test_budget_in_games_or_minutes():
             T.parse_budget(bad)
 
 
+def test_a_budget_in_minutes_is_played_at_the_compiled_speed(monkeypatch):
+    """On a clock where the first play costs 2 s more (starting the workers), every play
+    0.3 s and a game 0.1 ms, the pilot grows until start-up no longer dominates: the games
+    left in 30 s are about what one long play would fit (a timed pilot of 500 games, as
+    before, gave 6,500: 30 times too few)."""
+    clock, plays = [0.0], []
+    monkeypatch.setattr(T.time, "perf_counter", lambda: clock[0])
+
+    def play(self, wanted, seed, folder):
+        assert self.out is None  # the pilot keeps nothing: each step plays all its games
+        clock[0] += 2 * (not plays) + 0.3 + sum(n for _, n in wanted) * 1e-4
+        plays.append(wanted)
+        return [None for _ in wanted]
+
+    monkeypatch.setattr(T.Setup, "play", play)
+    setup = T.Setup(fake_game(), {}, (), 0, 1, None, lambda n: None)
+    games = T.games_in(setup, 30)
+    one_play = (30 - clock[0] - 0.3) / 1e-4
+    assert 0.8 * one_play <= games <= one_play, (games, one_play)  # a play's start-up stays in the estimate
+
+
 def _answer(est: float, se: float) -> Answer:
     z = T.Z95
     e = Estimate("seat 1", est, est - z * se, est + z * se, "pts")
