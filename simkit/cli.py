@@ -274,7 +274,8 @@ def run_cmd(
     resumed = f", {m['resumed_games']:,} resumed from disk" if m["resumed_games"] else ""
     plain = m.get("plain_python_games", 0)
     resumed += f", {plain:,} played as plain Python while compiling" if plain else ""
-    extra.append(f"wall {m['wall_time_s']:.1f} s{f', {speed:,.0f} games/s' if speed else ''}{resumed}")
+    # the manifest's wall time is of playing: compiling, which the first run of a loop waits for, is not in it
+    extra.append(f"played in {m['wall_time_s']:.1f} s{f', {speed:,.0f} games/s' if speed else ''}{resumed}")
     extra.append(f"results: {path / 'games.parquet'}  manifest: {path / 'manifest.json'}")
     settings = {k: (str(v) if isinstance(v, Path) else v) for k, v in as_dict(params).items()}
     run_info = {"game": g.name, "settings": settings, "bots": [b.name for b in bots], "seed": seed, "games": n,
@@ -581,7 +582,7 @@ def sweep_cmd(
     check_backend(backend)
     res = sweep(experiment, jobs=jobs, games=games, out_root=out_root, progress=progress, backend=backend,
                 scheduler=scheduler, report=report)
-    out.print(f"{len(res.experiment.cells)} cells, {res.manifest['rows']:,} rows in {res.manifest['wall_time_s']:.1f} s: {res.out / 'all.parquet'}")
+    out.print(f"{len(res.experiment.cells)} cells, {res.manifest['rows']:,} rows ready in {res.manifest['wall_time_s']:.1f} s: {res.out / 'all.parquet'}")
     if report and res.experiment.report:
         out.print(f"report: {res.experiment.report / 'README.md'} and {res.experiment.report / 'index.html'}")
 
