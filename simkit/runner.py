@@ -597,10 +597,7 @@ def kept_workers() -> Iterator[None]:
 def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[int], None]) -> None:
     """Plays the tasks on loky worker processes, a few chunks ahead of the results (so
     that a run of any length starts at once and holds little in memory)."""
-    from concurrent.futures import FIRST_COMPLETED, wait
-
     from joblib.externals.loky import get_reusable_executor
-
     from joblib.externals.loky.process_executor import BrokenProcessPool
 
     executor = get_reusable_executor(max_workers=jobs, timeout=30, initializer=_worker_init)
@@ -610,10 +607,10 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
             with _ctrl_c_held():  # (a first submit starts the workers)
                 running.add(executor.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2], runs[task[0]].secret))
             if len(running) >= 2 * jobs:
-                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                finished, running = _first_finished(running)
                 _collect(finished, runs, advance)
         while running:
-            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            finished, running = _first_finished(running)
             _collect(finished, runs, advance)
         # Idle workers would hold their memory (the compiled game, the last chunk) while
         # the results are combined and answered: released now, unless more plays follow
@@ -634,6 +631,18 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
         # future refuses, a traceback from that thread under the resume line)
         stop_workers(executor)
         raise
+
+
+def _first_finished(running: set) -> tuple[set, set]:
+    """``wait(running, return_when=FIRST_COMPLETED)`` in steps of 0.25 s: a wait without a
+    timeout is not ended by Ctrl-C, which a chunk of a slow or stuck user bot then held
+    for minutes or for ever."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    while True:
+        finished, rest = wait(running, timeout=0.25, return_when=FIRST_COMPLETED)
+        if finished:
+            return finished, rest
 
 
 PLAIN_CHUNK_SECONDS = 1.0  # a plain-Python chunk's play time: little is lost when the compiler finishes first

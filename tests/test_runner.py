@@ -142,6 +142,35 @@ def test_interrupted_run_keeps_finished_chunks_and_resumes(tmp_path, simkit_cmd)
     assert pl.read_parquet(out / "games.parquet").equals(whole)
 
 
+def test_ctrl_c_ends_a_run_whose_user_bot_never_returns(tmp_path, simkit_cmd):
+    """The main process waits for a chunk in steps: a wait without a timeout was not ended
+    by Ctrl-C, and a stuck user bot (or a slow one, in a long chunk) held it for ever."""
+    import os
+    import psutil
+
+    (tmp_path / "stuck.py").write_text("import pathlib, time\n"
+                                       "def choose(observation, legal, rng):\n"
+                                       "    pathlib.Path('called').touch()\n"
+                                       "    time.sleep(1000)\n")
+    cmd = simkit_cmd + ["run", "ufs", "--bot", "stuck:choose", "-n", "4", "--no-progress", "--jobs", "2", "--chunk-size", "2",
+                        "--out", str(tmp_path / "r")]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + 120
+    while not (tmp_path / "called").exists() and time.time() < deadline:
+        assert proc.poll() is None, proc.stderr.read()
+        time.sleep(0.1)
+    workers = _children(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise AssertionError("Ctrl-C did not end the run within 15 s") from None
+    assert proc.returncode == 130 and len(err.strip().splitlines()) == 1 and "interrupted" in err, err
+    _, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive, f"{len(alive)} processes left behind"
+
+
 def test_kept_workers_play_on_in_the_same_processes_and_are_released_at_its_end():
     """Within kept_workers (a check's looks) the plays in a row share their worker
     processes; at its end none is left, and the games are those of a run on its own."""
