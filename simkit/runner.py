@@ -386,6 +386,7 @@ def _write_atomic(path: Path, write: Callable[[Path], None], hint: str = RUN_HIN
 
 
 SIMKIT_FILES = ("run.json", "games.parquet", "manifest.json")
+RUN_KEYS = {"game", "params", "bots", "seed"}  # in every run.json simkit has written
 
 
 def inside_code(path: Path) -> bool:
@@ -470,6 +471,10 @@ def _resume(spec: RunSpec, out: Path, identity: dict, secret: bytes | None, repl
             kept = bytes.fromhex(previous.pop("secret")) if "secret" in previous else None
         except (json.JSONDecodeError, UnicodeDecodeError, OSError, AttributeError, TypeError, ValueError):
             previous = kept = None
+        if not isinstance(previous, dict) or not RUN_KEYS <= previous.keys():
+            # nothing in the folder is cleared unless its run.json is one simkit wrote (a user's
+            # own run.json and manifest.json were replaced, their part-named files deleted)
+            raise UserError(f"{ident_file} is damaged or not simkit's; delete {out} or choose another output folder (--out)")
         if previous == identity and (kept is None) == (secret is None):
             done = _parts(out, spec.game.seats(spec.params), warn)
             secret = kept
@@ -477,8 +482,6 @@ def _resume(spec: RunSpec, out: Path, identity: dict, secret: bytes | None, repl
             # a managed folder (sweep cells) holding games of older code or settings, or a run
             # that stopped before its first chunk was stored (nothing of it to lose)
             _clear_run(out)
-        elif previous is None:
-            raise UserError(f"{ident_file} is damaged; delete {out} or choose another output folder (--out)")
         else:
             raise UserError(f"{out} holds a different run (other game, parameters, bots, data, seed or code); choose another output folder (--out) or delete it")
     elif out.exists() and any(p.name != "parts" or not p.is_dir() or any(p.iterdir()) for p in out.iterdir()):

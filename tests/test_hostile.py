@@ -670,3 +670,19 @@ def test_a_report_cut_short_by_a_full_disk_can_be_written_again(tmp_path, monkey
     monkeypatch.setattr(report_mod, "_atomic", real)
     _report("a", "c", version=2).write(target)
     assert sorted(p.name for p in target.iterdir()) == ["README.md", "a.png", "c.png", "index.html", "report.json"]
+
+
+def test_a_folder_with_a_run_json_simkit_did_not_write_is_left_alone(tmp_path, simkit_cli):
+    """A user's folder holding its own run.json, manifest.json and a file named like a part:
+    refused, every file as it was (they were replaced or deleted, exit 0)."""
+    out = tmp_path / "proj"
+    (out / "parts").mkdir(parents=True)
+    mine = {out / "run.json": "my own run config\n", out / "manifest.json": '{"mine": true}\n',
+            out / "parts" / "games-000000000000-000000000010.parquet": "not parquet", out / "parts" / "x.parquet.bad": "mine"}
+    for path, text in mine.items():
+        path.write_text(text)
+    for text in ("my own run config\n", "[1, 2, 3]\n", '{"game": "ufs"}\n'):
+        (out / "run.json").write_text(text)
+        mine[out / "run.json"] = text
+        _one_line_exit_2(simkit_cli(["run", "ufs", "-n", "5", "--no-progress", "--out", str(out)], tmp_path), "not simkit's")
+        assert {p: p.read_text() for p in mine} == mine and sorted(out.rglob("*")) == sorted([*mine, out / "parts"])
