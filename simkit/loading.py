@@ -61,7 +61,7 @@ def load(*paths: str | Path, mix: bool = False) -> pl.DataFrame:
     frames = []
     for f in files:
         try:
-            frame = pl.read_parquet(f)
+            frame = pl.read_parquet(f, glob=False)
         except Exception as exc:  # noqa: BLE001 - any unreadable file
             raise UserError(f"{f}: cannot be read as a games table ({type(exc).__name__})") from None
         frames.append(frame.with_columns(pl.lit(f.parent.name).alias("run")) if mix else frame)

@@ -122,13 +122,13 @@ class RunResult:
         # The settings' columns hold one value each: kept as constants (polars then stores
         # one value, not one per row: most of a many-setting game's frame).
         path = self.path / "games.parquet"
-        names = [c for c in pl.read_parquet_schema(path) if columns is None or c in columns or c in self.constants]
-        frame = pl.read_parquet(path, columns=[c for c in names if c not in self.constants])
+        names = [c for c in pl.scan_parquet(path, glob=False).collect_schema() if columns is None or c in columns or c in self.constants]
+        frame = pl.read_parquet(path, columns=[c for c in names if c not in self.constants], glob=False)
         return frame.with_columns(pl.lit(v).alias(k) for k, v in self.constants.items() if k in names).select(names)
 
     @property
     def schema(self) -> list[str]:
-        return self._frame.columns if self._frame is not None else list(pl.read_parquet_schema(self.path / "games.parquet"))
+        return self._frame.columns if self._frame is not None else pl.scan_parquet(self.path / "games.parquet", glob=False).collect_schema().names()
 
 
 def play_range(spec: RunSpec, start: int, stop: int, secret: bytes | None = None) -> pl.DataFrame:
@@ -208,7 +208,7 @@ def _parts(out: Path, seats: int, warn: Callable[[str], None] | None = None) -> 
         if b <= a:
             continue
         try:
-            rows = pl.scan_parquet(p).select(pl.len()).collect().item()
+            rows = pl.scan_parquet(p, glob=False).select(pl.len()).collect().item()
         except Exception:  # noqa: BLE001 - any unreadable file: truncated, empty, garbage
             rows = -1
         if rows != (b - a) * seats:
@@ -774,14 +774,14 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
     kept = _each_game_once(sorted(k for k in r.done if k[0] < n), n)
     if r.out is not None:
         # Streamed part by part into games.parquet: memory does not grow with the run.
-        parts = [pl.scan_parquet(r.done[(a, b)]).filter(pl.col("game_index").is_between(lo, hi, closed="left"))
+        parts = [pl.scan_parquet(r.done[(a, b)], glob=False).filter(pl.col("game_index").is_between(lo, hi, closed="left"))
                  for (a, b), lo, hi in kept]
         frame = None
         counts: list[tuple[int, int]] = []
 
         def combine(tmp: Path) -> None:
             pl.concat(parts, how="vertical_relaxed").sink_parquet(tmp)
-            counts.append(pl.scan_parquet(tmp).select(pl.len(), pl.col("game_index").n_unique()).collect().row(0))
+            counts.append(pl.scan_parquet(tmp, glob=False).select(pl.len(), pl.col("game_index").n_unique()).collect().row(0))
             _check_counts(counts[0], n, seats)  # before the file takes its place
 
         _write_atomic(r.out / "games.parquet", combine)

@@ -116,7 +116,7 @@ class SweepResult:
     @property
     def frame(self) -> pl.DataFrame:
         if self._frame is None:
-            self._frame = pl.read_parquet(self.out / "all.parquet")
+            self._frame = pl.read_parquet(self.out / "all.parquet", glob=False)
         return self._frame
 
     @property
@@ -348,7 +348,7 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
     by_key = dict(zip(unique, results))
     cells = []
     for cell in exp.cells:
-        games = pl.scan_parquet(by_key[cell.game].path / "games.parquet").filter(pl.col("game_index") < cell.spec.n_games)
+        games = pl.scan_parquet(by_key[cell.game].path / "games.parquet", glob=False).filter(pl.col("game_index") < cell.spec.n_games)
         names = by_key[cell.game].schema
         bots = cell.settings["bots"]
         cells.append(games.with_columns(  # every row carries its cell: grid, all parameters, bots
@@ -360,7 +360,7 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
 
     def combine(tmp: Path) -> None:  # streamed cell by cell: memory does not grow with the sweep
         pl.concat(cells, how="diagonal_relaxed").sink_parquet(tmp)
-        rows.append(pl.scan_parquet(tmp).select(pl.len()).collect().item())
+        rows.append(pl.scan_parquet(tmp, glob=False).select(pl.len()).collect().item())
 
     manifest = {
         "experiment": str(exp.path),

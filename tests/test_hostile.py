@@ -686,3 +686,16 @@ def test_a_folder_with_a_run_json_simkit_did_not_write_is_left_alone(tmp_path, s
         mine[out / "run.json"] = text
         _one_line_exit_2(simkit_cli(["run", "ufs", "-n", "5", "--no-progress", "--out", str(out)], tmp_path), "not simkit's")
         assert {p: p.read_text() for p in mine} == mine and sorted(out.rglob("*")) == sorted([*mine, out / "parts"])
+
+
+def test_output_folders_named_with_glob_characters(tmp_path, simkit_cli):
+    """Parquet files are read by their own names, never as patterns: ``--out 'exp[1]'``
+    matched nothing (a wrong "free some space" error after playing every game), and
+    ``--out 'exp*'`` also read the parts of the folders it matched (a traceback)."""
+    import polars as pl
+
+    for name in ("exp1", "exp[1]", "exp*"):
+        proc = simkit_cli(["run", "template", "-n", "10", "--chunk-size", "3", "--no-progress", "--out", str(tmp_path / name)], tmp_path)
+        assert proc.returncode == 0, proc.stderr
+    frames = [pl.read_parquet(tmp_path / name / "games.parquet", glob=False) for name in ("exp1", "exp[1]", "exp*")]
+    assert frames[0].height == frames[1].height == frames[2].height and frames[0].equals(frames[2])
