@@ -244,6 +244,8 @@ def goal(game, name: str, margin: float | None = None, target: float | None = No
                             "or a difficulty curve with --curve (e.g. --curve threat=0:0.5,1:0.3,2:0.15)")
         if curve is not None:
             over, points = parse_curve(game, curve)
+        elif not 0 <= target <= 1:  # (also refuses nan)
+            raise UserError(f"--target is a win rate from 0 to 1 (0.3 is 30%), not {target}")
     elif target is not None or curve is not None:
         raise UserError(f"the goal {name!r} measures a distance from fair (0); --target and --curve are for win-rate goals")
     m = margin if margin is not None else getattr(q, "margin", 0.02)

@@ -283,3 +283,7 @@ def test_a_difficulty_curve_as_targets(monkeypatch):
             T.goal(game, "win_rate", curve=bad)
     with pytest.raises(UserError, match="runs along the curve"):
         T.tune(game, g, T.knobs(game), base={"level": 1})
+    for bad in (float("nan"), 2.0, -0.1):  # accepted, then answered "target nan%" after 200,000 games
+        with pytest.raises(UserError, match="--target is a win rate from 0 to 1"):
+            T.goal(game, "win_rate", target=bad)
+    assert T.goal(game, "win_rate", target=0.0).target == 0.0
