@@ -76,6 +76,9 @@ def load_user_bot(module_name: str, attr: str, text: str):
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
+        if exc.name and not (module_name == exc.name or module_name.startswith(exc.name + ".")):
+            # the bot's module was found; a module it imports was not
+            raise UserError(f"bot {text!r}: importing {module_name} failed: {_one_line(exc)} (install it, or remove the import)") from None
         raise UserError(f"bot {text!r}: cannot import {module_name!r} ({exc}); check the module path, or run from the folder that holds it") from None
     except SyntaxError as exc:
         raise UserError(f"bot {text!r}: {exc.filename}:{exc.lineno}: syntax error ({exc.msg})") from None

@@ -275,3 +275,19 @@ def test_bots_that_ask_get_the_legal_actions_in_perfect_information_games():
         for bot in ("random", game.default_bot):
             t.decide(game.resolve_bot(bot), 0)
         assert seen[0] > 0 and seen[1] == 0, name
+
+
+def test_a_user_bot_module_that_imports_a_missing_module_is_named_as_found(tmp_path, monkeypatch):
+    """Found but failing on an import of its own: said so, with the missing module (it was
+    "unknown bot 'depbot' ... no module 'depbot' here" beside the file)."""
+    import sys
+
+    from simkit.games import get
+
+    (tmp_path / "depbot.py").write_text("import nonexistent_mod_xyz\ndef choose(observation, legal, rng):\n    return legal[0]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("depbot", None)
+    with pytest.raises(UserError, match="importing depbot failed: No module named 'nonexistent_mod_xyz'"):
+        get("ufs").resolve_bot("depbot:choose")
+    with pytest.raises(UserError, match="no module 'nobot' here"):
+        get("ufs").resolve_bot("nobot:choose")
