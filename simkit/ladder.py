@@ -125,30 +125,30 @@ def classify(contrasts: dict[str, Contrast], reference: str, other_answers: dict
            + f"; intervals at {level:.3g}%)")
 
     def dissent(group: list[str]) -> list[str]:
-        out = [f"`{b}` finds the opposite ({contrasts[b].text()}, {level:.3g}% {wide[b].bounds()})" for b in group if wide[b].hi < 0]
+        out = [f"`{b}` finds the opposite ({contrasts[b].text()}, {level:.3g}% interval {wide[b].bounds()})" for b in group if wide[b].hi < 0]
         return out + [f"`{b}` separates {answers[b]}" for b in group if b in answers and wide[b].hi >= 0]
 
     against = dissent(stronger)
     note = "".join(f"; the weaker {w}" for w in dissent(weaker))
     if ref.lo <= 0:
         if strong.lo > 0 and not against and reference != top:
-            return "survives", f"`{reference}` does not separate it, `{top}` does ({level:.3g}% {strong.bounds()})" + how + note
+            return "survives", f"`{reference}` does not separate it, `{top}` does ({level:.3g}% interval {strong.bounds()})" + how + note
         return "undecided", (f"`{reference}` does not separate it (its interval contains 0)" + "".join(f"; {w}" for w in against)
                              + (how if against else "") + note)
     if against:
         return "flips", "; ".join(against) + how + note
     if strong.lo > 0:
         if reference == top:
-            return "survives", f"`{top}` separates it ({level:.3g}% {strong.bounds()})" + how + note
-        return "survives", f"`{top}` separates it too ({level:.3g}% {strong.bounds()})" + how + note
+            return "survives", f"`{top}` separates it ({level:.3g}% interval {strong.bounds()})" + how + note
+        return "survives", f"`{top}` separates it too ({level:.3g}% interval {strong.bounds()})" + how + note
     if stronger:
         d = difference(contrasts[top].estimate, contrasts[top].lo, contrasts[top].hi, ref.estimate, ref.lo, ref.hi, ref.unit)
         dw = d.at(z)
         if dw.hi < 0:
-            return "fades", (f"`{top}` does not confirm it ({level:.3g}% {strong.bounds()}) and finds it smaller than `{reference}` "
-                             f"does: {top} - {reference} = {d.text()}, {level:.3g}% {dw.bounds()}; a margin up to "
+            return "fades", (f"`{top}` does not confirm it ({level:.3g}% interval {strong.bounds()}) and finds it smaller than `{reference}` "
+                             f"does: {top} - {reference} = {d.text()}, {level:.3g}% interval {dw.bounds()}; a margin up to "
                              f"{strong.value(strong.hi)} is not ruled out for `{top}`" + how + note)
-    return "undecided", (f"`{top}`'s games neither confirm the claim ({level:.3g}% {strong.bounds()}) nor show it smaller than "
+    return "undecided", (f"`{top}`'s games neither confirm the claim ({level:.3g}% interval {strong.bounds()}) nor show it smaller than "
                          f"`{reference}`'s {ref.value(ref.estimate)}" + how + note)
 
 

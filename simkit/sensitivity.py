@@ -554,7 +554,9 @@ def verdict_rows(s: Sensitivity) -> list[dict[str, str]]:
         elif v.status == HOLDS:
             what = STATUS_WORDS[HOLDS]
         elif "default" in v.not_shown_under:
-            what = "not shown (at the default reading)"
+            # the default's figures come from this analysis's own, smaller cells: said, so that the
+            # row does not read as contradicting a section shown on more games
+            what = f"not shown at the default reading on these {s.games:,} games"
         else:
             what = "not shown under " + ", ".join(labels.get(k, k) for k in v.not_shown_under)
         out.append({"claim": v.claim.text, "verdict": what, "evidence": v.detail})
@@ -640,7 +642,8 @@ def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None
              "the default included: these games neither establish it under every reading nor show a reading that reverses it.")
     rep.table(readings_rows(s.game, decl), "The readings: each alternative is a setting (`--set key=value`) or a built-in data file variant")
     rep.table(verdict_rows(s), "Each headline claim: holds under every reading, depends on a reading, or not shown (figures with "
-                               "95% intervals, changes with Holm-adjusted p)")
+                               f"95% intervals, changes with Holm-adjusted p). On {s.games:,} games a cell and reading, a claim "
+                               "the sections above show on more games may be not shown here")
     fig = tornado(s, tornado_figures)
     rep.figure(fig, "sensitivity", "Tornado: the paired change of each headline figure when one reading is switched, with its 95% "
                                    "interval (solid: significant after Holm; faded: not)")

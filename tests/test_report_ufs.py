@@ -3,6 +3,8 @@ as shown harder or easier, within a margin, or not shown, with Holm over the cit
 never claimed from a lack of evidence; the headline answers count a cell two grids share
 once."""
 
+import re
+
 import numpy as np
 import polars as pl
 
@@ -62,7 +64,7 @@ games = 150
 threat = [0, 1]
 city = ["roswell", "new_york", "washington"]
 city_side = ["normal", "damaged"]
-bots = ["greedy"]
+bots = ["greedy", "planner"]
 # the headline cell again in a second grid: the sweep's frame holds it twice
 [[grid]]
 games = 150
@@ -102,3 +104,11 @@ def test_report_answers_first_damaged_side_per_city_and_no_survival_from_absence
     assert md.index("## Answers") < md.index("## Win rate by threat level")
     assert "## Is the damaged side harder?" in md
     assert rep.headline_figure == "win-rate-by-threat" and "win-rate-by-threat" in rep.figures
+    # the stronger bot's order of cells: one line, under its most common class, with every count
+    (pairs,) = [x for x in md.splitlines() if "the order of two cells" in x]
+    counts = {cls: int(k) for cls, pattern in (("Survives", r"keeps the order of (\d+)"), ("Flips", r"reverses (\d+)"),
+                                                ("Fades", r"it\) for (\d+)"), ("Undecided", r"show smaller (\d+)"))
+              for k in re.findall(pattern, pairs)}
+    assert pairs.endswith(f"of its {sum(counts.values())} pairs.")
+    assert re.match(r"- \*\*(\w+)\*\*", pairs).group(1) == max(counts, key=counts.get), pairs
+    assert "% interval [" in md and not re.search(r"\d% \[[+-]", md)  # a Bonferroni interval says it is one

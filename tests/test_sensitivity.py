@@ -90,7 +90,7 @@ def test_verdicts_holds_depends_and_not_shown():
     # threshold just below the default: not shown at the default already (its interval reaches it)
     s = S.analyse(_Game(), _decl(p0 - 0.0002), frames, n)
     assert s.verdicts[0].status == S.NOT_SHOWN and "default" in s.verdicts[0].not_shown_under
-    assert S.verdict_rows(s)[0]["verdict"] == "not shown (at the default reading)"
+    assert S.verdict_rows(s)[0]["verdict"] == f"not shown at the default reading on these {n:,} games"
     assert "not shown at the default: win rate" in s.verdicts[0].detail
     # threshold far below: shown at the default and under every reading
     s = S.analyse(_Game(), _decl(0.05), frames, n)

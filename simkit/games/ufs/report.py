@@ -556,13 +556,17 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
     if reversed_rows:
         rep.table(reversed_rows, "Reversed orders: both differences significant after the correction, in opposite directions")
     for b in others:
+        # one line per bot under its most common class, with every count: a line per class put
+        # "Survives: keeps the order of 4 of 51 pairs" at the top of the list
         c = counts[b]
-        n = sum(c.values())
-        for cls, what in (("survives", "keeps the order of"), ("flips", "reverses"),
-                          ("fades", f"finds `{default}`'s gap significantly smaller (without confirming it) for"),
-                          ("undecided", "can neither confirm nor show smaller the order of")):
-            if c[cls]:
-                said[cls].append(f"the order of two cells (same threat level) that `{default}` finds: `{b}` {what} {c[cls]} of {n} pairs")
+        if not sum(c.values()):
+            continue
+        parts = [f"{what} {c[cls]}" for cls, what in (
+            ("survives", "keeps the order of"), ("flips", "reverses"),
+            ("fades", f"finds `{default}`'s gap significantly smaller (without confirming it) for"),
+            ("undecided", "can neither confirm nor show smaller")) if c[cls]]
+        said[max(c, key=c.get)].append(f"the order of two cells (same threat level) that `{default}` finds: `{b}` "
+                                       f"{'; '.join(parts)} of its {sum(c.values())} pairs")
 
     for t in ([x for x in threats if x == 1] or threats[:1]) if len(labels) > 1 else []:
         for what, sign in (("easiest", 1), ("hardest", -1)):
