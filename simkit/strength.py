@@ -37,7 +37,7 @@ import numpy as np
 from .bots import bot_table
 from .errors import UserError
 from .game import GameSpec, Number
-from .stats import mean_interval, paired_numeric
+from .stats import mean_interval, paired_numeric, wilson
 
 # Issue 25: the top bot beats the next strongest by at least 10 points of win share.
 TARGET = 0.10
@@ -141,6 +141,17 @@ def _interval(x: np.ndarray) -> tuple[float, float, float]:
     return (iv.estimate, iv.lo, iv.hi)
 
 
+def _share_interval(x: np.ndarray) -> tuple[float, float, float]:
+    """A mean win share's interval: the t interval, or where every game gave the seat the
+    same share (a bot that won all 2,000 games: '100.0 ±0.0') the Wilson interval of that
+    mean, which a share in [0, 1] keeps (its variance is at most p(1 - p))."""
+    est, lo, hi = _interval(x)
+    if len(x) and not hi > lo:
+        iv = wilson(float(np.mean(x)) * len(x), len(x))
+        return (est, iv.lo, iv.hi)
+    return est, lo, hi
+
+
 def head_to_head(game: GameSpec, params: Any, strong: str, weak: str, games: int, seed: int = 0, *,
                  jobs: int = 1, progress: bool | Callable[[int], None] = False, target: float = TARGET,
                  selfplay: dict | None = None, out: Path | None = None) -> Matchup:
@@ -181,7 +192,7 @@ def head_to_head(game: GameSpec, params: Any, strong: str, weak: str, games: int
     margin, said = verdict(mine - theirs, target)
     dealt = cache.get(("sides", key)) if question is not None else None
     sides = split_by_side(mine - theirs, dealt[rows, at], question) if dealt is not None else ()
-    return Matchup(strong, weak, seats, games, seed, _interval(mine), _interval(theirs), margin, said, sides)
+    return Matchup(strong, weak, seats, games, seed, _share_interval(mine), _share_interval(theirs), margin, said, sides)
 
 
 def ladder(game: GameSpec, params: Any, bots: Sequence[str] | None = None, games: int = 1000, seed: int = 0, *,

@@ -64,6 +64,19 @@ def test_verdicts_on_known_values():
     assert S.verdict(np.ones(3))[1] == S.NOT_SHOWN
 
 
+def test_a_share_won_in_every_game_keeps_an_interval():
+    """'100.0 ±0.0' was printed for a bot that won all of 2,000 games: the t interval of no
+    spread. The Wilson interval of the mean is used there; elsewhere the t interval."""
+    from simkit.stats import mean_interval, wilson
+
+    est, lo, hi = S._share_interval(np.ones(2000))
+    assert est == 1.0 and (lo, hi) == pytest.approx((wilson(2000, 2000).lo, 1.0)) and lo < 0.999
+    assert S._share_interval(np.zeros(10))[2] == pytest.approx(wilson(0, 10).hi)
+    x = np.r_[np.ones(60), np.zeros(40)]
+    iv = mean_interval(x)
+    assert S._share_interval(x) == pytest.approx((iv.estimate, iv.lo, iv.hi))
+
+
 @pytest.mark.parametrize("seats", [1, 2, 3, 4])
 def test_the_stronger_bot_sits_where_the_rotation_puts_the_first_bot(seats):
     table = bot_table(seats, 0, 12, True)
