@@ -386,6 +386,9 @@ def compose(result, builder=None) -> Report:
     shipped = not str(exp.path).startswith("(")
     source = f"the {len(exp.cells)} cells of `{exp.path}`" if shipped else "its default experiment (default settings and bot, seats rotated)"
     again = f"simkit sweep {exp.path}" if shipped else f"simkit report {game.name}"
+    if exp.games_cap is not None:  # a quick look: reproduced by the same cap, not by the file's sizes
+        source += f", each capped at {exp.games_cap:,} games (a quick look)"
+        again += f" --games {exp.games_cap}"
     rep.text(f"{n_games:,} simulated games in {source}, root seed {exp.seed}; every rate "
              f"with its 95% interval. Reproduce: `{again}`. Each answer above comes from a question defined "
              f"once in `simkit/questions.py` and declared for this game in `simkit/games/{game.name}/questions.py`; the "

@@ -99,6 +99,7 @@ class Experiment:
     tunes: list[dict] = dataclasses.field(default_factory=list)  # [[tune]] tables: the report's "How to fix it"
     larger: str | None = None  # the experiment file playing this report's tables at research sizes
     ladder: dict | None = None  # [ladder]: the report's "How strong are the bots?" (simkit.strength)
+    games_cap: int | None = None  # --games: each cell capped at this many games (a quick look)
 
 
 @dataclasses.dataclass
@@ -328,6 +329,7 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
     exp = path if isinstance(path, Experiment) else load(path, games)
     if games is not None and exp.report is not None and not isinstance(path, Experiment):
         exp.report = Path(out_root).parent / "reports" / f"{exp.report.name}-{games}-games"
+        exp.games_cap = games
     out = Path(out_root) / exp.name
     if out.exists() and not out.is_dir():
         raise UserError(f"{out} is not a folder; choose another --out folder")

@@ -103,3 +103,16 @@ def test_a_report_tunes_on_every_core_as_on_one(tmp_path):
     sentences = [T.tune(game, T.goal(game, "seat_fairness"), T.knobs(game, ["dice"]), budget=1000, jobs=jobs,
                         out=tmp_path / str(jobs)).sentence() for jobs in (1, 0)]
     assert sentences[0] == sentences[1]
+
+
+def test_a_quick_look_says_it_is_capped_and_how_to_play_it_again(tmp_path):
+    """``--games N`` caps each cell: the report says so, and its reproduce line has the cap
+    (it named the file alone, which plays the full sizes)."""
+    from simkit.sweep import sweep
+
+    (tmp_path / "e.toml").write_text('name = "quick"\ngame = "template"\nseed = 1\nreport = "rep"\n'
+                                     '[[grid]]\ngames = 60\nplayers = [2, 3]\nbots = ["count"]\n')
+    sweep(tmp_path / "e.toml", games=20, jobs=1, progress=False, out_root=tmp_path / "runs")
+    md = (tmp_path / "reports" / "rep-20-games" / "README.md").read_text()
+    assert "40 simulated games" in md and "each capped at 20 games (a quick look)" in md
+    assert f"Reproduce: `simkit sweep {tmp_path / 'e.toml'} --games 20`" in md
