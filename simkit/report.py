@@ -198,8 +198,7 @@ def owned_files(target: Path) -> set[str]:
     """The files of ``target`` that simkit may replace or remove: those its report.json
     lists with the hash they still have (``files``, or ``replacing`` while a write was
     under way; plain names inside the folder only: a name like ``../x.png`` is never one),
-    and report.json itself. Reports written before hashes were kept list names only; a
-    folder without such a list holds nothing of simkit's."""
+    and report.json itself. A folder without such hashes holds nothing of simkit's."""
     target = Path(target)
     if (target / "report.json").is_symlink():
         return set()
@@ -208,14 +207,11 @@ def owned_files(target: Path) -> set[str]:
     except (OSError, ValueError):
         return set()
     files = meta.get("files") if isinstance(meta, dict) else None
-    if isinstance(files, dict):
-        replacing = meta.get("replacing")
-        hashes = [files, replacing if isinstance(replacing, dict) else {}]
-        named = {str(n) for h in hashes for n, d in h.items() if _plain(n) and _unchanged(target / n, d)}
-    elif isinstance(files, list):
-        named = {str(n) for n in files if _plain(n)}
-    else:
+    if not isinstance(files, dict):  # (a list of names, as reports kept before hashes, is anybody's claim)
         return set()
+    replacing = meta.get("replacing")
+    hashes = [files, replacing if isinstance(replacing, dict) else {}]
+    named = {str(n) for h in hashes for n, d in h.items() if _plain(n) and _unchanged(target / n, d)}
     return {n for n in named if not (target / n).is_symlink()} | {"report.json"}
 
 
@@ -288,13 +284,8 @@ def write_index(root: Path) -> Path | None:
     it is left alone and None returned)."""
     root = Path(root)
     index = root / "index.html"
-    if index.exists():
-        try:
-            ours = INDEX_TITLE in index.read_text(errors="replace")[:2000]
-        except OSError:
-            ours = False
-        if not ours:
-            return None
+    if index.exists() and not _index_unchanged(index):
+        return None
     esc = html.escape
     items = []
     for meta in sorted(root.glob("*/report.json")):
@@ -320,8 +311,24 @@ def write_index(root: Path) -> Path | None:
             "li{margin:0.35em 0}img{width:340px;border:1px solid #ddd}</style></head><body><h1>simkit balance reports</h1>"
             "<p>Each game's answers to its balance questions, every number with its 95% interval and the verdict of a test "
             "defined once in simkit.questions; the full report has the evidence.</p>" + "".join(items) + "</body></html>")
-    _atomic(index, page.encode())
+    _atomic(index, (page + _index_mark(page)).encode())
     return index
+
+
+def _index_mark(page: str) -> str:
+    return f"\n<!-- simkit wrote this page; sha256 of the rest: {_sha256(page.encode())} -->\n"
+
+
+def _index_unchanged(index: Path) -> bool:
+    """Whether ``index`` is the overview page simkit wrote, unedited: its last line holds
+    the hash of the rest (a page is carried by git, so the hash travels in it; a title
+    alone let simkit replace a user's edit of its page)."""
+    try:
+        text = index.read_text()
+    except (OSError, UnicodeDecodeError):
+        return False
+    page, sep, _ = text.rpartition("\n<!-- simkit wrote this page;")
+    return bool(sep) and text == page + _index_mark(page)
 
 
 def fixes(rep: Report, result) -> None:

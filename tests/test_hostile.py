@@ -314,8 +314,24 @@ def test_a_report_never_removes_a_file_outside_its_folder(tmp_path):
     target.mkdir()
     (tmp_path / "victim.png").write_bytes(b"mine")
     (target / "report.json").write_text(json.dumps({"title": "t", "files": ["../victim.png", "/etc/x.png", "report.json"]}))
-    _report("plot").write(target)
-    assert (tmp_path / "victim.png").read_bytes() == b"mine" and (target / "plot.png").exists()
+    (target / "notes.png").write_bytes(b"mine too")
+    # a list of names claims nothing: any tool could write one (a user's README and figures were replaced)
+    with pytest.raises(UserError, match="not written by simkit"):
+        _report("plot").write(target)
+    assert (tmp_path / "victim.png").read_bytes() == b"mine" and (target / "notes.png").read_bytes() == b"mine too"
+
+
+def test_the_overview_page_is_replaced_only_while_unedited(tmp_path):
+    """reports/index.html carries the hash of its content: an edit of it (a title alone
+    made any page with simkit's title simkit's) is the user's, left alone."""
+    from simkit.report import write_index
+
+    _report("plot").write(tmp_path / "rep")
+    page = write_index(tmp_path)
+    assert page is not None and write_index(tmp_path) == page  # its own page: replaced
+    edited = page.read_text().replace("</h1>", "</h1><p>MY NOTES</p>")
+    page.write_text(edited)
+    assert write_index(tmp_path) is None and page.read_text() == edited
 
 
 def test_a_report_replaces_its_own_files_only_while_unchanged(tmp_path):
