@@ -122,7 +122,10 @@ def check_unchanged(bots) -> None:
 
 
 def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
+    try:
+        text = str(exc).strip().splitlines()
+    except Exception:  # noqa: BLE001 - a user's exception whose __str__ raises
+        return ""
     return (text[0] if text else "")[:200]
 
 
@@ -140,11 +143,15 @@ def call_user_bot(name: str, fn: Callable, obs: np.ndarray, legal: np.ndarray, r
         detail = _one_line(exc)
         raise UserError(f"{where} raised {type(exc).__name__}" + (f": {detail}" if detail else "")) from None
     if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
-        shown = repr(a)
+        try:
+            shown = repr(a)
+        except Exception:  # noqa: BLE001 - a user's object whose __repr__ raises
+            shown = "an object"
         if len(shown) > 60:
             shown = shown[:57] + "..."
         raise UserError(f"{where} returned {shown} ({type(a).__name__}); return one of the legal actions, an int")
-    a = int(a)
+    # int's own conversion: an int subclass's __int__ or __eq__ is the user's code, and may raise
+    a = int.__int__(a) if isinstance(a, int) else int(a)
     if not np.any(legal == a):
         shown = legal.tolist() if len(legal) <= 12 else legal[:12].tolist() + ["..."]
         raise UserError(f"{where} chose {a}, which is not legal here (legal: {shown})")

@@ -4,6 +4,7 @@ compile cache, the notebook Rules, and what user bots may and may not do."""
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 import pytest
@@ -105,6 +106,51 @@ def test_a_misbehaving_user_bot_is_one_line_naming_it(tmp_path, monkeypatch, bod
         _user_run(tmp_path, monkeypatch, f"def fn(observation, legal, rng):\n    {body}\n")
     text = str(exc.value)
     assert "\n" not in text and "ubot:fn" in text and "game 0" in text and message in text
+
+
+class _RaisingStr(Exception):
+    def __str__(self):
+        raise RuntimeError("str")
+
+
+class _RaisingRepr:
+    def __repr__(self):
+        raise RuntimeError("repr")
+
+
+class _RaisingInt(int):
+    __hash__ = int.__hash__
+
+    def __int__(self):
+        raise RuntimeError("int")
+
+    def __eq__(self, other):
+        raise RuntimeError("eq")
+
+
+def _raise(exc):
+    raise exc
+
+
+@pytest.mark.parametrize("fn, message", [
+    (lambda o, legal, rng: _raise(_RaisingStr()), "raised _RaisingStr"),
+    (lambda o, legal, rng: _RaisingRepr(), "returned an object (_RaisingRepr)"),
+    (lambda o, legal, rng: _RaisingInt(2_000_000_000), "chose 2000000000, which is not legal"),
+    (lambda o, legal, rng: _RaisingInt(int(legal[0])), None),
+])
+def test_a_user_bots_objects_whose_own_methods_raise_are_one_line(fn, message):
+    """Each was a traceback from the worker (a hostile-user review)."""
+    import numpy as np
+
+    from simkit.bots import call_user_bot
+
+    legal = np.array([3, 5], np.int32)
+    if message is None:
+        assert call_user_bot("m:f", fn, np.zeros(2, np.int32), legal, None, 0, 1) == 3
+        return
+    with pytest.raises(UserError, match=re.escape(message)) as exc:
+        call_user_bot("m:f", fn, np.zeros(2, np.int32), legal, None, 0, 1)
+    assert "\n" not in str(exc.value)
 
 
 def test_a_user_bot_gets_copies(tmp_path, monkeypatch):
