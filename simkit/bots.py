@@ -74,7 +74,10 @@ def load_user_bot(module_name: str, attr: str, text: str):
     if cwd not in sys.path:
         sys.path.append(cwd)  # a bot file in the current folder works without PYTHONPATH
     try:
-        module = importlib.import_module(module_name)
+        with _exit_refused():
+            module = importlib.import_module(module_name)
+    except _ExitCalled as exc:
+        raise UserError(f"bot {text!r}: importing {module_name} called os._exit({exc.args[0]}); a bot module must not end the process") from None
     except ModuleNotFoundError as exc:
         if exc.name and not (module_name == exc.name or module_name.startswith(exc.name + ".")):
             # the bot's module was found; a module it imports was not
@@ -121,6 +124,31 @@ def check_unchanged(bots) -> None:
             raise UserError(f"bot {bot.name!r}: {bot.path} changed during the run; run again to start from the new version")
 
 
+class _ExitCalled(BaseException):
+    """A user's module or bot called ``os._exit``: raised in its place (see :func:`_exit_refused`)."""
+
+
+@contextlib.contextmanager
+def _exit_refused():
+    """``os._exit`` called by this thread (the user's code) raises :class:`_ExitCalled`
+    instead of ending simkit without a word (exit 0, nothing said, in ``trace`` or while
+    a bot module was imported); other threads (a worker's watchdog) still exit."""
+    import threading
+
+    real, me = os._exit, threading.get_ident()
+
+    def refused(code=0):
+        if threading.get_ident() != me:
+            real(code)
+        raise _ExitCalled(code)
+
+    os._exit = refused
+    try:
+        yield
+    finally:
+        os._exit = real
+
+
 def _one_line(exc: BaseException) -> str:
     try:
         text = str(exc).strip().splitlines()
@@ -135,11 +163,13 @@ def call_user_bot(name: str, fn: Callable, obs: np.ndarray, legal: np.ndarray, r
     where = f"bot {name!r} in game {game_index} (seed {seed})"
     try:
         # What a bot prints goes to stderr: stdout may carry the run's JSON or CSV summary.
-        with contextlib.redirect_stdout(sys.stderr):
+        with contextlib.redirect_stdout(sys.stderr), _exit_refused():
             a = fn(obs.copy(), legal.copy(), rng)
     except BaseException as exc:  # noqa: BLE001 - a user bot may raise anything, sys.exit included
         if isinstance(exc, KeyboardInterrupt):
             raise
+        if isinstance(exc, _ExitCalled):
+            raise UserError(f"{where} called os._exit({exc.args[0]}); a bot returns an action, it must not end the process") from None
         detail = _one_line(exc)
         raise UserError(f"{where} raised {type(exc).__name__}" + (f": {detail}" if detail else "")) from None
     if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):

@@ -625,7 +625,7 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
     except BrokenProcessPool:
         stop_workers(executor)
         bots = sorted({b.name for r in runs for b in r.spec.bots if b.source})
-        why = f"a bot ended its process (os._exit?): {', '.join(bots)}" if bots else "out of memory? try fewer --jobs or a smaller --chunk-size"
+        why = f"a bot ended its process (a crash or a signal?): {', '.join(bots)}" if bots else "out of memory? try fewer --jobs or a smaller --chunk-size"
         kept = any(r.out is not None for r in runs)  # only a run with a folder resumes
         then = "finished chunks are kept: rerun the same command to resume" if kept else "nothing was saved"
         raise UserError(f"a worker process died while playing ({why}); {then}") from None
@@ -736,7 +736,7 @@ def execute(runs: list[_Pending], jobs: int, backend: str, scheduler: str | None
     jobs = processes(jobs, backend)
     jobs = min(jobs, sum(1 for _ in itertools.islice(tasks(), jobs)))
     # A user's bot plays in a worker process even with one job: if it ends its process
-    # (os._exit), the run reports it instead of vanishing with it.
+    # (a crash, a signal), the run reports it instead of vanishing with it.
     users = any(b.source for r in runs for b in r.spec.bots)
     if jobs <= 1 and not (users and backend == "loky" and jobs == 1):
         for i, a, b in tasks():

@@ -232,16 +232,26 @@ def test_machine_readable_summaries_hold_numbers(tmp_path, simkit_cli):
 
 
 def test_a_bot_that_ends_its_process_is_one_line_and_leaves_no_half_made_run(tmp_path, simkit_cmd):
-    (tmp_path / "quitter.py").write_text("import os\ndef choose(observation, legal, rng):\n    os._exit(0)\n")
+    (tmp_path / "quitter.py").write_text("import os, signal\ndef choose(observation, legal, rng):\n    os.kill(os.getpid(), signal.SIGKILL)\n")
     proc = _cli(simkit_cmd, ["run", "ufs", "--bot", "quitter:choose", "-n", "5", "--no-progress", "--out", str(tmp_path / "r")], tmp_path)
     _one_line_exit_2(proc, "quitter:choose")
     assert not (tmp_path / "r").exists()
 
 
+def test_a_bot_or_bot_module_calling_os_exit_is_one_line(tmp_path, simkit_cli):
+    """os._exit in the user's code raises instead: in trace, which plays in simkit's own
+    process, and on import, simkit ended without a word (exit 0)."""
+    (tmp_path / "quitter.py").write_text("import os\ndef choose(observation, legal, rng):\n    os._exit(0)\n")
+    (tmp_path / "leaver.py").write_text("import os\nos._exit(0)\n")
+    _one_line_exit_2(simkit_cli(["trace", "ufs", "--bot", "quitter:choose"], tmp_path), "called os._exit(0)")
+    _one_line_exit_2(simkit_cli(["run", "ufs", "--bot", "leaver:choose", "-n", "5", "--no-progress"], tmp_path),
+                     "importing leaver called os._exit(0)")
+
+
 def test_a_bot_that_ends_its_process_in_a_check_is_one_line(tmp_path, simkit_cmd):
     """A check keeps its workers from look to look: a bot that ends one is still one line,
     which does not promise a resume (a check saves nothing)."""
-    (tmp_path / "quitter.py").write_text("import os\ndef choose(observation, legal, rng):\n    os._exit(0)\n")
+    (tmp_path / "quitter.py").write_text("import os, signal\ndef choose(observation, legal, rng):\n    os.kill(os.getpid(), signal.SIGKILL)\n")
     (tmp_path / "b.toml").write_text('alpha = 0.01\nbeta = 0.01\ndetect = 0.05\nbatch = 200\nseed = 1\n\n[[band]]\n'
                                      'name = "q"\ngame = "ufs"\nmetric = "won"\nbots = ["quitter:choose"]\ncentre = 0.0\nhi = 0.02\n')
     proc = _cli(simkit_cmd, ["check", "b.toml", "--jobs", "2"], tmp_path)
