@@ -267,6 +267,10 @@ def run_cmd(
     extra = [f"answer: {a.sentence}" for a in answers]
     if by is not None:
         extra += _by_lines(frame, by)
+    if g.analysis.summary_means:
+        from .summary import MEANS_NOTE
+
+        extra.append(MEANS_NOTE)
     names = [b.name for b in spec.bots]
     if len(set(names)) > 1 and not spec.rotate_seats:
         extra.append("note: the seats have different bots and are not rotated, so seat and bot effects are mixed (use --rotate-seats)")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import polars as pl
 
 from .game import GameSpec
-from .stats import mean_interval_of, wilson
+from .fmt import pct
+from .stats import Interval, mean_interval_of, wilson
 
 
 def summary_data(frame: pl.DataFrame, game: GameSpec) -> list[dict]:
@@ -32,14 +33,19 @@ def summary_data(frame: pl.DataFrame, game: GameSpec) -> list[dict]:
     return rows
 
 
+MEANS_NOTE = "mean X ± Y: Y is the half width of the mean's 95% interval"
+
+
 def summarize(frame: pl.DataFrame, game: GameSpec) -> list[dict[str, str]]:
     """:func:`summary_data` as the table ``simkit run`` prints."""
     rows = []
     for d in summary_data(frame, game):
         row = {k: str(d[k]) for k in ("seat", "bot") if k in d}
         row["games"] = f"{d['games']:,}"
-        row["win rate [95% CI]"] = f"{d['win_rate']:.3f} [{d['win_rate_lo']:.3f}, {d['win_rate_hi']:.3f}]"
+        # in percent, as the answer lines under the table give it (it was 0.017 [0.016, 0.019] above "1.75% [1.64, 1.87]")
+        row["win rate [95% CI]"] = pct(Interval(d["win_rate"], d["win_rate_lo"], d["win_rate_hi"], d["games"]))
         for col in game.analysis.summary_means:
+            # "± the 95% interval's half width" is said under the table (MEANS_NOTE)
             row[f"mean {col}"] = f"{d[f'mean_{col}']:.2f} ± {(d[f'mean_{col}_hi'] - d[f'mean_{col}_lo']) / 2:.2f}"
         rows.append(row)
     return rows

@@ -5,6 +5,7 @@ run's settings; a game without report code still gets a report from its declarat
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,9 @@ def test_run_prints_each_answer_with_its_interval_and_verdict(runner):
     assert res.exit_code == 0, res.output
     line = next(x for x in res.output.splitlines() if x.startswith("answer:"))
     assert "fair share" in line and "[" in line and "Holm" in line  # number, interval, verdict and its family
+    # the table's win rates in percent, as the answers give them, and what its "±" means
+    assert not re.search(r"\b0\.\d{3} \[0\.\d{3}, 0\.\d{3}\]", res.output), res.output
+    assert "Y is the half width of the mean's 95% interval" in res.output
 
 
 def test_json_carries_answers_as_numbers_and_the_settings(runner):
