@@ -315,12 +315,21 @@ def trace_cmd(
 
     Example: simkit trace ufs --seed 3 --game-index 17 --bot greedy
     """
+    from .progress import status
     from .trace import trace_game
 
     g, params = _game_params(game, set_)
     bots = g.resolve_bots(bot, params)
-    for line in trace_game(g, params, bots, seed, index):
-        out.print(line, highlight=False, markup=False)
+    # played whole, then printed: the first trace of a game compiles its rules and bots (up to
+    # a minute, after which a trace takes a moment), silently until the spinner said so
+    lines: list[str] = []
+    try:
+        with status() as say:
+            say(f"playing game {index} of {g.name} (the first trace compiles its rules and bots: up to a minute, once)")
+            lines.extend(trace_game(g, params, bots, seed, index))
+    finally:  # the moves up to a failing bot's are shown too
+        for line in lines:
+            out.print(line, highlight=False, markup=False)
 
 
 @app.command("bench")
@@ -503,12 +512,7 @@ def sensitivity_cmd(
             if not rows:
                 out.print(f"{title}: none")
                 continue
-            t = Table(title=title, header_style="bold")
-            for col in rows[0]:
-                t.add_column(col, justify="left" if col in ("claim", "verdict", "evidence", "figure", "reading") else "right")
-            for r in rows:
-                t.add_row(*r.values())
-            out.print(t)
+            _print_rows(rows, title)  # a block per row where the table would not fit (it cut "aggressive" to "aggres…")
     else:  # every change, one row each; JSON also holds the headline figures and the claims
         doc = to_json(s)
         _emit(change_rows(s), f"{g.title}: changes under each reading ({s.games:,} paired games each)", fmt, output,
@@ -719,6 +723,8 @@ def tune_cmd(
     lines = [f"answer: {res.sentence()}",
              f"searched {len(res.searched)} candidates on {res.search_games:,} games (seed {res.seed}), proved the best "
              f"{len(res.confirmed)} on {res.confirm_games:,} fresh games (seed {res.confirm_seed}); {res.seconds / 60:.1f} min",
+             *([f"budget {budget}: {res.budget:,} games on this machine (--budget {res.budget} plays the same games anywhere)"]
+               if minutes is not None else []),
              f"result: {out_dir / 'tune.json'}"]
     _emit(res.rows(), f"{g.title}: how to make {goal!r} fair (proof on fresh games)", "table", output, lines)
 

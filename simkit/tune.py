@@ -476,6 +476,7 @@ class TuneResult:
     seconds: float
     length_tolerance: float | None
     goal_spec: Goal | None = None
+    budget: int = 0  # games: given, or what the minutes came to on this machine (--budget N reproduces it)
 
     def sentence(self) -> str:
         """What a designer takes to a playtest."""
@@ -528,7 +529,7 @@ class TuneResult:
             "game": self.game, "goal": self.goal, "margin": self.margin, "target": self.target, "alpha": self.alpha,
             "curve": {"over": self.goal_spec.over, "targets": [[v, t] for v, t in self.goal_spec.curve]} if self.goal_spec and self.goal_spec.curve else None,
             "knobs": [k.name for k in self.knobs], "settings": self.base, "bots": list(self.bots), "seed": self.seed,
-            "confirm_seed": self.confirm_seed, "strategy": self.strategy, "sentence": self.sentence(),
+            "confirm_seed": self.confirm_seed, "strategy": self.strategy, "budget": self.budget, "sentence": self.sentence(),
             "chosen": self.chosen.candidate.label if self.chosen else None,
             "search": [{"change": s.candidate.label, "games": s.games, "imbalance": s.imbalance, "se": s.se,
                         "dropped_after": s.dropped_after} for s in self.searched],
@@ -691,7 +692,8 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
     ok = sorted((c for c in results if acceptable(c)), key=lambda c: (c.size, c.imbalance))
     return TuneResult(game.name, goal_.id, goal_.question.title, goal_.margin, goal_.target, alpha, list(ks), base,
                       tuple(bots), seed, cseed, strategy, searched, rounds, baseline, results, ok[0] if ok else None,
-                      budget - confirm_total, n_confirm * (len(finalists) + 1), time.perf_counter() - t0, length_tolerance, goal_)
+                      budget - confirm_total, n_confirm * (len(finalists) + 1), time.perf_counter() - t0, length_tolerance, goal_,
+                      budget)
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:

@@ -89,7 +89,7 @@ def test_tune_answers_first_and_keeps_every_number(runner):
     answer = text[text.index("answer:"):text.index("searched ")]
     assert "fresh games" in answer and "[" in answer and "As written" in answer
     doc = json.loads(Path("t/tune.json").read_text())
-    assert doc["knobs"] == ["dice"] and doc["baseline"]["label"] == "the rules as written"
+    assert doc["knobs"] == ["dice"] and doc["baseline"]["label"] == "the rules as written" and doc["budget"] == 6000
     assert doc["confirm_seed"] != doc["seed"] and all(s["games"] > 0 for s in doc["search"])
     again = runner.invoke(app, ["tune", "template", "--goal", "seat_fairness", "--knob", "dice", "--budget", "6000",
                                 "--jobs", "1", "--no-progress", "--out", "t", "--format", "json", "--output", "t.json"])
