@@ -710,7 +710,7 @@ def tune_cmd(
     what = f"{len(ks)} knob{'s' if len(ks) > 1 else ''} ({', '.join(k.name for k in ks)})"
     err.print(f"tune {g.name}: making {goal!r} fair within ±{100 * goal_.margin:g} points by changing {what}; "
               f"budget {budget}; runs in {out_dir}", markup=False, highlight=False)
-    with bar(f"{g.name} tune", games or 0, enabled=progress and games is not None) as advance:
+    with bar(f"{g.name} tune", games, enabled=progress) as advance:  # minutes: the games are known after the pilot
         res = tune(g, goal_, ks, base=sets, bots=bot, budget=games or 0, minutes=minutes, seed=seed, jobs=n_jobs,
                    out=out_dir, progress=advance, length_tolerance=length_within, keep_seats=keep_seats)
     from .owned import write

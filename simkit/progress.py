@@ -22,11 +22,16 @@ class _Rate(ProgressColumn):
 
 
 @contextmanager
-def bar(label: str, total: int, completed: int = 0, enabled: bool = True, eta: bool = True) -> Iterator[Callable[[int], None]]:
+def bar(label: str, total: int | None, completed: int = 0, enabled: bool = True, eta: bool = True) -> Iterator[Callable[[int], None]]:
     """Yields ``advance(n)``; a no-op when disabled. ``eta=False``: no time left is shown
-    (while the speed is not the one the rest will be played at)."""
+    (while the speed is not the one the rest will be played at). ``total=None``: not known
+    yet; ``advance.total(n)`` sets it once it is (a tune's budget in minutes, after its pilot)."""
     if not enabled:
-        yield lambda n: None
+        def advance(n: int) -> None:
+            pass
+
+        advance.total = lambda n: None
+        yield advance
         return
     from rich.console import Console
 
@@ -34,7 +39,12 @@ def bar(label: str, total: int, completed: int = 0, enabled: bool = True, eta: b
     with Progress(TextColumn("{task.description}", markup=False, style="bold"), BarColumn(), MofNCompleteColumn(), _Rate(),
                   TimeElapsedColumn(), *remaining, console=Console(stderr=True)) as progress:
         task = progress.add_task(label, total=total, completed=completed, resumed=completed)
-        yield lambda n: progress.advance(task, n)
+
+        def advance(n: int) -> None:
+            progress.advance(task, n)
+
+        advance.total = lambda n: progress.update(task, total=n)
+        yield advance
 
 
 @contextmanager

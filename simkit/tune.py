@@ -560,7 +560,7 @@ def games_in(setup: Setup, seconds: float, say: Callable[[str], None] | None = N
     """The games of the rules as written this machine plays in what is left of ``seconds``
     after a pilot: the game's loop compiled first (a pilot played while it compiled timed
     plain Python), a first play that starts the workers (not timed), then plays sized to
-    last 2 s at the speed seen so far, until one lasts 1.5 s or the pilot a fifth of the
+    last 2 s at the speed seen so far, until one lasts 1.5 s or they a fifth of the
     time (start-up dominated a pilot of 500 games: budgets up to 30 times too small). The
     pilot keeps no games, so that every step plays all of its own. ``say`` hears of the
     compiling."""
@@ -572,11 +572,12 @@ def games_in(setup: Setup, seconds: float, say: Callable[[str], None] | None = N
     pilot = dataclasses.replace(setup, out=None, advance=lambda n: None)
     n = 500 * setup.jobs
     pilot.play([(Candidate(), n)], setup.seed, "pilot")
+    timed = time.perf_counter()  # (the start-up is not in the pilot's fifth: it could fill all of it)
     while True:
         step = time.perf_counter()
         pilot.play([(Candidate(), n)], setup.seed, "pilot")
         took = max(time.perf_counter() - step, 1e-3)
-        if took >= 1.5 or time.perf_counter() - start >= seconds / 5:
+        if took >= 1.5 or time.perf_counter() - timed >= seconds / 5:
             break
         n = max(n, int(n / took * 2))
     return max(0, int(n / took * (seconds - (time.perf_counter() - start))))
@@ -606,6 +607,7 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
         from .progress import warn
 
         budget = int(games_in(setup, minutes * 60 - (time.perf_counter() - t0), warn if progress else None) * 0.9)  # a tenth for the analysis
+        getattr(progress, "total", lambda n: None)(budget)  # a progress bar learns its total (simkit.progress.bar)
     if not isinstance(budget, int) or budget < 1000:
         raise UserError(f"a budget of {budget!r} games is too small to find and prove a fix; give at least 1,000 games "
                         "or more minutes (--budget)")
