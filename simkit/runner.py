@@ -780,7 +780,17 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
         counts: list[tuple[int, int]] = []
 
         def combine(tmp: Path) -> None:
-            pl.concat(parts, how="vertical_relaxed").sink_parquet(tmp)
+            try:
+                # strict: a part whose columns differ is not this run's (relaxed, a text column
+                # from an edited part turned the whole column into text)
+                pl.concat(parts, how="vertical").sink_parquet(tmp)
+            except pl.exceptions.PolarsError as exc:
+                if "schema" not in str(exc).lower():  # (a full disk may surface as any polars error: _write_atomic says so)
+                    raise
+                tmp.unlink(missing_ok=True)
+                why = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:150]
+                raise UserError(f"the parts in {r.out / 'parts'} do not all have this run's columns ({why}): a part was "
+                                f"edited or copied in; delete {r.out} and run again") from None
             counts.append(pl.scan_parquet(tmp, glob=False).select(pl.len(), pl.col("game_index").n_unique()).collect().row(0))
             _check_counts(counts[0], n, seats)  # before the file takes its place
 
@@ -788,7 +798,7 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
         rows = counts[0][0]
     else:
         frame = pl.concat([r.frames[k].filter(pl.col("game_index").is_between(lo, hi, closed="left")) for k, lo, hi in kept],
-                          how="vertical_relaxed")
+                          how="vertical")
         _check_counts((frame.height, frame["game_index"].n_unique()), n, seats)
         rows = frame.height
     manifest = {

@@ -234,6 +234,23 @@ def test_a_damaged_part_is_set_aside_and_replayed(tmp_path, damage):
     assert list((out / "parts").glob("*.bad"))
 
 
+@pytest.mark.parametrize("edit", ["text", "dropped"])
+def test_a_part_whose_columns_were_edited_is_one_line_and_no_games_file(tmp_path, edit):
+    """Parts are combined strictly: a part with a column turned to text made the whole column
+    text in games.parquet (then a traceback), one without a column a wrong "free some space"."""
+    s = spec(n=30)
+    out = tmp_path / "r"
+    run(s, out, chunk_size=10, progress=False)
+    part = sorted((out / "parts").glob("games-*.parquet"))[1]
+    frame = pl.read_parquet(part)
+    (frame.with_columns(pl.col("won").cast(pl.Utf8)) if edit == "text" else frame.drop("won")).write_parquet(part)
+    for name in ("games.parquet", "manifest.json"):
+        (out / name).unlink()
+    with pytest.raises(UserError, match="do not all have this run's columns") as exc:
+        run(s, out, chunk_size=10, progress=False)
+    assert "\n" not in str(exc.value) and not (out / "games.parquet").exists() and not list(out.glob(".*.tmp"))
+
+
 def test_a_full_disk_is_one_line_and_leaves_nothing_half_written(tmp_path, monkeypatch):
     import errno
 
