@@ -37,6 +37,14 @@ def _log_axis(ax) -> None:
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
 
+    def minor(v, _):
+        # an axis within one decade (a strong bot's 20-100%) is labelled at its minor ticks,
+        # plainly too (they read "6x10^1" and ran into the axis label); a wider one is not
+        lo, hi = ax.get_ylim()
+        return f"{v:g}" if 0 < lo and hi / lo < 10 else ""
+
+    ax.yaxis.set_minor_formatter(FuncFormatter(minor))
+
 
 def _error_bars(ax, xs, cis, **kw) -> None:
     """Rates on a log axis: a point with its interval, or, for a rate of 0, a downward
@@ -392,7 +400,7 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
              f"simulations per die placed, and `search:budget=1` is `planner`. Here it plays {CITY_NAMES[city]} ({side} side) "
              f"at every threat level with budgets {budgets[0]} to {budgets[-1]}{partial}, "
              f"{games} games per cell on the same seeds, "
-             f"so each doubling is a paired comparison (Tango's 95% interval, on the games both budgets played).")
+             f"so each step up is a paired comparison (Tango's 95% interval, on the games both budgets played).")
     rates = {}
     for bb in budgets:
         for t in threats:
@@ -414,7 +422,7 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
         mine = [bb for bb in budgets if (bb, t) in rates]
         pairs = list(zip(mine, mine[1:]))
         flat = None
-        for i in range(len(pairs)):  # from here on every doubling changes the rate by under a point
+        for i in range(len(pairs)):  # from here on every step up (budget x4 in the shipped ladder) changes the rate by under a point
             if all(abs(steps[(a, t)].estimate) < 0.01 for a, _ in pairs[i:]):
                 flat = i
                 break
@@ -433,18 +441,18 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
                          f"settled by these games; {pct(rates[(b_, t)])} at budget {b_}"
                          + (f", the best {pct(rates[(best, t)])} at {best}" if best != b_ else ""))
             short.append(f"threat {t} {pct(rates[(b_, t)])} at budget {b_} (no longer significantly rising; a flat curve, "
-                         f"under a point per doubling, not shown)")
+                         f"under a point per step, not shown)")
         else:
             a, b_ = pairs[flat]
             later = pairs[flat:]
             worst = max(later, key=lambda p: abs(steps[(p[0], t)].estimate))
             top_gain = max(steps[(p[0], t)].hi for p in later)
-            shown = ("every later doubling's interval lies under +1 point: a gain of a point or more per doubling is ruled out"
+            shown = ("every later step's interval lies under +1 point: a gain of a point or more per step is ruled out"
                      if top_gain < 0.01 else
-                     f"but the intervals do not rule out a gain of a point per doubling (the widest reaches {100 * top_gain:+.1f})")
-            lines.append(f"threat {t}: doubling stops paying at budget {a} (every doubling from there changes the rate by under a "
-                         f"point: {a} -> {b_} {_pts(steps[(a, t)])}, the largest {worst[0]} -> {worst[1]} "
-                         f"{_pts(steps[(worst[0], t)])}; {shown}); {pct(rates[(a, t)])} at budget {a}, "
+                     f"but the intervals do not rule out a gain of a point per step (the widest reaches {100 * top_gain:+.1f})")
+            largest = "" if worst == (a, b_) else f", the largest {worst[0]} -> {worst[1]} {_pts(steps[(worst[0], t)])}"
+            lines.append(f"threat {t}: a larger budget stops paying at {a} (every step up from there changes the rate by under a "
+                         f"point: {a} -> {b_} {_pts(steps[(a, t)])}{largest}; {shown}); {pct(rates[(a, t)])} at budget {a}, "
                          f"{pct(rates[(mine[-1], t)])} at {mine[-1]}, planner (budget 1) {pct(rates[(budgets[0], t)])}")
             short.append(f"threat {t} {pct(rates[(mine[-1], t)])} (flat from budget {a})")
     rep.bullets(lines)
