@@ -256,6 +256,13 @@ def run_cmd(
     bots = tuple(g.resolve_bots(bot, params))
     spec = RunSpec(g, params, bots, n, seed, rotate_seats)
     path = out_dir or default_out(spec)
+    if output is not None:
+        from .runner import SIMKIT_FILES
+
+        where, folder = Path(output).resolve(), Path(path).resolve()
+        if where in {folder / name for name in SIMKIT_FILES} or where.is_relative_to(folder / "parts"):
+            # (it was refused after every game was played, as a file simkit did not write)
+            raise UserError(f"--output {output} is one of the run folder's own files; choose another path")
     res = run(spec, path, jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, progress=progress)
     m = res.manifest
     # Only the columns the summary and the questions read: a run of millions of games fits.

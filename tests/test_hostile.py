@@ -725,3 +725,12 @@ def test_output_folders_named_with_glob_characters(tmp_path, simkit_cli):
         assert proc.returncode == 0, proc.stderr
     frames = [pl.read_parquet(tmp_path / name / "games.parquet", glob=False) for name in ("exp1", "exp[1]", "exp*")]
     assert frames[0].height == frames[1].height == frames[2].height and frames[0].equals(frames[2])
+
+
+def test_an_output_file_that_is_the_run_folders_own_is_refused_before_playing(tmp_path, simkit_cli):
+    """It was refused after every game was played, as a file simkit did not write."""
+    (tmp_path / "r").mkdir()
+    proc = simkit_cli(["run", "template", "-n", "10", "--no-progress", "--out", str(tmp_path / "r"), "--format", "parquet",
+                       "--output", str(tmp_path / "r" / "games.parquet")], tmp_path)
+    _one_line_exit_2(proc, "one of the run folder's own files")
+    assert not any((tmp_path / "r").iterdir())
