@@ -128,16 +128,20 @@ def _table(rows: list[dict], title: str, left: tuple[str, ...] = ("bot", "seat",
     return t
 
 
+def _fits(rows: list[dict], width: int) -> bool:
+    """Whether a table of ``rows`` fits ``width`` columns with no cell wrapped or cut."""
+    return sum(max(len(c), *(len(str(r[c])) for r in rows)) + 3 for c in rows[0]) + 1 <= width
+
+
 def _print_rows(rows: list[dict], title: str) -> None:
     """A table when it fits the terminal; otherwise one block per row (its first
     column, then one "name: value" line per cell), which reads at any width."""
     if not rows:
         return
-    cols = list(rows[0])
-    natural = sum(max(len(c), *(len(str(r[c])) for r in rows)) + 3 for c in cols) + 1
-    if natural <= out.width:
+    if _fits(rows, out.width):
         out.print(_table(rows, title))
         return
+    cols = list(rows[0])
     out.print(Text(title, style="bold"))
     for r in rows:
         head, *rest = cols
@@ -564,7 +568,10 @@ def check_cmd(
         for r in rows:
             table.add_row(*(printable(str(v)) for v in r.values()), style="red" if not r["verdict"].startswith("holds") else None)
         wide = out if out.is_terminal else Console(width=170, markup=False, highlight=False)  # CI logs: one line per band
-        wide.print(table)
+        if not _fits(rows, wide.width):  # a narrow terminal: a block per band (the table cut '9.50-10.5…')
+            _print_rows([{k: printable(str(v)) for k, v in r.items()} for r in rows], t_title)
+        else:
+            wide.print(table)
         wide.print(legend)
     else:
         _emit(rows, t_title, fmt, output, [legend], data=[numbers(v) for v in verdicts],

@@ -207,3 +207,23 @@ def test_each_command_answers_from_a_fresh_process(command, tmp_path, simkit_cmd
     (tmp_path / "tiny.toml").write_text(TINY)
     proc = subprocess.run(simkit_cmd + FRESH[command], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip() and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_a_table_too_wide_for_the_terminal_is_printed_a_block_per_row(monkeypatch):
+    """Nothing is cut at 80 columns (the sensitivity and check tables cut 'aggressive' to
+    'aggres…' and '9.50-10.5%' to '9.50-10.5…'): a table when it fits, else a block per row."""
+    import io
+
+    from rich.console import Console
+
+    from simkit import cli
+
+    rows = [{"band": "ufs-washington-damaged-threat1", "range": "25.47-26.47%", "catches (power 99%)": "+-2 pts (<= 23.97% or >= 27.97%)",
+             "games": "10,000/52,000", "rate (anytime 99.9% interval)": "26.17% [24.31, 28.09]", "verdict": "holds"}]
+    for width, table in ((80, False), (200, True)):
+        buf = io.StringIO()
+        monkeypatch.setattr(cli, "out", Console(file=buf, width=width, markup=False, highlight=False))
+        cli._print_rows(rows, "bands")
+        text = buf.getvalue()
+        assert cli._fits(rows, width) is table and ("┃" in text) is table and "…" not in text
+        assert all(str(v) in text for v in rows[0].values())
