@@ -50,7 +50,7 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
 
 
 SET_HELP = "Override a game parameter, e.g. --set threat=2 (repeatable; see 'simkit games')."
-BOT_HELP = "Bot name (see 'simkit games'), NAME:OPTION+OPTION, or package.module:function for your own bot. One --bot fills every seat; otherwise give one per seat in seat order."
+BOT_HELP = "Bot name (see 'simkit games'), NAME:OPTION+OPTION, or module:function (a module of yours, dotted names allowed) for your own bot. One --bot fills every seat; otherwise give one per seat in seat order."
 
 
 def _game_params(game_name: str, sets: list[str]):
@@ -669,12 +669,12 @@ def tune_cmd(
     budget: str = typer.Option("200k", "--budget", help="Games to spend in all (200000, 200k) or minutes on this machine (10min)."),
     margin: Optional[float] = typer.Option(None, "--margin", help="Fair means within this many points of fair, as a fraction (default: the question's, usually 0.02)."),
     target: Optional[float] = typer.Option(None, "--target", help="For a win-rate goal: the rate to reach, e.g. 0.5."),
-    curve: Optional[str] = typer.Option(None, "--curve", help="For a win-rate goal: a difficulty curve, the rate to reach at each value of a setting, e.g. threat=0:0.5,1:0.3,2:0.15."),
+    curve: Optional[str] = typer.Option(None, "--curve", help="For a win-rate goal: a difficulty curve, the rate to reach at each value of a setting, e.g. threat=0:0.5,1:0.3."),
     seed: int = typer.Option(0, "--seed", help="Root seed of the search (the proof plays fresh seeds derived from it)."),
     length_within: Optional[float] = typer.Option(None, "--length-within", help="Constraint: leave out a fix shown to change the mean game length by more than this fraction (e.g. 0.1). Reported as a cost either way."),
     keep_seats: bool = typer.Option(False, "--keep-seats", help="Constraint: leave out a fix under which another seat question is shown unfair where the rules as written are not."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
-    out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder of the candidates' runs (default: runs/tune/<game>-<goal>-<hash>). Rerunning resumes."),
+    out_dir: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder of the candidates' runs (default: one under runs/tune/ named after the game, goal and settings). Rerunning resumes."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
     fmt: str = typer.Option("table", "--format", help="How to print the result: table or json (to stdout, or to --output)."),
     output: Optional[Path] = typer.Option(None, "--output", help="Write the result to this file instead of printing it."),

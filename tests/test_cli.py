@@ -140,6 +140,17 @@ def test_help_explains_each_command(tmp_path, simkit_cli):
         assert proc.returncode == 0 and "Example" in proc.stdout
 
 
+def test_help_fits_80_columns_and_cuts_nothing():
+    """'simkit tune --help' at 80 columns cut 'threat=0:0.5,1:0.3,2:…' and 'runs/tune/<game>-<goa…'."""
+    from typer.testing import CliRunner
+
+    from simkit.cli import app
+
+    for command in app.registered_commands:
+        res = CliRunner().invoke(app, [command.name or command.callback.__name__, "--help"], env={"COLUMNS": "80"}, terminal_width=80)
+        assert res.exit_code == 0 and "…" not in res.output and max(map(len, res.output.splitlines())) <= 80, command.name
+
+
 def test_help_paragraphs_are_reflowed_not_broken_where_the_docstring_was():
     """typer's rich help keeps line breaks inside a paragraph and rewraps it too, which
     broke 'simkit bench --help' mid-sentence: each paragraph reaches it as one line."""
