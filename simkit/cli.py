@@ -478,7 +478,7 @@ def compare_cmd(
     who = f"seat {seat}" if seat is not None else "each bot" if by_bot else "each seat"
     title = f"{g.title}: B minus A over {n:,} paired games (seed {seed}, {who}{', seats rotated' if rotate_seats else ''})"
     notes = [f"A: {label_a}", f"B: {label_b}",
-             "'B / A': the ratio of the two means; 'significant (Holm)': p-values Holm-adjusted over every row; "
+             "A and B with their own 95% intervals; 'B / A': the ratio of the two means, its interval paired by game; 'significant (Holm)': p-values Holm-adjusted over every row; "
              "'games saved': how many times more games two independent runs would need for the same precision."]
     if fmt == "table" and output is None:
         out.print(notes[0] + "\n" + notes[1])

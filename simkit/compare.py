@@ -9,7 +9,9 @@ two independent samples show how many more games an unpaired design would need.
 Every seat is compared (or one, with ``seat``), or every bot (``by="bot"``: the rows of
 each bot of the table, averaged over its seats in each game, so that with rotated seats
 the answer to "does variant B change who wins?" is one table). Each row also gives the
-ratio B / A, and the p-values of all rows are Holm-adjusted together.
+ratio B / A (a ratio of totals over the same games, with a delta-method interval that
+keeps the pairing), A and B each with their own interval, and the p-values of all rows
+are Holm-adjusted together.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from .errors import UserError
 from .game import GameSpec
 from .runner import RunSpec, run_many
 from .fmt import fmt_p
-from .stats import Difference, diff_independent, holm_adjusted, independent_numeric, paired_binary, paired_numeric
+from .stats import (Difference, Interval, diff_independent, holm_adjusted, independent_numeric, mean_interval, paired_binary, paired_numeric,
+                    ratio_estimate, wilson)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,6 +43,9 @@ class MetricComparison:
     n: int
     group: str = "seat 1"  # the seat or bot compared
     p_holm: float = float("nan")  # p-value Holm-adjusted over every row of the comparison
+    a_ci: Interval | None = None  # A and B with their own 95% intervals (Wilson's for a rate)
+    b_ci: Interval | None = None
+    ratio_ci: Interval | None = None  # B / A, paired (delta method on the games); None where A is 0 or a value negative
 
     @property
     def ratio(self) -> float:
@@ -135,15 +141,20 @@ def _per_game(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _metric(name: str, a: np.ndarray, b: np.ndarray, group: str) -> MetricComparison:
-    if a.dtype == np.bool_ and b.dtype == np.bool_:
+    binary = a.dtype == np.bool_ and b.dtype == np.bool_
+    if binary:
         pr = paired_binary(b, a)  # B - A
         ind = diff_independent(int(b.sum()), len(b), int(a.sum()), len(a))
-        return MetricComparison(name, True, float(a.mean()), float(b.mean()), pr, ind, pr.agreement, len(a), group)
-    a = a.astype(np.float64)
-    b = b.astype(np.float64)
-    pr = paired_numeric(b, a)
-    ind = independent_numeric(b, a)
-    return MetricComparison(name, False, float(a.mean()), float(b.mean()), pr, ind, float(np.mean(a == b)), len(a), group)
+        agreement, own = pr.agreement, (lambda x: wilson(int(x.sum()), len(x)))
+    else:
+        pr = paired_numeric(b.astype(np.float64), a.astype(np.float64))
+        ind = independent_numeric(b.astype(np.float64), a.astype(np.float64))
+        agreement, own = float(np.mean(a == b)), mean_interval
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    # B / A as a ratio of totals over the same games: its interval keeps the pairing
+    ratio = ratio_estimate([(1.0, b, a)]) if a.sum() > 0 and (a >= 0).all() and (b >= 0).all() else None
+    return MetricComparison(name, binary, float(a.mean()), float(b.mean()), pr, ind, agreement, len(a), group,
+                            a_ci=own(a), b_ci=own(b), ratio_ci=ratio)
 
 
 def rows(c: Comparison) -> list[dict[str, str]]:
@@ -153,16 +164,18 @@ def rows(c: Comparison) -> list[dict[str, str]]:
     for m in c.metrics:
         rate = m.binary or (m.metric in ("won", "win_share") and 0 <= m.a <= 1 and 0 <= m.b <= 1)
         fmt = (lambda x: f"{100 * x:.2f}%") if rate else (lambda x: f"{x:.3f}")
+        bounds = (lambda ci: f" [{100 * ci.lo:.2f}, {100 * ci.hi:.2f}]") if rate else (lambda ci: f" [{ci.lo:.3f}, {ci.hi:.3f}]")
         dfmt = (lambda x: f"{100 * x:+.2f}") if rate else (lambda x: f"{x:+.3f}")
         p = m.paired
         row = {"seat or bot": m.group} if len(groups) > 1 else {}
         out.append({
             **row,
             "metric": m.metric + (" (points)" if rate else ""),
-            "A": fmt(m.a),
-            "B": fmt(m.b),
+            "A": fmt(m.a) + (bounds(m.a_ci) if m.a_ci else ""),
+            "B": fmt(m.b) + (bounds(m.b_ci) if m.b_ci else ""),
             "B - A [95% CI, paired]": f"{dfmt(p.estimate)} [{dfmt(p.lo)}, {dfmt(p.hi)}]",
-            "B / A": f"{m.ratio:.3f}" if np.isfinite(m.ratio) else "-",
+            "B / A": (f"{m.ratio:.3f} [{m.ratio_ci.lo:.3f}, {m.ratio_ci.hi:.3f}]" if m.ratio_ci and np.isfinite(m.ratio_ci.lo)
+                      else f"{m.ratio:.3f}" if np.isfinite(m.ratio) else "-"),
             "p": fmt_p(p.p_value, 3) + (" (score)" if m.binary else " (paired t)"),
             "significant (Holm)": "yes" if m.p_holm < 0.05 else "no",
             "same outcome": f"{100 * m.agreement:.1f}%" if m.agreement is not None else "",
@@ -181,6 +194,9 @@ def data(c: Comparison) -> list[dict]:
         "group": m.group, "metric": m.metric, "games": m.n, "a": num(m.a), "b": num(m.b),
         "difference": num(m.paired.estimate), "lo": num(m.paired.lo), "hi": num(m.paired.hi),
         "p": num(m.paired.p_value), "test": "score" if m.binary else "paired t", "p_holm": num(m.p_holm),
-        "ratio": num(m.ratio), "same_outcome": num(m.agreement),
+        "a_lo": num(m.a_ci.lo) if m.a_ci else None, "a_hi": num(m.a_ci.hi) if m.a_ci else None,
+        "b_lo": num(m.b_ci.lo) if m.b_ci else None, "b_hi": num(m.b_ci.hi) if m.b_ci else None,
+        "ratio": num(m.ratio), "ratio_lo": num(m.ratio_ci.lo) if m.ratio_ci else None,
+        "ratio_hi": num(m.ratio_ci.hi) if m.ratio_ci else None, "same_outcome": num(m.agreement),
         "independent_lo": num(m.independent.lo), "independent_hi": num(m.independent.hi), "games_saved": num(m.games_ratio),
     } for m in c.metrics]
