@@ -471,7 +471,7 @@ def compare_cmd(
     if params_a == params_b and [b.name for b in bots_a] == [b.name for b in bots_b]:
         raise UserError("both variants are the same; change B with --vs key=value or --vs-bot NAME")
     label_a = describe_side(sets_a, [b.name for b in bots_a])
-    label_b = describe_side(sets_vs, [b.name for b in bots_b])
+    label_b = describe_side({**sets_a, **sets_vs}, [b.name for b in bots_b])  # all of B: it was "semi_coop=true" for players=3 semi_coop=true
     c = compare(g, RunSpec(g, params_a, tuple(bots_a), n, seed, rotate_seats), RunSpec(g, params_b, tuple(bots_b), n, seed, rotate_seats),
                 label_a=label_a, label_b=label_b, seat=seat, by="bot" if by_bot else "seat", jobs=jobs, out=out_dir,
                 progress=progress, metrics=metric or None)
