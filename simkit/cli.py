@@ -606,7 +606,15 @@ def sweep_cmd(
                 scheduler=scheduler, report=report)
     out.print(f"{len(res.experiment.cells)} cells, {res.manifest['rows']:,} rows ready in {res.manifest['wall_time_s']:.1f} s: {res.out / 'all.parquet'}")
     if report and res.experiment.report:
-        out.print(f"report: {res.experiment.report / 'README.md'} and {res.experiment.report / 'index.html'}")
+        _say_report(res.experiment.report)
+
+
+def _say_report(folder: Path) -> None:
+    """The report's answers, as `simkit run` prints its own (make run printed only the
+    paths), then where it is."""
+    for a in json.loads((folder / "report.json").read_text()).get("answers", []):
+        out.print(f"answer: {a['sentence']}", markup=False, highlight=False)
+    out.print(f"report: {folder / 'README.md'} and {folder / 'index.html'}")
 
 
 @app.command("compile")
@@ -654,7 +662,7 @@ def report_cmd(
     # a game that ships no experiment file gets a default one: its declared questions still answer
     path = experiment_path(g) if g.analysis.experiment else default_experiment(g, games, out_root.parent)
     res = sweep(path, jobs=jobs, games=games, out_root=out_root, progress=progress)
-    out.print(f"report: {res.experiment.report / 'README.md'} and {res.experiment.report / 'index.html'}")
+    _say_report(res.experiment.report)
     if games is not None:
         out.print("(a quick look with fewer games: the committed report is unchanged)")
 

@@ -197,6 +197,7 @@ def test_every_folder_of_runs_is_out(tmp_path, simkit_cli):
     proc = simkit_cli(["report", "template", "--games", "40", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "r" / "sweeps")],
                       tmp_path)
     assert proc.returncode == 0, proc.stderr  # the template ships no experiment: its default one, under --out
+    assert proc.stdout.index("answer: ") < proc.stdout.index("report: ")  # the report's answers, then where it is
     assert (tmp_path / "r" / "sweeps" / "template-default" / "all.parquet").exists()
     assert (tmp_path / "r" / "reports" / "template" / "README.md").exists()
 
