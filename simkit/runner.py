@@ -471,7 +471,7 @@ def _resume(spec: RunSpec, out: Path, identity: dict, secret: bytes | None, repl
             kept = bytes.fromhex(previous.pop("secret")) if "secret" in previous else None
         except (json.JSONDecodeError, UnicodeDecodeError, OSError, AttributeError, TypeError, ValueError):
             previous = kept = None
-        if not isinstance(previous, dict) or not RUN_KEYS <= previous.keys():
+        if ident_file.is_symlink() or not _simkits(previous, identity, replace_stale):
             # nothing in the folder is cleared unless its run.json is one simkit wrote (a user's
             # own run.json and manifest.json were replaced, their part-named files deleted)
             raise UserError(f"{ident_file} is damaged or not simkit's; delete {out} or choose another output folder (--out)")
@@ -488,6 +488,20 @@ def _resume(spec: RunSpec, out: Path, identity: dict, secret: bytes | None, repl
         # (an empty parts/ alone is what a run killed before its run.json leaves: nothing to lose)
         raise UserError(f"{out} exists and is not a simkit run folder; choose another output folder (--out)")
     return done, secret, _text_or_none(out / "run.json")
+
+
+def _simkits(previous: Any, identity: dict, managed: bool) -> bool:
+    """Whether a folder's run.json reads as one simkit wrote: every key of a run's identity
+    today, with the types simkit writes (a made-up {"game": 1, "params": 2, "bots": 3,
+    "seed": 4} was taken as a stale run and replaced). In a folder simkit manages (a sweep's
+    cells) the keys every version has written are enough: an older version's runs there
+    are replaced."""
+    if not isinstance(previous, dict) or not RUN_KEYS <= previous.keys():
+        return False
+    if managed:
+        return True
+    types = {"game": str, "params": dict, "bots": list, "seed": int, "rotate_seats": bool, "code": str, "frame": int}
+    return set(identity) - {"user_bot_rng"} <= previous.keys() and all(isinstance(previous[k], t) for k, t in types.items() if k in identity)
 
 
 def _text_or_none(path: Path) -> str | None:
@@ -603,7 +617,8 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
     from joblib.externals.loky import get_reusable_executor
     from joblib.externals.loky.process_executor import BrokenProcessPool
 
-    executor = get_reusable_executor(max_workers=jobs, timeout=30, initializer=_worker_init)
+    with _ctrl_c_held():  # (loky's own thread, which starts the workers, keeps this thread's signal mask)
+        executor = get_reusable_executor(max_workers=jobs, timeout=30, initializer=_worker_init)
     running = set()
     try:
         for task in tasks:
@@ -664,8 +679,9 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
 
     from .progress import warn
 
-    compilers = ProcessPoolExecutor(max_workers=len(todo), initializer=_worker_init)
-    player = ProcessPoolExecutor(max_workers=1, initializer=_plain_worker_init, env={"NUMBA_DISABLE_JIT": "1"})
+    with _ctrl_c_held():
+        compilers = ProcessPoolExecutor(max_workers=len(todo), initializer=_worker_init)
+        player = ProcessPoolExecutor(max_workers=1, initializer=_plain_worker_init, env={"NUMBA_DISABLE_JIT": "1"})
     left = False
     try:
         with _ctrl_c_held():
@@ -785,14 +801,19 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
                 # from an edited part turned the whole column into text)
                 pl.concat(parts, how="vertical").sink_parquet(tmp)
             except pl.exceptions.PolarsError as exc:
-                if "schema" not in str(exc).lower():  # (a full disk may surface as any polars error: _write_atomic says so)
+                if not any(w in str(exc).lower() for w in ("schema", "column")):  # (a full disk may surface as any polars error: _write_atomic says so)
                     raise
                 tmp.unlink(missing_ok=True)
                 why = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:150]
                 raise UserError(f"the parts in {r.out / 'parts'} do not all have this run's columns ({why}): a part was "
                                 f"edited or copied in; delete {r.out} and run again") from None
             counts.append(pl.scan_parquet(tmp, glob=False).select(pl.len(), pl.col("game_index").n_unique()).collect().row(0))
-            _check_counts(counts[0], n, seats)  # before the file takes its place
+            try:
+                _check_counts(counts[0], n, seats)  # before the file takes its place
+            except RuntimeError:  # parts from disk that do not hold their own games: edited, not a bug
+                raise UserError(f"the parts in {r.out / 'parts'} do not hold this run's games ({counts[0][0]:,} rows for "
+                                f"{counts[0][1]:,} games, {n:,} expected): a part was edited or copied in; delete {r.out} "
+                                "and run again") from None
 
         _write_atomic(r.out / "games.parquet", combine)
         rows = counts[0][0]

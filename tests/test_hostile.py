@@ -707,11 +707,17 @@ def test_a_folder_with_a_run_json_simkit_did_not_write_is_left_alone(tmp_path, s
             out / "parts" / "games-000000000000-000000000010.parquet": "not parquet", out / "parts" / "x.parquet.bad": "mine"}
     for path, text in mine.items():
         path.write_text(text)
-    for text in ("my own run config\n", "[1, 2, 3]\n", '{"game": "ufs"}\n'):
+    for text in ("my own run config\n", "[1, 2, 3]\n", '{"game": "ufs"}\n', '{"game": 1, "params": 2, "bots": 3, "seed": 4}\n',
+                 '{"game": "ufs", "params": {"threat": 9}, "bots": ["x"], "seed": 0, "note": "mine"}\n'):
         (out / "run.json").write_text(text)
         mine[out / "run.json"] = text
         _one_line_exit_2(simkit_cli(["run", "ufs", "-n", "5", "--no-progress", "--out", str(out)], tmp_path), "not simkit's")
         assert {p: p.read_text() for p in mine} == mine and sorted(out.rglob("*")) == sorted([*mine, out / "parts"])
+    (out / "run.json").unlink()
+    (out / "run.json").symlink_to(tmp_path / "elsewhere.json")  # a link is never simkit's: it was replaced by a file
+    (tmp_path / "elsewhere.json").write_text((tmp_path / "proj" / "manifest.json").read_text())
+    _one_line_exit_2(simkit_cli(["run", "ufs", "-n", "5", "--no-progress", "--out", str(out)], tmp_path), "not simkit's")
+    assert (out / "run.json").is_symlink()
 
 
 def test_output_folders_named_with_glob_characters(tmp_path, simkit_cli):

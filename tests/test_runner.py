@@ -234,19 +234,21 @@ def test_a_damaged_part_is_set_aside_and_replayed(tmp_path, damage):
     assert list((out / "parts").glob("*.bad"))
 
 
-@pytest.mark.parametrize("edit", ["text", "dropped"])
+@pytest.mark.parametrize("edit", ["text", "dropped", "renamed", "shifted"])
 def test_a_part_whose_columns_were_edited_is_one_line_and_no_games_file(tmp_path, edit):
     """Parts are combined strictly: a part with a column turned to text made the whole column
-    text in games.parquet (then a traceback), one without a column a wrong "free some space"."""
+    text in games.parquet (then a traceback), one without a column or with a renamed one a
+    wrong "free some space", one holding other games' indexes a traceback ("a bug")."""
     s = spec(n=30)
     out = tmp_path / "r"
     run(s, out, chunk_size=10, progress=False)
     part = sorted((out / "parts").glob("games-*.parquet"))[1]
     frame = pl.read_parquet(part)
-    (frame.with_columns(pl.col("won").cast(pl.Utf8)) if edit == "text" else frame.drop("won")).write_parquet(part)
+    {"text": frame.with_columns(pl.col("won").cast(pl.Utf8)), "dropped": frame.drop("won"), "renamed": frame.rename({"won": "lost"}),
+     "shifted": frame.with_columns(pl.col("game_index") + 1000)}[edit].write_parquet(part)
     for name in ("games.parquet", "manifest.json"):
         (out / name).unlink()
-    with pytest.raises(UserError, match="do not all have this run's columns") as exc:
+    with pytest.raises(UserError, match="do not hold this run's games" if edit == "shifted" else "do not all have this run's columns") as exc:
         run(s, out, chunk_size=10, progress=False)
     assert "\n" not in str(exc.value) and not (out / "games.parquet").exists() and not list(out.glob(".*.tmp"))
 
