@@ -706,7 +706,7 @@ def tune_cmd(
     from .params import parse_assignments
     from .progress import bar
     from .workers import worker_count
-    from .tune import goal as make_goal, knobs, parse_budget, tune
+    from .tune import check_budget, goal as make_goal, knobs, parse_budget, tune
 
     if fmt not in ("table", "json"):
         raise UserError(f"--format {fmt!r}: use table or json")
@@ -729,13 +729,22 @@ def tune_cmd(
 
         key = json.dumps([sets, bot, [k.name for k in ks], seed, curve], sort_keys=True, default=str)  # the games, not the goal
         out_dir = Path("runs/tune") / f"{g.name}-{goal}-{hashlib.blake2b(key.encode(), digest_size=5).hexdigest()}"
+    from .owned import check_target, write
+
+    if games is not None:
+        check_budget(games)  # (before a progress bar of -5 games is drawn)
+    if out_dir.is_dir():  # its tune.json was refused after the whole budget was played
+        check_target(out_dir / "tune.json", "--out")
     what = f"{len(ks)} knob{'s' if len(ks) > 1 else ''} ({', '.join(k.name for k in ks)})"
     err.print(f"tune {g.name}: making {goal!r} fair within ±{100 * goal_.margin:g} points by changing {what}; "
               f"budget {budget}; runs in {out_dir}", markup=False, highlight=False)
-    with bar(f"{g.name} tune", games, enabled=progress) as advance:  # minutes: the games are known after the pilot
-        res = tune(g, goal_, ks, base=sets, bots=bot, budget=games or 0, minutes=minutes, seed=seed, jobs=n_jobs,
-                   out=out_dir, progress=advance, length_tolerance=length_within, keep_seats=keep_seats)
-    from .owned import write
+    try:
+        with bar(f"{g.name} tune", games, enabled=progress) as advance:  # minutes: the games are known after the pilot
+            res = tune(g, goal_, ks, base=sets, bots=bot, budget=games or 0, minutes=minutes, seed=seed, jobs=n_jobs,
+                       out=out_dir, progress=advance, length_tolerance=length_within, keep_seats=keep_seats)
+    except (Interrupted, KeyboardInterrupt):
+        # one line for the whole tune (a play's own counted its folders only, or nothing was said between plays)
+        raise Interrupted(f"interrupted: the games played so far are kept in {out_dir}; run the same command again to resume") from None
 
     doc = json.dumps(res.as_dict(), indent=2, default=str)
     write(out_dir / "tune.json", lambda tmp: tmp.write_text(doc), "--out")
@@ -761,10 +770,20 @@ def experiment_path(game) -> Path:
 
 
 def _fail(text: str, code: int) -> None:
+    import signal
+
     from .errors import printable
 
+    if code == 130:
+        # A Ctrl-C is answered once: one pressed again, or one held back while a worker
+        # started and delivered now, printed a traceback from the middle of this line or from
+        # loky's exit handler (4 in 16 early Ctrl-C of a two-worker run). Ignored while the
+        # line is printed; after it, one ends the process at once (nothing is left to save).
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     text = printable(text)
     err.print(Text("error: ", style="bold red") + Text(text) if code != 130 else Text(text))
+    if code == 130:
+        signal.signal(signal.SIGINT, lambda *_: os._exit(130))
     sys.exit(code)
 
 

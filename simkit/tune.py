@@ -556,6 +556,12 @@ def _worst(answer: Answer, goal_: Goal) -> str:
 
 
 # ---- the whole search -------------------------------------------------------------------------------
+def check_budget(budget: int) -> None:
+    if not isinstance(budget, int) or budget < 1000:
+        raise UserError(f"a budget of {budget!r} games is too small to find and prove a fix; give at least 1,000 games "
+                        "or more minutes (--budget)")
+
+
 def games_in(setup: Setup, seconds: float, say: Callable[[str], None] | None = None) -> int:
     """The games of the rules as written this machine plays in what is left of ``seconds``
     after a pilot: the game's loop compiled first (a pilot played while it compiled timed
@@ -608,9 +614,7 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
 
         budget = int(games_in(setup, minutes * 60 - (time.perf_counter() - t0), warn if progress else None) * 0.9)  # a tenth for the analysis
         getattr(progress, "total", lambda n: None)(budget)  # a progress bar learns its total (simkit.progress.bar)
-    if not isinstance(budget, int) or budget < 1000:
-        raise UserError(f"a budget of {budget!r} games is too small to find and prove a fix; give at least 1,000 games "
-                        "or more minutes (--budget)")
+    check_budget(budget)
     knob_map = {k.name: k for k in ks}
     confirm_total = int(budget * confirm_share)
     search_budget = budget - confirm_total
