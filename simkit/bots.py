@@ -149,6 +149,18 @@ def _exit_refused():
         os._exit = real
 
 
+def _ctrl_c_ignored() -> bool:
+    """In a worker process, which ignores Ctrl-C (the main process handles it), a
+    KeyboardInterrupt can only be the bot's own: it was reported as the user's Ctrl-C,
+    with a resume line whose rerun failed the same way."""
+    import signal
+
+    try:
+        return signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    except ValueError:
+        return False
+
+
 def _one_line(exc: BaseException) -> str:
     try:
         text = str(exc).strip().splitlines()
@@ -166,7 +178,7 @@ def call_user_bot(name: str, fn: Callable, obs: np.ndarray, legal: np.ndarray, r
         with contextlib.redirect_stdout(sys.stderr), _exit_refused():
             a = fn(obs.copy(), legal.copy(), rng)
     except BaseException as exc:  # noqa: BLE001 - a user bot may raise anything, sys.exit included
-        if isinstance(exc, KeyboardInterrupt):
+        if isinstance(exc, KeyboardInterrupt) and not _ctrl_c_ignored():
             raise
         if isinstance(exc, _ExitCalled):
             raise UserError(f"{where} called os._exit({exc.args[0]}); a bot returns an action, it must not end the process") from None

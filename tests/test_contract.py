@@ -96,6 +96,7 @@ def _user_run(tmp_path, monkeypatch, source, game="template", n=3):
     ("return legal", "returned array"),
     ("raise RuntimeError('boom')", "raised RuntimeError: boom"),
     ("import sys; sys.exit(3)", "raised SystemExit"),
+    ("raise KeyboardInterrupt", "raised KeyboardInterrupt"),  # in a worker, which ignores Ctrl-C: the bot's own (it said "interrupted")
     ("return 2_000_000_000", "not legal"),
 ])
 def test_a_misbehaving_user_bot_is_one_line_naming_it(tmp_path, monkeypatch, body, message):
