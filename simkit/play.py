@@ -4,6 +4,7 @@ the same compiled rules through the game's protocol and checks every action."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from typing import Any
@@ -37,13 +38,37 @@ def simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, 
         chunk = game_loop(game).play_chunk(bots_used(game, bots))
         # writable: ray hands a worker a pickled spec's arrays read-only, and numba would compile
         # the loop anew for read-only arrays (a minute or more)
-        game_raw, seat_raw, stuck = chunk(seeds, np.require(b, requirements="W"), codes, flags,
-                                          np.require(out.game_fields, requirements="W"),
-                                          np.require(out.seat_fields, requirements="W"),
-                                          out.seat_base, out.seat_stride, game.max_steps)
+        with ctrl_c_deferred():
+            game_raw, seat_raw, stuck = chunk(seeds, np.require(b, requirements="W"), codes, flags,
+                                              np.require(out.game_fields, requirements="W"),
+                                              np.require(out.seat_fields, requirements="W"),
+                                              out.seat_base, out.seat_stride, game.max_steps)
         if stuck >= 0:
             raise _endless(game, first_index + stuck, seeds[stuck])
     return game.outputs.columns_from(game_raw, seat_raw, params)
+
+
+@contextlib.contextmanager
+def ctrl_c_deferred():
+    """Ctrl-C raised when the compiled loop has returned, not inside it: Python's handler,
+    run at whatever point numba's wrapper calls back into Python (boxing the results), set
+    an error there that it did not expect, and the process died of a segmentation fault
+    (exit 139, no resume line; 1 to 4 in 18 early Ctrl-C of a one-process run). Only where
+    Ctrl-C raises (a worker ignores it); a chunk lasts about 1.5 s."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    pressed = []
+    signal.signal(signal.SIGINT, lambda *_: pressed.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if pressed:
+        raise KeyboardInterrupt
 
 
 def every_bot_loop() -> bool:
