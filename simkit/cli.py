@@ -562,15 +562,15 @@ def check_cmd(
     legend = ("holds: the rate was shown to be within the 'catches' distance of the band's centre; FAIL: its interval "
               "left the band; UNDECIDED: neither by the cap (treated as a failure).")
     if fmt == "table" and output is None:
-        table = Table(title=t_title, header_style="bold")
-        for col in rows[0]:
-            table.add_column(col, justify="left" if col in ("band", "verdict") else "right")
-        for r in rows:
-            table.add_row(*(printable(str(v)) for v in r.values()), style="red" if not r["verdict"].startswith("holds") else None)
         wide = out if out.is_terminal else Console(width=170, markup=False, highlight=False)  # CI logs: one line per band
         if not _fits(rows, wide.width):  # a narrow terminal: a block per band (the table cut '9.50-10.5…')
             _print_rows([{k: printable(str(v)) for k, v in r.items()} for r in rows], t_title)
         else:
+            table = Table(title=t_title, header_style="bold")
+            for col in rows[0]:
+                table.add_column(col, justify="left" if col in ("band", "verdict") else "right")
+            for r in rows:
+                table.add_row(*(printable(str(v)) for v in r.values()), style="red" if not r["verdict"].startswith("holds") else None)
             wide.print(table)
         wide.print(legend)
     else:

@@ -142,19 +142,19 @@ def _per_game(frame: pl.DataFrame) -> pl.DataFrame:
 
 def _metric(name: str, a: np.ndarray, b: np.ndarray, group: str) -> MetricComparison:
     binary = a.dtype == np.bool_ and b.dtype == np.bool_
+    fa, fb = a.astype(np.float64), b.astype(np.float64)
     if binary:
         pr = paired_binary(b, a)  # B - A
         ind = diff_independent(int(b.sum()), len(b), int(a.sum()), len(a))
-        agreement, own = pr.agreement, (lambda x: wilson(int(x.sum()), len(x)))
+        agreement, a_ci, b_ci = pr.agreement, wilson(int(a.sum()), len(a)), wilson(int(b.sum()), len(b))
     else:
-        pr = paired_numeric(b.astype(np.float64), a.astype(np.float64))
-        ind = independent_numeric(b.astype(np.float64), a.astype(np.float64))
-        agreement, own = float(np.mean(a == b)), mean_interval
-    a, b = a.astype(np.float64), b.astype(np.float64)
+        pr = paired_numeric(fb, fa)
+        ind = independent_numeric(fb, fa)
+        agreement, a_ci, b_ci = float(np.mean(a == b)), mean_interval(fa), mean_interval(fb)
     # B / A as a ratio of totals over the same games: its interval keeps the pairing
-    ratio = ratio_estimate([(1.0, b, a)]) if a.sum() > 0 and (a >= 0).all() and (b >= 0).all() else None
-    return MetricComparison(name, binary, float(a.mean()), float(b.mean()), pr, ind, agreement, len(a), group,
-                            a_ci=own(a), b_ci=own(b), ratio_ci=ratio)
+    ratio = ratio_estimate([(1.0, fb, fa)]) if fa.sum() > 0 and (fa >= 0).all() and (fb >= 0).all() else None
+    return MetricComparison(name, binary, float(fa.mean()), float(fb.mean()), pr, ind, agreement, len(a), group,
+                            a_ci=a_ci, b_ci=b_ci, ratio_ci=ratio)
 
 
 def rows(c: Comparison) -> list[dict[str, str]]:

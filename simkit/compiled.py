@@ -84,15 +84,14 @@ def finish_compiling(say: Callable[[str], None] | None = None) -> None:
     """Waits for the compilations runs left running (``say`` tells why first); Ctrl-C stops
     them. A compiler's error is not raised here: the next run compiles in the foreground
     and reports it."""
-    from concurrent.futures import wait
+    from .workers import wait_interruptibly
 
     try:
         futures = {f for _, fs in _LEFT_RUNNING for f in fs}
         if any(not f.done() for f in futures):
             if say is not None:
                 say("finishing the compilation for the next runs (Ctrl-C skips it; the results are complete)")
-            while wait(futures, timeout=0.25).not_done:  # a wait without a timeout is not ended by Ctrl-C
-                pass
+            wait_interruptibly(futures)
     finally:
         stop_compiling()
 

@@ -36,7 +36,7 @@ from .game import GameSpec
 from .params import as_dict
 from .play import simulate
 from .seeding import game_seeds
-from .workers import MAX_GAMES, processes, stop_workers, worker_count
+from .workers import MAX_GAMES, processes, stop_workers, wait_interruptibly, worker_count
 
 LIBRARIES = ("numpy", "numba", "polars", "joblib", "scipy", "statsmodels", "typer", "rich", "matplotlib")
 BACKENDS = ("loky", "threading", "dask", "ray")
@@ -378,11 +378,15 @@ def _write_atomic(path: Path, write: Callable[[Path], None], hint: str = RUN_HIN
     except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
         # a full disk inside polars may surface as any of its errors ("Invalid thrift: transport error")
         tmp.unlink(missing_ok=True)
-        reason = getattr(exc, "strerror", None) or (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+        reason = getattr(exc, "strerror", None) or _first_line(exc)
         raise UserError(f"cannot write {path}: {reason}; {hint}") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
 
 
 SIMKIT_FILES = ("run.json", "games.parquet", "manifest.json")
@@ -625,10 +629,10 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
             with _ctrl_c_held():  # (a first submit starts the workers)
                 running.add(executor.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2], runs[task[0]].secret))
             if len(running) >= 2 * jobs:
-                finished, running = _first_finished(running)
+                finished, running = wait_interruptibly(running, first=True)
                 _collect(finished, runs, advance)
         while running:
-            finished, running = _first_finished(running)
+            finished, running = wait_interruptibly(running, first=True)
             _collect(finished, runs, advance)
         # Idle workers would hold their memory (the compiled game, the last chunk) while
         # the results are combined and answered: released now, unless more plays follow
@@ -649,18 +653,6 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
         # future refuses, a traceback from that thread under the resume line)
         stop_workers(executor)
         raise
-
-
-def _first_finished(running: set) -> tuple[set, set]:
-    """``wait(running, return_when=FIRST_COMPLETED)`` in steps of 0.25 s: a wait without a
-    timeout is not ended by Ctrl-C, which a chunk of a slow or stuck user bot then held
-    for minutes or for ever."""
-    from concurrent.futures import FIRST_COMPLETED, wait
-
-    while True:
-        finished, rest = wait(running, timeout=0.25, return_when=FIRST_COMPLETED)
-        if finished:
-            return finished, rest
 
 
 PLAIN_CHUNK_SECONDS = 1.0  # a plain-Python chunk's play time: little is lost when the compiler finishes first
@@ -804,8 +796,7 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
                 if not any(w in str(exc).lower() for w in ("schema", "column")):  # (a full disk may surface as any polars error: _write_atomic says so)
                     raise
                 tmp.unlink(missing_ok=True)
-                why = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:150]
-                raise UserError(f"the parts in {r.out / 'parts'} do not all have this run's columns ({why}): a part was "
+                raise UserError(f"the parts in {r.out / 'parts'} do not all have this run's columns ({_first_line(exc)}): a part was "
                                 f"edited or copied in; delete {r.out} and run again") from None
             counts.append(pl.scan_parquet(tmp, glob=False).select(pl.len(), pl.col("game_index").n_unique()).collect().row(0))
             try:

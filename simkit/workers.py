@@ -62,6 +62,18 @@ def stop_workers(executor) -> None:
                 sending.release()
 
 
+def wait_interruptibly(futures, first: bool = False) -> tuple[set, set]:
+    """``concurrent.futures.wait`` for all of ``futures`` (or, with ``first``, the first to
+    finish), in steps of 0.25 s: a wait without a timeout is not ended by Ctrl-C, which a
+    chunk of a slow or stuck user bot then held for minutes or for ever."""
+    from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, wait
+
+    while True:
+        done, not_done = wait(futures, timeout=0.25, return_when=FIRST_COMPLETED if first else ALL_COMPLETED)
+        if not not_done or (first and done):
+            return done, not_done
+
+
 _STOPPED: weakref.WeakSet = weakref.WeakSet()  # the pool threads of stopped pools
 
 
