@@ -29,11 +29,16 @@ def simkit_cli(capfd, monkeypatch):
         capfd.readouterr()
         monkeypatch.chdir(cwd)
         monkeypatch.setattr(sys, "argv", ["simkit", *map(str, args)])
+        # a command that answers a Ctrl-C leaves its process a handler that ends it at once
+        # (cli._fail): the process ends there, this one runs other tests
+        handler = signal.getsignal(signal.SIGINT)
         try:
             main()
             code = 0
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        finally:
+            signal.signal(signal.SIGINT, handler)
         captured = capfd.readouterr()
         return subprocess.CompletedProcess(["simkit", *args], code, captured.out, captured.err)
 
