@@ -33,8 +33,9 @@ BOTS = {
     "search": BotInfo("search", 2, "determinized search over worlds sampled from the announcements (search:budget=N "
                       "worlds per decision, default 4): humans model the tracking aliens' next attacks to pick their move "
                       "(risk=N steps per certain attack, default 12), leave a hatch another human is nearer to (cede=N steps, default 8) and bluff where the sampled aliens will chase "
-                      "(no-lure: random bluffs); aliens play contested moves out (deep: one more round; classic-human: "
-                      "humans do too)",
+                      "(no-lure: random bluffs); aliens hunt in 4 x budget sampled worlds: attack where a human stands in "
+                      "a fifth of them or more, else close on the nearest (in Arena contested moves are played out; deep: "
+                      "one more round; classic-human: humans play theirs out too)",
                       {"budget": search.BUDGET, "deep": search.DEEP, "risk": search.RISK, "no-lure": search.NO_LURE, "lure": search.LURE_W, "far": search.LURE_F, "cede": search.CEDE, "classic-human": search.CLASSIC_HUMAN,
                        "humans": search.ONLY_HUMANS, "aliens": search.ONLY_ALIENS}, exclusive=(("humans", "aliens"),), tests="budget=2"),
 }
