@@ -176,7 +176,7 @@ def sampled_hunter_move(obs, b, legal, mem, rng, ib, dist, queue, worlds, attack
 
 
 @njit
-def play(seeds, b, mode, search_flags, won, side, attack_at=0.3, worlds=16):
+def play(seeds, b, mode, search_flags, won, side, attack_at=0.3, worlds=16, fate=None):
     """One game per seed: seat -g mod n plays ``mode`` (0 heuristic, 1 search, 2 truth,
     3 hunter), every other seat heuristic; won[g], side[g]: that seat's result and side."""
     n = b[B_PLAYERS]
@@ -220,6 +220,8 @@ def play(seeds, b, mode, search_flags, won, side, attack_at=0.3, worlds=16):
         base = E.PLAYER + me * E.P_STRIDE
         won[g] = s[base + E.P_WON]
         side[g] = s[base + E.P_START_SIDE]
+        if fate is not None:
+            fate[g] = s[base + E.P_FATE]
 
 
 MODES = {"heuristic": 0, "search": 1, "truth": 2, "hunter": 3, "sampled": 4}

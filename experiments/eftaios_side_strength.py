@@ -8,7 +8,8 @@ results; t interval over games).
 
     .venv/bin/python experiments/eftaios_side_strength.py [--players 2 4 6 8] [--games 2000] [--seed 11]
 
-Measured (2,000 games a row, seed 11, Galilei, 2026-11-29, the search with ``cede=8``):
+Measured (2,000 games a row, seed 11, Galilei, 2026-11-29, the search with ``cede=8``, before an
+alien hunted in sampled worlds, ``search.hunt``; the alien columns are that earlier alien's):
 points a seat of the side gains when all of its side search, against all heuristic.
 
 | players | humans search: a human seat | one searching human (ladder) | aliens search: an alien seat | one searching alien (ladder) |

@@ -38,7 +38,7 @@ SHORT = {"random": "rand / rand", "heuristic:no-avoid": "heur (no avoid) / heur"
 ITEMS = ("attack", "teleport", "adrenaline", "sedatives", "spotlight", "defence")
 LADDER = ("random", "heuristic:no-track+no-avoid+no-bluff", "heuristic", "search", "search:budget=16")
 LADDER_NAMES = {"random": "random", "heuristic:no-track+no-avoid+no-bluff": "heuristic, no skills",
-                "heuristic": "heuristic", "search": "search (4 worlds)", "search:budget=16": "search (16 worlds)"}
+                "heuristic": "heuristic", "search": "search (budget 4)", "search:budget=16": "search (budget 16)"}
 GAP_LABEL = "fair to a player: human seat − alien seat (points)"
 
 
@@ -491,10 +491,9 @@ def _ladder_section(rep, plt, lad):
         return
     rep.heading("Does the balance hold as the bots get stronger?")
     rep.text("Both sides at the same level, Galilei, 6 players: random; the heuristic without its skills (aliens ignore "
-             "the announcements, humans ignore the aliens' reach, nobody bluffs); the heuristic; the searching bot with 4 and "
-             "16 sampled worlds per contested move. The searching bot is meant to be stronger as an alien than the heuristic "
-             "(its samples put humans on their way to a hatch) and no weaker as a human (it keeps the heuristic's move unless "
-             "the rollouts show it clearly safer).")
+             "the announcements, humans ignore the aliens' reach, nobody bluffs); the heuristic; the searching bot at budget 4 and "
+             "16 (a human weighs the aliens' attacks in that many sampled worlds; an alien hunts in four times as many: it "
+             "attacks where a sampled human stands in a fifth of them or more, else closes on the nearest).")
     rows = []
     gaps = {}
     for mode in MODES:
@@ -546,7 +545,7 @@ def _notes(rep, f, sens):
         "**The bots** are the main caveat: the balance is the balance between these bots. The ladder shows how much it "
         "moves when both sides play better.",
         "**Left out of the grid** (to keep it to a few minutes): scenarios on the basic game (A27, in the sensitivity section "
-        "only), the searching bot on Fermi and Galvani and at 16 worlds beyond the ladder, 16 players (two boxes; the "
+        "only), the searching bot on Fermi and Galvani and at budget 16 beyond the ladder, 16 players (two boxes; the "
         "contract has 8 seats). A run 10 times larger would shrink every interval about 3 times; the verdicts that are not "
         "shown either way would then be settled one way or the other.",
     ]
