@@ -3,6 +3,7 @@ a notebook can call: simkit.runner.run, simkit.report..., simkit.compare...)."""
 
 from __future__ import annotations
 
+import errno
 import functools
 import inspect
 import json
@@ -844,8 +845,10 @@ def main() -> None:
         sys.stderr = open(os.devnull, "w")  # the reader went away (e.g. `| head`): nothing to say
         sys.exit(0)
     except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        _fail(f"{where}{exc.strerror or exc}", 2)
+        # (no file name: the terminal or whatever standard output was sent to)
+        where = f"{exc.filename}: " if exc.filename else "writing the output: "
+        full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+        _fail(f"{where}{exc.strerror or exc}" + ("; free some space or write it elsewhere" if full else ""), 2)
     except MemoryError:
         _fail("out of memory: play fewer games per chunk (--chunk-size) or use fewer --jobs", 2)
     if code == 130:  # typer returns a Ctrl-C outside a run (reading files, compiling) as 130, silently

@@ -740,3 +740,14 @@ def test_an_output_file_that_is_the_run_folders_own_is_refused_before_playing(tm
                        "--output", str(tmp_path / "r" / "games.parquet")], tmp_path)
     _one_line_exit_2(proc, "one of the run folder's own files")
     assert not any((tmp_path / "r").iterdir())
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_output_to_a_full_device_says_what_failed_and_what_to_do(simkit_cmd):
+    """`simkit games > /dev/full`: the answer cannot be written. It said only "No space left
+    on device", naming no file (standard output has none) and no way out."""
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(simkit_cmd + ["games"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == ["error: writing the output: No space left on device; free some space or write it "
+                                               "elsewhere"], proc.stderr
