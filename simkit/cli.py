@@ -146,7 +146,7 @@ def _print_rows(rows: list[dict], title: str) -> None:
     out.print(Text(title, style="bold"))
     for r in rows:
         head, *rest = cols
-        out.print(Text(f"{head} {r[head]}", style="bold"), overflow="fold")
+        out.print(Text(f"{head}: {r[head]}", style="bold"), overflow="fold")
         for c in rest:
             out.print(f"  {c}: {r[c]}", markup=False, highlight=False, overflow="fold")
 

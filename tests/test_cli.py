@@ -239,3 +239,6 @@ def test_a_table_too_wide_for_the_terminal_is_printed_a_block_per_row(monkeypatc
         text = buf.getvalue()
         assert cli._fits(rows, width) is table and ("┃" in text) is table and "…" not in text
         assert all(str(v) in text for v in rows[0].values())
+        # each block opens with its first column as "name: value", as its other lines
+        # (a compare's block read "seat or bot bot greedy")
+        assert table or "band: ufs-washington-damaged-threat1" in text
