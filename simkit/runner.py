@@ -881,7 +881,8 @@ def run(
     """Plays the run's games (resuming from ``out`` if it holds parts of the same run).
 
     With ``out=None`` nothing is written (for notebooks and tests). ``progress`` is a
-    flag for a progress bar, or a callback ``advance(n_games)``.
+    flag for a progress bar, or a callback ``advance(n_games)`` called with the games
+    played as they finish (not those resumed from ``out``).
     """
     return run_many([(spec, out)], jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, progress=progress)[0]
 
@@ -937,10 +938,10 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
         meanwhile = bool(todo) and len(todo) < (os.cpu_count() or 1) and backend == "loky"
         for p in pending:
             _start_writing(p)
+        # a callback counts the games played now: a tune's bar, whose total is its budget of new
+        # games, went past it by every game a racing round resumed
         advance = progress if callable(progress) else None
         resumed = sum(p.resumed + p.stored for p in pending)
-        if advance is not None:
-            advance(resumed)
         if meanwhile:
             if progress is True:
                 warn(compiling_line(todo) + "; playing meanwhile as plain Python")

@@ -597,7 +597,15 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
          progress: Callable[[int], None] | None = None) -> TuneResult:
     """Searches ``ks`` for the smallest change that makes ``goal_`` fair, within ``budget``
     games, or ``minutes`` of this machine's time (from a pilot of the rules as written);
-    a share ``confirm_share`` of them is for the proof on fresh seeds."""
+    a share ``confirm_share`` of them is for the proof on fresh seeds. ``out``: where each
+    candidate's games are kept (a racing round resumes them); none: a temporary folder."""
+    if out is None:  # without one, every round played each candidate's games again (a budget of 60,000: 92,000)
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="simkit-tune-") as scratch:
+            return tune(game, goal_, ks, base=base, bots=bots, budget=budget, minutes=minutes, seed=seed, jobs=jobs,
+                        out=Path(scratch), alpha=alpha, keep=keep, confirm_share=confirm_share,
+                        length_tolerance=length_tolerance, keep_seats=keep_seats, strategy=strategy, progress=progress)
     t0 = time.perf_counter()
     jobs = worker_count(jobs)  # 0: every core
     base = dict(base or {})

@@ -287,3 +287,14 @@ def test_a_difficulty_curve_as_targets(monkeypatch):
         with pytest.raises(UserError, match="--target is a win rate from 0 to 1"):
             T.goal(game, "win_rate", target=bad)
     assert T.goal(game, "win_rate", target=0.0).target == 0.0
+
+
+def test_a_tune_without_a_folder_plays_its_budget_once():
+    """A racing round resumes each candidate's games from its folder; called without one
+    (a notebook), every round played them all again: a budget of 60,000 games played 92,000."""
+    from simkit.games import get
+
+    game = get("ufoo")
+    played = []
+    T.tune(game, T.goal(game, "first_player"), T.knobs(game, []), budget=20_000, seed=0, progress=played.append)
+    assert 0.9 * 20_000 <= sum(played) <= 20_000
