@@ -479,6 +479,9 @@ def _resume(spec: RunSpec, out: Path, identity: dict, secret: bytes | None, repl
             # nothing in the folder is cleared unless its run.json is one simkit wrote (a user's
             # own run.json and manifest.json were replaced, their part-named files deleted)
             raise UserError(f"{ident_file} is damaged or not simkit's; delete {out} or choose another output folder (--out)")
+        if _games_edited(out):
+            raise UserError(f"{out / 'games.parquet'} was changed after simkit wrote it; move it out of {out} and run "
+                            "again, or choose another output folder (--out)")
         if previous == identity and (kept is None) == (secret is None):
             done = _parts(out, spec.game.seats(spec.params), warn)
             secret = kept
@@ -492,6 +495,27 @@ def _resume(spec: RunSpec, out: Path, identity: dict, secret: bytes | None, repl
         # (an empty parts/ alone is what a run killed before its run.json leaves: nothing to lose)
         raise UserError(f"{out} exists and is not a simkit run folder; choose another output folder (--out)")
     return done, secret, _text_or_none(out / "run.json")
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def _games_edited(out: Path) -> bool:
+    """Whether the folder's games.parquet differs from the one simkit last wrote there (its
+    manifest keeps the file's hash): a run again in the folder would replace it. Without
+    that record (a run of an earlier version, a deleted manifest) it counts as simkit's."""
+    games = out / "games.parquet"
+    if not games.exists():
+        return False
+    try:
+        recorded = json.loads((out / "manifest.json").read_text()).get("games_sha256")
+    except (OSError, ValueError, AttributeError):
+        return False
+    return recorded is not None and recorded != _sha256(games)
 
 
 def _simkits(previous: Any, identity: dict, managed: bool) -> bool:
@@ -808,6 +832,7 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
 
         _write_atomic(r.out / "games.parquet", combine)
         rows = counts[0][0]
+        games_sha256 = _sha256(r.out / "games.parquet")  # a later run in the folder replaces only this file (_games_edited)
     else:
         frame = pl.concat([r.frames[k].filter(pl.col("game_index").is_between(lo, hi, closed="left")) for k, lo, hi in kept],
                           how="vertical")
@@ -839,6 +864,7 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
         "libraries": library_versions(),
         "columns": {**BASE_COLUMNS, **spec.game.columns, **{k: "parameter of the run" for k in as_dict(spec.params) if k not in spec.game.columns}},
         "command": " ".join(sys.argv) if sys.argv and "simkit" in sys.argv[0] else None,
+        **({"games_sha256": games_sha256} if r.out is not None else {}),
     }
     if r.out is not None:
         _write_atomic(r.out / "manifest.json", lambda tmp: tmp.write_text(json.dumps(manifest, indent=2, default=str)))

@@ -751,3 +751,21 @@ def test_output_to_a_full_device_says_what_failed_and_what_to_do(simkit_cmd):
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip().splitlines() == ["error: writing the output: No space left on device; free some space or write it "
                                                "elsewhere"], proc.stderr
+
+
+def test_a_run_again_never_replaces_a_games_file_the_user_changed(tmp_path):
+    """games.parquet is simkit's until it is edited: a run again in the folder replaced a
+    user's edited file. The manifest keeps the hash of the file simkit wrote."""
+    import polars as pl
+
+    game = get("ufs")
+    s = RunSpec(game, build(game.params, {}, "ufs"), tuple(game.resolve_bots(["greedy"], game.params())), 20, 1)
+    out = tmp_path / "r"
+    run(s, out, progress=False)
+    run(s, out, progress=False)  # unchanged: resumed and written again
+    games = out / "games.parquet"
+    pl.read_parquet(games).with_columns(note=pl.lit("mine")).write_parquet(games)
+    mine = games.read_bytes()
+    with pytest.raises(UserError, match="was changed after simkit wrote it"):
+        run(s, out, progress=False)
+    assert games.read_bytes() == mine
