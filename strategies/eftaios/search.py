@@ -980,10 +980,10 @@ def nearest_human_steps(world, b, dist, queue):
 
 
 @kernel
-def hunt(obs, legal, rng, b, mem, ib, fb, worlds):
+def hunt(obs, legal, rng, b, mem, ib, fb, worlds, attack_at):
     """An alien's move: over ``worlds`` worlds sampled from its belief, attack the sector of
-    its reach that most often holds a human, if at least HUNT_ATTACK_AT of them; otherwise
-    move to where the nearest human is fewest steps away on average."""
+    its reach that most often holds a human, if in at least a share ``attack_at`` of them;
+    otherwise move to where the nearest human is fewest steps away on average."""
     dist = ib[I_SIM:I_SIM + NCELLS]
     queue = ib[I_SIM + NCELLS:I_SIM + 2 * NCELLS]
     world = ib[I_WORLD:I_WORLD + E.SIZE]
@@ -1004,7 +1004,7 @@ def hunt(obs, legal, rng, b, mem, ib, fb, worlds):
             elif a >= E.A_MOVE and a < E.A_MOVE + NCELLS:
                 fb[F_FAR + a - E.A_MOVE] += min(dist[a - E.A_MOVE], 30)
     best = -1
-    most = HUNT_ATTACK_AT * worlds
+    most = attack_at * worlds
     for i in range(nl):
         a = legal[i]
         if a >= E.A_MOVE_ATTACK and a < E.A_MOVE_ATTACK + NCELLS and fb[F_KILL + a - E.A_MOVE_ATTACK] >= most:
@@ -1041,7 +1041,7 @@ def choose(flags, obs, legal, rng, b, mem, ib, fb):
     if human and (flags & CLASSIC_HUMAN) == 0:
         return human_pick(flags, obs, legal, rng, b, mem, ib, fb, (flags >> BUDGET_SHIFT) & BUDGET_MASK)
     if not human and b[B_SCENARIO] != SC_ARENA:
-        a = hunt(obs, legal, rng, b, mem, ib, fb, HUNT_WORLDS * ((flags >> BUDGET_SHIFT) & BUDGET_MASK))
+        a = hunt(obs, legal, rng, b, mem, ib, fb, HUNT_WORLDS * ((flags >> BUDGET_SHIFT) & BUDGET_MASK), HUNT_ATTACK_AT)
         if a >= 0:
             return a
     # rank the legal moves with the heuristic's measures

@@ -77,6 +77,17 @@ def _team_words(e) -> str:
     return f"even within ±{100 * MARGIN:.0f}" if e.verdict == EQUIVALENT else "not shown"
 
 
+def _side_cells(rep, claim: str, est) -> dict:
+    """A table row's figures and verdicts on both readings of balance (``est`` from
+    :func:`_sides`); each verdict is also a conclusion of the report, so that the next
+    version says when it changes."""
+    player, team = _player_words(est[0]), _team_words(est[1])
+    rep.conclude(f"{claim}: fair to a player", player)
+    rep.conclude(f"{claim}: which team takes more games", team)
+    return {"a human seat wins": est[2].text(), "an alien seat wins": est[3].text(), GAP_LABEL: est[0].text(), "verdict": player,
+            "which team takes the game: humans − aliens (points)": est[1].text(), "takes more games": team}
+
+
 def _sides(part: pl.DataFrame):
     """Both answers on one cell: (fair-to-a-player gap, team gap, a human seat's rate, an
     alien seat's, share of games some human wins, the aliens' share), or None with too few games."""
@@ -291,9 +302,7 @@ def _balance_section(rep, plt, bal):
                     row[GAP_LABEL] = "too few games"
                 else:
                     gaps[(mode, bot, n)] = est
-                    row.update({"a human seat wins": est[2].text(), "an alien seat wins": est[3].text(),
-                                GAP_LABEL: est[0].text(), "verdict": _player_words(est[0]),
-                                "which team takes the game: humans − aliens (points)": est[1].text(), "takes more games": _team_words(est[1])})
+                    row.update(_side_cells(rep, f"Galilei, {name} (humans / aliens), {mode} game, {n} players", est))
                 rows.append(row)
     rep.table(rows, "Galilei per pairing and player count, 95% intervals")
 
@@ -507,9 +516,7 @@ def _ladder_section(rep, plt, lad):
                 row[GAP_LABEL] = "too few games"
             else:
                 gaps[(mode, bot)] = est[0]
-                row.update({"a human seat wins": est[2].text(), "an alien seat wins": est[3].text(), GAP_LABEL: est[0].text(),
-                            "verdict": _player_words(est[0]), "which team takes the game: humans − aliens (points)": est[1].text(),
-                            "takes more games": _team_words(est[1])})
+                row.update(_side_cells(rep, f"Galilei, 6 players, both sides {LADDER_NAMES[bot]}, {mode} game", est))
             rows.append(row)
     rep.table(rows, "The ladder: both sides at the same level (Galilei, 6 players), 95% intervals")
     if not gaps:
