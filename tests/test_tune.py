@@ -296,5 +296,5 @@ def test_a_tune_without_a_folder_plays_its_budget_once():
 
     game = get("ufoo")
     played = []
-    T.tune(game, T.goal(game, "first_player"), T.knobs(game, []), budget=20_000, seed=0, progress=played.append)
-    assert 0.9 * 20_000 <= sum(played) <= 20_000
+    T.tune(game, T.goal(game, "first_player"), T.knobs(game, []), budget=12_000, seed=0, progress=played.append)
+    assert 0.5 * 12_000 <= sum(played) <= 12_000
