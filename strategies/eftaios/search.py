@@ -35,7 +35,7 @@ nearest human is fewest steps away on average (an alien's steps, in each world).
 heuristic, one searching seat, seats rotated (2,000 games, seed 2026,
 ``experiments/eftaios_oracle.py``): the alien seats' part of the margin rose from +12.7/+3.9/+3.5/-0.4
 points at 2/4/6/8 players (the rollouts below) to +21.9/+9.0/+7.8/+3.1. An alien that sees
-where the humans truly are gains +27.0/+19.8/+15.0 at 4/6/8: what an alien lacks is where the
+where the humans truly are gains +26.9/+19.8/+13.1 at 4/6/8: what an alien lacks is where the
 humans are.
 
 **In Arena** (every seat an alien hunting the others), a seat at a contested move (another
