@@ -479,9 +479,7 @@ def _resume(spec: RunSpec, out: Path, identity: dict, secret: bytes | None, repl
             # nothing in the folder is cleared unless its run.json is one simkit wrote (a user's
             # own run.json and manifest.json were replaced, their part-named files deleted)
             raise UserError(f"{ident_file} is damaged or not simkit's; delete {out} or choose another output folder (--out)")
-        if _games_edited(out):
-            raise UserError(f"{out / 'games.parquet'} was changed after simkit wrote it; move it out of {out} and run "
-                            "again, or choose another output folder (--out)")
+        refuse_if_edited(out, "games.parquet")
         if previous == identity and (kept is None) == (secret is None):
             done = _parts(out, spec.game.seats(spec.params), warn)
             secret = kept
@@ -504,18 +502,21 @@ def _sha256(path: Path) -> str:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 
-def _games_edited(out: Path) -> bool:
-    """Whether the folder's games.parquet differs from the one simkit last wrote there (its
-    manifest keeps the file's hash): a run again in the folder would replace it. Without
-    that record (a run of an earlier version, a deleted manifest) it counts as simkit's."""
-    games = out / "games.parquet"
-    if not games.exists():
-        return False
+def refuse_if_edited(folder: Path, name: str) -> None:
+    """Refuses, in one line, to write ``folder/name`` again when it differs from the file
+    simkit last wrote there (the folder's manifest.json keeps its hash under ``sha256``):
+    the user edited it. Without that record (an earlier version, a deleted manifest) the
+    file counts as simkit's."""
+    path = folder / name
+    if not path.exists():
+        return
     try:
-        recorded = json.loads((out / "manifest.json").read_text()).get("games_sha256")
-    except (OSError, ValueError, AttributeError):
-        return False
-    return recorded is not None and recorded != _sha256(games)
+        recorded = json.loads((folder / "manifest.json").read_text())["sha256"][name]
+    except (OSError, ValueError, KeyError, TypeError):
+        return
+    if recorded != _sha256(path):
+        raise UserError(f"{path} was changed after simkit wrote it; move it out of {folder} and run again, or choose "
+                        "another output folder (--out)")
 
 
 def _simkits(previous: Any, identity: dict, managed: bool) -> bool:
@@ -832,7 +833,7 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
 
         _write_atomic(r.out / "games.parquet", combine)
         rows = counts[0][0]
-        games_sha256 = _sha256(r.out / "games.parquet")  # a later run in the folder replaces only this file (_games_edited)
+        games_sha256 = _sha256(r.out / "games.parquet")  # a later run in the folder replaces only this file (refuse_if_edited)
     else:
         frame = pl.concat([r.frames[k].filter(pl.col("game_index").is_between(lo, hi, closed="left")) for k, lo, hi in kept],
                           how="vertical")
@@ -864,7 +865,7 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
         "libraries": library_versions(),
         "columns": {**BASE_COLUMNS, **spec.game.columns, **{k: "parameter of the run" for k in as_dict(spec.params) if k not in spec.game.columns}},
         "command": " ".join(sys.argv) if sys.argv and "simkit" in sys.argv[0] else None,
-        **({"games_sha256": games_sha256} if r.out is not None else {}),
+        **({"sha256": {"games.parquet": games_sha256}} if r.out is not None else {}),
     }
     if r.out is not None:
         _write_atomic(r.out / "manifest.json", lambda tmp: tmp.write_text(json.dumps(manifest, indent=2, default=str)))
@@ -997,6 +998,8 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
         folders = sorted({str(p.out) for p in pending if p.out is not None})
         if folders:
             where = folders[0] if len(folders) == 1 else f"{len(folders)} folders"
+            if not kept:  # ("0 finished games are kept in 116 folders")
+                raise Interrupted("interrupted before any game had finished; run the same command again to start") from None
             raise Interrupted(f"interrupted: {kept:,} finished games are kept in {where}; run the same command again to resume") from None
         raise Interrupted("interrupted: nothing was saved (no output folder)") from None
     wall = time.perf_counter() - t0

@@ -42,7 +42,8 @@ from .datafiles import read, validated
 from .errors import UserError
 from .games import get
 from .params import as_dict, build, describe
-from .runner import MAX_CHUNK, MAX_GAMES, RunSpec, _check_writable, _write_atomic, library_versions, run_many
+from .runner import (MAX_CHUNK, MAX_GAMES, RunSpec, _check_writable, _sha256, _write_atomic, library_versions,
+                     refuse_if_edited, run_many)
 
 
 
@@ -345,6 +346,7 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
     if exp.report is not None and report:
         _check_report_target(exp.report)
     _claim(out, exp)
+    refuse_if_edited(out, "all.parquet")  # before any game: it is written again at the end
     results = run_many([(c.spec, out / folder[g]) for g, c in unique.items()], jobs=jobs, backend=backend, scheduler=scheduler,
                        chunk_size=exp.chunk_size, progress=progress, replace_stale=True, label=exp.name)
     by_key = dict(zip(unique, results))
@@ -377,6 +379,7 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
     }
     _write_atomic(out / "all.parquet", combine)
     manifest["rows"] = rows[0]
+    manifest["sha256"] = {"all.parquet": _sha256(out / "all.parquet")}  # the next sweep replaces it only unedited
     _write_atomic(out / "manifest.json", lambda tmp: tmp.write_text(json.dumps(manifest, indent=2, default=str)))
     result = SweepResult(exp, out, manifest, jobs, bool(progress))
     if report and exp.report is not None:

@@ -769,3 +769,19 @@ def test_a_run_again_never_replaces_a_games_file_the_user_changed(tmp_path):
     with pytest.raises(UserError, match="was changed after simkit wrote it"):
         run(s, out, progress=False)
     assert games.read_bytes() == mine
+
+
+def test_a_sweep_again_never_replaces_an_all_file_the_user_changed(tmp_path):
+    """The same for a sweep's all.parquet (its manifest keeps the hash), before any game."""
+    import polars as pl
+
+    runs = tmp_path / "runs"
+    exp = _exp(tmp_path / "a.toml")
+    sweep(exp, out_root=runs, progress=False)
+    sweep(exp, out_root=runs, progress=False)  # unchanged: written again
+    every = runs / "tiny" / "all.parquet"
+    pl.read_parquet(every).head(3).write_parquet(every)
+    mine = every.read_bytes()
+    with pytest.raises(UserError, match="was changed after simkit wrote it"):
+        sweep(exp, out_root=runs, progress=False)
+    assert every.read_bytes() == mine

@@ -639,3 +639,16 @@ def test_ctrl_c_in_the_compiled_loop_is_raised_when_it_returns():
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_ctrl_c_before_any_game_finished_says_so(tmp_path, monkeypatch):
+    """It said "0 finished games are kept in 116 folders" (a sweep stopped early)."""
+    import simkit.runner as R
+    from simkit.errors import Interrupted
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(R, "execute", stopped)
+    with pytest.raises(Interrupted, match="^interrupted before any game had finished; run the same command again"):
+        run(spec(n=10), tmp_path / "r", progress=False)
