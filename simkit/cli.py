@@ -813,6 +813,15 @@ def _quiet_resource_tracker() -> None:
         os.environ["PYTHONWARNINGS"] = f"{theirs},{ours}" if theirs else ours
 
 
+def _reader_gone() -> None:
+    """The reader of standard output went away (``| head``): nothing to say, nothing wrong.
+    What is still buffered goes nowhere, so that Python's flush at exit fails no more."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.stderr = open(os.devnull, "w")
+    sys.exit(0)
+
+
 def main() -> None:
     """The ``simkit`` command: bad input, a misbehaving bot, a full disk or Ctrl-C end in
     one line on stderr (exit 2; 130 for Ctrl-C), never a traceback."""
@@ -842,8 +851,11 @@ def main() -> None:
     except click_errors.ClickException as exc:
         _fail(" ".join(exc.format_message().split()), 2)
     except BrokenPipeError:
-        sys.stderr = open(os.devnull, "w")  # the reader went away (e.g. `| head`): nothing to say
-        sys.exit(0)
+        _reader_gone()
+    except SystemExit as exc:
+        if isinstance(exc.__context__, BrokenPipeError):  # typer's own answer to one: exit 1 (`simkit trace | head -1`)
+            _reader_gone()
+        raise
     except OSError as exc:
         # (no file name: the terminal or whatever standard output was sent to)
         where = f"{exc.filename}: " if exc.filename else "writing the output: "

@@ -242,3 +242,13 @@ def test_a_table_too_wide_for_the_terminal_is_printed_a_block_per_row(monkeypatc
         # each block opens with its first column as "name: value", as its other lines
         # (a compare's block read "seat or bot bot greedy")
         assert table or "band: ufs-washington-damaged-threat1" in text
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(simkit_cmd, tmp_path):
+    """`simkit trace ufs | head -1`: the command ends with 0 and says nothing (typer's own
+    answer to the broken pipe exited with 1)."""
+    proc = subprocess.Popen(simkit_cmd + ["trace", "ufs"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline()
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and err == b"", err
