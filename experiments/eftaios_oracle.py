@@ -40,10 +40,10 @@ Other settings of ``sampled``: at 4 and 6 players, attacking at 0.3 of the world
 alien +8.5 and +5.7, at 0.5 +4.8 and +4.8, at 0.12 +9.7 and +5.8; 48 worlds instead of 16 gave
 +7.7 at 4 players and +0.6 at 8 (noise: each alien part is about +-3.5 points).
 
-What it says: a seat that sees everything gains 13 to 22 points, so 10 points in one seat is
-not out of reach of play as such; it is out of reach of what a seat can infer. A human that
-knows where the aliens are gains about twice what the searching human gains (+13 to +17
-against +7). The searching human's margin grows with its budget (the report's ladder: +12.3,
+What it says: a seat that sees everything gains 13 to 22 points, so the game leaves room for a
+10-point edge in one seat. The cheating seat is the searching bot itself on the true state:
+its human gains +13 to +17 where the honest one gains +7, so the honest bot's shortfall is in
+what it infers. How much an honest seat could infer is not measured here. The searching human's margin grows with its budget (the report's ladder: +12.3,
 +10.1 and +8.5 at 4, 6 and 8 players at budget 8).
 """
 
