@@ -479,7 +479,7 @@ def _resume(spec: RunSpec, out: Path, identity: dict, secret: bytes | None, repl
             # nothing in the folder is cleared unless its run.json is one simkit wrote (a user's
             # own run.json and manifest.json were replaced, their part-named files deleted)
             raise UserError(f"{ident_file} is damaged or not simkit's; delete {out} or choose another output folder (--out)")
-        refuse_if_edited(out, "games.parquet")
+        refuse_if_edited(out, "games.parquet", None if replace_stale else "--out")
         if previous == identity and (kept is None) == (secret is None):
             done = _parts(out, spec.game.seats(spec.params), warn)
             secret = kept
@@ -502,11 +502,12 @@ def _sha256(path: Path) -> str:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 
-def refuse_if_edited(folder: Path, name: str) -> None:
+def refuse_if_edited(folder: Path, name: str, option: str | None = "--out") -> None:
     """Refuses, in one line, to write ``folder/name`` again when it differs from the file
     simkit last wrote there (the folder's manifest.json keeps its hash under ``sha256``):
     the user edited it. Without that record (an earlier version, a deleted manifest) the
-    file counts as simkit's."""
+    file counts as simkit's. ``option``: the command's option naming another folder (none
+    for a folder simkit chose, such as a sweep's cell)."""
     path = folder / name
     if not path.exists():
         return
@@ -515,8 +516,8 @@ def refuse_if_edited(folder: Path, name: str) -> None:
     except (OSError, ValueError, KeyError, TypeError):
         return
     if recorded != _sha256(path):
-        raise UserError(f"{path} was changed after simkit wrote it; move it out of {folder} and run again, or choose "
-                        "another output folder (--out)")
+        other = f", or choose another output folder ({option})" if option else ""
+        raise UserError(f"{path} was changed after simkit wrote it; move it out of {folder} and run again{other}")
 
 
 def _simkits(previous: Any, identity: dict, managed: bool) -> bool:
