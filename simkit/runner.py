@@ -157,9 +157,18 @@ def play_range(spec: RunSpec, start: int, stop: int, secret: bytes | None = None
         elif arr.shape != (n, seats):
             raise ValueError(f"column {name} has shape {arr.shape}, expected ({n},) or ({n}, {seats})")
         data[name] = arr.reshape(-1)
-    frame = pl.DataFrame({k: (v.tolist() if v.dtype == object else v) for k, v in data.items()})
+    frame = _text_not_null(pl.DataFrame({k: (v.tolist() if v.dtype == object else v) for k, v in data.items()}))
     params = {k: v for k, v in as_dict(spec.params).items() if k not in frame.columns}
     return frame.with_columns(pl.col("bot").cast(pl.Categorical), *[pl.lit(v).alias(k) for k, v in params.items()])
+
+
+def _text_not_null(frame):
+    """A text column none of whose rows has a value (UFS's loss_cause in a chunk the player
+    won throughout) as text, not polars' Null type: the run's parts are combined strictly,
+    and a Null part refused to combine with the others (a run of 100 searching games could
+    not be extended to 200). Works on frames and lazy frames (parts stored before)."""
+    nulls = [c for c, t in frame.collect_schema().items() if t == pl.Null]
+    return frame.with_columns(pl.col(c).cast(pl.Utf8) for c in nulls) if nulls else frame
 
 
 # The game and bots whose compiled loop this process has played: its first chunk of them
@@ -808,7 +817,7 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
     kept = _each_game_once(sorted(k for k in r.done if k[0] < n), n)
     if r.out is not None:
         # Streamed part by part into games.parquet: memory does not grow with the run.
-        parts = [pl.scan_parquet(r.done[(a, b)], glob=False).filter(pl.col("game_index").is_between(lo, hi, closed="left"))
+        parts = [_text_not_null(pl.scan_parquet(r.done[(a, b)], glob=False)).filter(pl.col("game_index").is_between(lo, hi, closed="left"))
                  for (a, b), lo, hi in kept]
         frame = None
         counts: list[tuple[int, int]] = []

@@ -652,3 +652,24 @@ def test_ctrl_c_before_any_game_finished_says_so(tmp_path, monkeypatch):
     monkeypatch.setattr(R, "execute", stopped)
     with pytest.raises(Interrupted, match="^interrupted before any game had finished; run the same command again"):
         run(spec(n=10), tmp_path / "r", progress=False)
+
+
+def test_a_part_whose_text_column_has_no_value_combines_with_the_others(tmp_path):
+    """A chunk whose games all lack a text value (UFS's loss_cause when every game was won)
+    was stored with polars' Null type, and the strict combine then refused to extend the
+    run ("a part was edited or copied in; delete ... and run again"). Parts stored so still
+    combine; new ones store text."""
+    s = spec(n=20)
+    out = tmp_path / "r"
+    run(s, out, chunk_size=10, progress=False)
+    first = sorted((out / "parts").glob("games-*.parquet"))[0]
+    frame = pl.read_parquet(first)
+    text = [c for c, t in frame.schema.items() if t == pl.Utf8]
+    assert text, frame.schema
+    frame.with_columns(pl.lit(None).alias(c) for c in text).write_parquet(first)  # as stored before
+    bigger = run(RunSpec(s.game, s.params, s.bots, 30, s.seed), out, chunk_size=10, progress=False)
+    assert bigger.manifest["resumed_games"] == 20 and all(pl.read_parquet(out / "games.parquet").schema[c] == pl.Utf8 for c in text)
+    empty = pl.DataFrame({"x": [None, None]})
+    from simkit.runner import _text_not_null
+
+    assert _text_not_null(empty).schema["x"] == pl.Utf8 and _text_not_null(empty.lazy()).collect().schema["x"] == pl.Utf8
