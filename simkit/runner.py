@@ -376,14 +376,20 @@ class _Pending:
 RUN_HINT = "free some space or choose another output folder (--out) (finished chunks are kept: rerun the same command to resume)"
 
 
-def _write_atomic(path: Path, write: Callable[[Path], None], hint: str = RUN_HINT) -> None:
+def _tmp_of(path: Path) -> Path:
+    return path.with_name(f".{path.name}.tmp")
+
+
+def _write_atomic(path: Path, write: Callable[[Path], None], hint: str = RUN_HINT, place: bool = True) -> Path:
     """Writes through a temporary file renamed into place: the file is either complete
     or absent. A failure (a full disk, a read-only place) leaves nothing behind and is
-    one line saying what to do."""
-    tmp = path.with_name(f".{path.name}.tmp")
+    one line saying what to do. ``place=False``: the temporary file is written and
+    returned, for :func:`_place_with_manifest`."""
+    tmp = _tmp_of(path)
     try:
         write(tmp)
-        tmp.replace(path)
+        if place:
+            tmp.replace(path)
     except (OSError, pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
         # a full disk inside polars may surface as any of its errors ("Invalid thrift: transport error")
         tmp.unlink(missing_ok=True)
@@ -392,6 +398,22 @@ def _write_atomic(path: Path, write: Callable[[Path], None], hint: str = RUN_HIN
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    return tmp
+
+
+def _place_with_manifest(tmp: Path, path: Path, manifest: dict) -> None:
+    """Puts a folder's manifest.json, which records the hash of the new ``path`` (written
+    to ``tmp``), and then the file in place, with Ctrl-C held between the two: a Ctrl-C
+    after the file and before its manifest left a file whose hash the manifest did not
+    know, and the next run refused the folder as edited (refuse_if_edited)."""
+    from .play import ctrl_c_deferred
+
+    try:
+        with ctrl_c_deferred():
+            _write_atomic(path.parent / "manifest.json", lambda m: m.write_text(json.dumps(manifest, indent=2, default=str)))
+            tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -815,6 +837,33 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
     n = spec.n_games
     seats = spec.game.seats(spec.params)
     kept = _each_game_once(sorted(k for k in r.done if k[0] < n), n)
+    manifest = {
+        "simkit_version": __version__,
+        "git_commit": _git_commit(),
+        "game": spec.game.name,
+        "title": spec.game.title,
+        "data_version": r.identity["data_version"],
+        "params": r.identity["params"],
+        "bots": r.identity["bots"],
+        "rotate_seats": spec.rotate_seats,
+        "seed": spec.seed,
+        "seed_rule": "game i plays with simkit.seeding.game_seeds(seed, i, i + 1)",
+        "n_games": n,
+        "rows": None,
+        "resumed_games": r.resumed,
+        "chunk_size": r.chunk_size,
+        "jobs": jobs,
+        "backend": backend if jobs > 1 else "in-process",
+        "started": r.started.isoformat(timespec="seconds"),
+        "wall_time_s": round(wall, 3),
+        # compiled play only, unless every game was played as plain Python while compiling
+        "simulated_games_per_s": round((r.stored - r.plain or r.stored) / wall, 1) if wall > 0 and r.stored else None,
+        "plain_python_games": r.plain,
+        "cpu_time_in_games_s": round(r.busy, 3),
+        "libraries": library_versions(),
+        "columns": {**BASE_COLUMNS, **spec.game.columns, **{k: "parameter of the run" for k in as_dict(spec.params) if k not in spec.game.columns}},
+        "command": " ".join(sys.argv) if sys.argv and "simkit" in sys.argv[0] else None,
+    }
     if r.out is not None:
         # Streamed part by part into games.parquet: memory does not grow with the run.
         parts = [_text_not_null(pl.scan_parquet(r.done[(a, b)], glob=False)).filter(pl.col("game_index").is_between(lo, hi, closed="left"))
@@ -841,44 +890,21 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
                                 f"{counts[0][1]:,} games, {n:,} expected): a part was edited or copied in; delete {r.out} "
                                 "and run again") from None
 
-        _write_atomic(r.out / "games.parquet", combine)
-        rows = counts[0][0]
-        games_sha256 = _sha256(r.out / "games.parquet")  # a later run in the folder replaces only this file (refuse_if_edited)
+        games_tmp = _tmp_of(r.out / "games.parquet")
+        try:
+            _write_atomic(r.out / "games.parquet", combine, place=False)
+            manifest["rows"] = counts[0][0]
+            # a later run in the folder replaces only this file (refuse_if_edited)
+            manifest["sha256"] = {"games.parquet": _sha256(games_tmp)}
+        except BaseException:
+            games_tmp.unlink(missing_ok=True)
+            raise
+        _place_with_manifest(games_tmp, r.out / "games.parquet", manifest)
     else:
         frame = pl.concat([r.frames[k].filter(pl.col("game_index").is_between(lo, hi, closed="left")) for k, lo, hi in kept],
                           how="vertical")
         _check_counts((frame.height, frame["game_index"].n_unique()), n, seats)
-        rows = frame.height
-    manifest = {
-        "simkit_version": __version__,
-        "git_commit": _git_commit(),
-        "game": spec.game.name,
-        "title": spec.game.title,
-        "data_version": r.identity["data_version"],
-        "params": r.identity["params"],
-        "bots": r.identity["bots"],
-        "rotate_seats": spec.rotate_seats,
-        "seed": spec.seed,
-        "seed_rule": "game i plays with simkit.seeding.game_seeds(seed, i, i + 1)",
-        "n_games": n,
-        "rows": rows,
-        "resumed_games": r.resumed,
-        "chunk_size": r.chunk_size,
-        "jobs": jobs,
-        "backend": backend if jobs > 1 else "in-process",
-        "started": r.started.isoformat(timespec="seconds"),
-        "wall_time_s": round(wall, 3),
-        # compiled play only, unless every game was played as plain Python while compiling
-        "simulated_games_per_s": round((r.stored - r.plain or r.stored) / wall, 1) if wall > 0 and r.stored else None,
-        "plain_python_games": r.plain,
-        "cpu_time_in_games_s": round(r.busy, 3),
-        "libraries": library_versions(),
-        "columns": {**BASE_COLUMNS, **spec.game.columns, **{k: "parameter of the run" for k in as_dict(spec.params) if k not in spec.game.columns}},
-        "command": " ".join(sys.argv) if sys.argv and "simkit" in sys.argv[0] else None,
-        **({"sha256": {"games.parquet": games_sha256}} if r.out is not None else {}),
-    }
-    if r.out is not None:
-        _write_atomic(r.out / "manifest.json", lambda tmp: tmp.write_text(json.dumps(manifest, indent=2, default=str)))
+        manifest["rows"] = frame.height
     constants = {k: v for k, v in as_dict(spec.params).items() if k not in BASE_COLUMNS and k not in spec.game.columns}
     return RunResult(frame, manifest, r.out, constants)
 

@@ -42,8 +42,8 @@ from .datafiles import read, validated
 from .errors import UserError
 from .games import get
 from .params import as_dict, build, describe
-from .runner import (MAX_CHUNK, MAX_GAMES, RunSpec, _check_writable, _sha256, _write_atomic, library_versions,
-                     refuse_if_edited, run_many)
+from .runner import (MAX_CHUNK, MAX_GAMES, RunSpec, _check_writable, _place_with_manifest, _sha256, _tmp_of,
+                     _write_atomic, library_versions, refuse_if_edited, run_many)
 
 
 
@@ -377,10 +377,15 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
         "wall_time_s": round(time.perf_counter() - t0, 2),
         "libraries": library_versions(),
     }
-    _write_atomic(out / "all.parquet", combine)
-    manifest["rows"] = rows[0]
-    manifest["sha256"] = {"all.parquet": _sha256(out / "all.parquet")}  # the next sweep replaces it only unedited
-    _write_atomic(out / "manifest.json", lambda tmp: tmp.write_text(json.dumps(manifest, indent=2, default=str)))
+    every = _tmp_of(out / "all.parquet")
+    try:
+        _write_atomic(out / "all.parquet", combine, place=False)
+        manifest["rows"] = rows[0]
+        manifest["sha256"] = {"all.parquet": _sha256(every)}  # the next sweep replaces it only unedited
+    except BaseException:
+        every.unlink(missing_ok=True)
+        raise
+    _place_with_manifest(every, out / "all.parquet", manifest)
     result = SweepResult(exp, out, manifest, jobs, bool(progress))
     if report and exp.report is not None:
         write_report(result)
