@@ -857,10 +857,12 @@ def main() -> None:
             _reader_gone()
         raise
     except OSError as exc:
-        # (no file name: the terminal or whatever standard output was sent to)
-        where = f"{exc.filename}: " if exc.filename else "writing the output: "
         full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
-        _fail(f"{where}{exc.strerror or exc}" + ("; free some space or write it elsewhere" if full else ""), 2)
+        # (a full device without a file name: the terminal or wherever standard output was sent)
+        where = f"{exc.filename}: " if exc.filename else ("writing the output: " if full else "")
+        hint = {errno.ENOSPC: "free some space or write it elsewhere", errno.EDQUOT: "free some space or write it elsewhere",
+                errno.EMFILE: "raise the limit (ulimit -n) or use fewer --jobs"}.get(exc.errno)
+        _fail(f"{where}{exc.strerror or exc}" + (f"; {hint}" if hint else ""), 2)
     except MemoryError:
         _fail("out of memory: play fewer games per chunk (--chunk-size) or use fewer --jobs", 2)
     if code == 130:  # typer returns a Ctrl-C outside a run (reading files, compiling) as 130, silently

@@ -602,10 +602,15 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
     if out is None:  # without one, every round played each candidate's games again (a budget of 60,000: 92,000)
         import tempfile
 
+        from .errors import Interrupted
+
         with tempfile.TemporaryDirectory(prefix="simkit-tune-") as scratch:
-            return tune(game, goal_, ks, base=base, bots=bots, budget=budget, minutes=minutes, seed=seed, jobs=jobs,
-                        out=Path(scratch), alpha=alpha, keep=keep, confirm_share=confirm_share,
-                        length_tolerance=length_tolerance, keep_seats=keep_seats, strategy=strategy, progress=progress)
+            try:
+                return tune(game, goal_, ks, base=base, bots=bots, budget=budget, minutes=minutes, seed=seed, jobs=jobs,
+                            out=Path(scratch), alpha=alpha, keep=keep, confirm_share=confirm_share,
+                            length_tolerance=length_tolerance, keep_seats=keep_seats, strategy=strategy, progress=progress)
+            except Interrupted:  # (it named the temporary folders, which go now)
+                raise Interrupted("interrupted: nothing was saved (no output folder)") from None
     t0 = time.perf_counter()
     jobs = worker_count(jobs)  # 0: every core
     base = dict(base or {})

@@ -252,3 +252,27 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(simkit_cmd, tmp_path):
     proc.stdout.close()
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0 and err == b"", err
+
+
+@pytest.mark.parametrize("code, line", [
+    (28, "error: writing the output: No space left on device; free some space or write it elsewhere"),  # ENOSPC
+    (24, "error: Too many open files; raise the limit (ulimit -n) or use fewer --jobs"),  # EMFILE
+    (5, "error: Input/output error"),  # EIO: said as it is
+])
+def test_an_os_error_without_a_file_is_named_for_what_it_is(monkeypatch, capsys, code, line):
+    """A system error with no file name was all said to come from "writing the output"
+    (a run out of file descriptors said "writing the output: Too many open files")."""
+    import errno
+    import os
+
+    from simkit import cli
+
+    assert (errno.ENOSPC, errno.EMFILE, errno.EIO) == (28, 24, 5)
+
+    def failing(**kwargs):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(cli, "app", failing)
+    with pytest.raises(SystemExit) as exit_:
+        cli.main()
+    assert exit_.value.code == 2 and capsys.readouterr().err.strip() == line

@@ -298,3 +298,18 @@ def test_a_tune_without_a_folder_plays_its_budget_once():
     played = []
     T.tune(game, T.goal(game, "first_player"), T.knobs(game, []), budget=12_000, seed=0, progress=played.append)
     assert 0.5 * 12_000 <= sum(played) <= 12_000
+
+
+def test_a_tune_without_a_folder_interrupted_says_nothing_was_saved(monkeypatch):
+    """Its games are in a temporary folder, gone when it stops: the runner's "N finished games
+    are kept in 3 folders; run the same command again to resume" was false there."""
+    from simkit.errors import Interrupted
+    from simkit.games import get
+
+    def interrupted(self, wanted, seed, folder):
+        raise Interrupted("interrupted: 15,000 finished games are kept in 3 folders; run the same command again to resume")
+
+    monkeypatch.setattr(T.Setup, "play", interrupted)
+    game = get("ufoo")
+    with pytest.raises(Interrupted, match=r"^interrupted: nothing was saved \(no output folder\)$"):
+        T.tune(game, T.goal(game, "first_player"), T.knobs(game, []), budget=20_000, seed=0)
