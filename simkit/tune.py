@@ -295,6 +295,7 @@ class Setup:
     advance: Callable[[int], None]
     over: str = ""  # a difficulty curve's setting, played at each of ``levels``
     levels: tuple = ()
+    used: dict = dataclasses.field(default_factory=dict)  # (folder, candidate, level): the games its answer stands on
 
     def spec(self, c: Candidate, n: int, seed: int):
         from .runner import RunSpec
@@ -304,6 +305,15 @@ class Setup:
             self.game.validate(params)
         bots = tuple(self.game.resolve_bots(list(self.bots), params))
         return RunSpec(self.game, params, bots, n, seed)
+
+    def counted(self, wanted: list[tuple[Candidate, int]], seed: int, folder: str) -> list[pl.DataFrame]:
+        """:meth:`play`, keeping count of the games each answer stands on (``used``): what a
+        tune says it searched and proved on."""
+        for c, n in wanted:
+            for v in self.levels or [None]:
+                key = (folder, c.key, v)
+                self.used[key] = max(self.used.get(key, 0), n)
+        return self.play(wanted, seed, folder)
 
     def play(self, wanted: list[tuple[Candidate, int]], seed: int, folder: str) -> list[pl.DataFrame]:
         """Games ``0 .. n-1`` of each candidate (resumed from its folder: a racing round
@@ -359,7 +369,7 @@ def race(setup: Setup, goal_: Goal, pool: list[Candidate], budget: int, keep: in
         new = sum(max(0, n - scored[c].games) for c in alive)
         if r and spent + new > budget:
             break
-        frames = setup.play([(c, n) for c in alive], setup.seed, "search")
+        frames = setup.counted([(c, n) for c in alive], setup.seed, "search")
         spent += new
         for c, f in zip(alive, frames):
             _score(goal_, scored[c], f)
@@ -399,7 +409,7 @@ def model_search(setup: Setup, goal_: Goal, ks: Sequence[Knob], trials: int, gam
         cands = [Candidate(tuple((k, v) for k, v in t.params.items() if v != defaults[k])) for t in asked]
         # TPE may ask the same candidate twice in one batch: play it once (one folder per candidate)
         unique = list(dict.fromkeys(cands))
-        played = dict(zip(unique, setup.play([(c, games) for c in unique], setup.seed, "model-search")))
+        played = dict(zip(unique, setup.counted([(c, games) for c in unique], setup.seed, "model-search")))
         frames = [played[c] for c in cands]
         for t, c, f in zip(asked, cands, frames):
             s = Scored(c)
@@ -556,10 +566,19 @@ def _worst(answer: Answer, goal_: Goal) -> str:
 
 
 # ---- the whole search -------------------------------------------------------------------------------
-def check_budget(budget: int) -> None:
+def check_budget(budget: int, ks: Sequence[Knob] = (), strategy: str = "halving", keep: int = 2,
+                 confirm_share: float = 0.4) -> None:
+    """Refuses a budget a tune of knobs ``ks`` would spend several times over: every
+    candidate plays 100 games at least and the proof 500 a finalist (1,000 played 3,400)."""
     if not isinstance(budget, int) or budget < 1000:
         raise UserError(f"a budget of {budget!r} games is too small to find and prove a fix; give at least 1,000 games "
                         "or more minutes (--budget)")
+    candidates = 1 + len(single_changes(ks, every=strategy != "halving")) if ks else 0
+    first_share = 0.4 if strategy == "halving" else 1.0
+    least = max(math.ceil(candidates * 100 / (first_share * (1 - confirm_share))), math.ceil(500 * (keep + 1) / confirm_share))
+    if ks and budget < least:
+        raise UserError(f"a budget of {budget:,} games is too small for {candidates} candidates (100 games each at least) "
+                        f"and the proof; give at least {least:,} games, more minutes, or fewer knobs (--budget, --knob)")
 
 
 def games_in(setup: Setup, seconds: float, say: Callable[[str], None] | None = None) -> int:
@@ -627,14 +646,14 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
 
         budget = int(games_in(setup, minutes * 60 - (time.perf_counter() - t0), warn if progress else None) * 0.9)  # a tenth for the analysis
         getattr(progress, "total", lambda n: None)(budget)  # a progress bar learns its total (simkit.progress.bar)
-    check_budget(budget)
+    check_budget(budget, ks, strategy, keep, confirm_share)
     knob_map = {k.name: k for k in ks}
     confirm_total = int(budget * confirm_share)
     search_budget = budget - confirm_total
     numeric = [k for k in ks if k.numeric]
+    pool = [Candidate(), *single_changes(ks, every=strategy != "halving")]
     if strategy == "halving":
         # Single changes first, on 40% of the search budget: the smallest fixes, and often enough.
-        pool = [Candidate(), *single_changes(ks)]
         searched, rounds = race(setup, goal_, pool, int(search_budget * 0.4), keep, knob_map, strategy)
 
         def again(extra: list[Candidate], budget_: int, phase: str) -> None:
@@ -657,7 +676,7 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
             leaders = [x for x in searched if x.dropped_after is None and x.candidate.changes][:2 * keep]
             if leaders and rest >= 1000:
                 n = max(x.games for x in leaders) + (rest // 2) // len(leaders)
-                for x, f in zip(leaders, setup.play([(x.candidate, n) for x in leaders], setup.seed, "search")):
+                for x, f in zip(leaders, setup.counted([(x.candidate, n) for x in leaders], setup.seed, "search")):
                     _score(goal_, x, f)
                 rounds.append({"round": len(rounds) + 1, "candidates": len(leaders), "games_each": n, "phase": "final",
                                "best": min(leaders, key=lambda x: x.imbalance).candidate.label,
@@ -675,18 +694,17 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
                          for k in ks if k.name != name for v in k.values if v != k.default]
                 again(pairs, rest // 2, "pairs")
                 rest = max(0, search_budget - sum(x.games for x in searched))
-            if not promising(searched, goal_, keep) and len(numeric) >= 2 and rest >= 2000:
+            if not promising(searched, goal_, keep) and len(numeric) >= 2 and rest >= 2 * 16 * 200:  # (its least: 16 trials of 200)
                 trial_games = max(200, rest // 64)  # many short trials: TPE needs a few dozen to model the space
                 trials = max(16, (rest // 2) // trial_games)
                 joint = model_search(setup, goal_, numeric, trials, trial_games, best=keep + 1)
                 again(joint, rest - trials * trial_games, "joint")
     else:  # brute force: every allowed single change, the budget shared evenly
-        searched, rounds = race(setup, goal_, [Candidate(), *single_changes(ks, every=True)], search_budget, keep,
-                                knob_map, strategy)
+        searched, rounds = race(setup, goal_, pool, search_budget, keep, knob_map, strategy)
     finalists = [s.candidate for s in searched if s.candidate.changes][:keep]
     n_confirm = max(500, confirm_total // (len(finalists) + 1))
     cseed = confirm_seed(seed)
-    frames = setup.play([(c, n_confirm) for c in [Candidate(), *finalists]], cseed, "confirm")
+    frames = setup.counted([(c, n_confirm) for c in [Candidate(), *finalists]], cseed, "confirm")
     col = length_column(game, frames[0])
     others = [q for q in declared(game) if isinstance(q, (SeatFairness, SideBalance)) and q.id != goal_.id]
     level = alpha / (len(finalists) + 1)  # Bonferroni over the finalists and the rules as written
@@ -711,8 +729,8 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
     ok = sorted((c for c in results if acceptable(c)), key=lambda c: (c.size, c.imbalance))
     return TuneResult(game.name, goal_.id, goal_.question.title, goal_.margin, goal_.target, alpha, list(ks), base,
                       tuple(bots), seed, cseed, strategy, searched, rounds, baseline, results, ok[0] if ok else None,
-                      budget - confirm_total, n_confirm * (len(finalists) + 1), time.perf_counter() - t0, length_tolerance, goal_,
-                      budget)
+                      sum(v for k, v in setup.used.items() if k[0] != "confirm"), sum(v for k, v in setup.used.items() if k[0] == "confirm"),
+                      time.perf_counter() - t0, length_tolerance, goal_, budget)
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:

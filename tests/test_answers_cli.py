@@ -104,7 +104,7 @@ def test_a_report_tunes_on_every_core_as_on_one(tmp_path):
     from simkit.games import get
 
     game = get("template")
-    sentences = [T.tune(game, T.goal(game, "seat_fairness"), T.knobs(game, ["dice"]), budget=1000, jobs=jobs,
+    sentences = [T.tune(game, T.goal(game, "seat_fairness"), T.knobs(game, ["dice"]), budget=4000, jobs=jobs,
                         out=tmp_path / str(jobs)).sentence() for jobs in (1, 0)]
     assert sentences[0] == sentences[1]
 

@@ -208,7 +208,7 @@ FRESH = {
     "compare": ["compare", "template", "--set", "wild=1", "--vs", "wild=0", "-n", "30", "--no-progress", "--out", "c"],
     "sweep": ["sweep", "tiny.toml", "--out", "runs", "--no-progress", "--jobs", "1"],
     "report": ["report", "template", "--games", "20", "--jobs", "1", "--no-progress", "--out", "r"],
-    "tune": ["tune", "template", "--goal", "seat_fairness", "--knob", "dice", "--budget", "2000", "--jobs", "1"],
+    "tune": ["tune", "template", "--goal", "seat_fairness", "--knob", "dice", "--budget", "4000", "--jobs", "1"],
 }
 
 

@@ -296,8 +296,15 @@ def test_a_tune_without_a_folder_plays_its_budget_once():
 
     game = get("ufoo")
     played = []
-    T.tune(game, T.goal(game, "first_player"), T.knobs(game, []), budget=12_000, seed=0, progress=played.append)
+    res = T.tune(game, T.goal(game, "first_player"), T.knobs(game, []), budget=12_000, seed=0, progress=played.append)
     assert 0.5 * 12_000 <= sum(played) <= 12_000
+    # what it says it searched and proved on is what it played (it said the planned shares)
+    assert res.search_games + res.confirm_games == sum(played)
+    # a budget too small for its candidates (100 games each at least) and the proof is refused
+    # before any game: 1,000 played 3,400
+    with pytest.raises(UserError, match=r"too small for 12 candidates .*give at least 5,000 games"):
+        T.tune(game, T.goal(game, "first_player"), T.knobs(game, []), budget=3_000, seed=0, progress=played.append)
+    assert sum(played) == res.search_games + res.confirm_games
 
 
 def test_a_tune_without_a_folder_interrupted_says_nothing_was_saved(monkeypatch):
