@@ -813,6 +813,18 @@ def _quiet_resource_tracker() -> None:
         os.environ["PYTHONWARNINGS"] = f"{theirs},{ours}" if theirs else ours
 
 
+def _enough_open_files(least: int = 64) -> None:
+    """Refuses to start under a limit of open files too low to start worker processes: at 16
+    (ulimit -n 16) loky's start of a worker ended in a traceback, at 10-14 a chunk's file
+    failed. Systems allow 1,024 or more by default."""
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < least:
+        _fail(f"only {soft} files may be open at once (ulimit -n); simkit needs {least} or more: raise the limit "
+              f"(ulimit -n 1024) and run again", 2)
+
+
 def _reader_gone() -> None:
     """The reader of standard output went away (``| head``): nothing to say, nothing wrong.
     What is still buffered goes nowhere, so that Python's flush at exit fails no more."""
@@ -828,6 +840,7 @@ def main() -> None:
     from typer._click import exceptions as click_errors  # typer's own copy of click
 
     _quiet_resource_tracker()
+    _enough_open_files()
     try:
         code = app(standalone_mode=False)
         if code in (0, None):

@@ -785,3 +785,19 @@ def test_a_sweep_again_never_replaces_an_all_file_the_user_changed(tmp_path):
     with pytest.raises(UserError, match="was changed after simkit wrote it"):
         sweep(exp, out_root=runs, progress=False)
     assert every.read_bytes() == mine
+
+
+def test_too_few_open_files_is_one_line_before_anything_starts(simkit_cmd, tmp_path):
+    """Under `ulimit -n 16` a run's workers failed to start with loky's traceback (found by
+    a hostile review); under 10-14 a chunk's file failed half-way."""
+    import resource
+
+    def low():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (16, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    proc = subprocess.run(simkit_cmd + ["run", "ufs", "-n", "2000", "--jobs", "2", "--out", str(tmp_path / "r")], cwd=tmp_path,
+                          preexec_fn=low, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stderr.strip().splitlines() == [
+        "error: only 16 files may be open at once (ulimit -n); simkit needs 64 or more: raise the limit (ulimit -n 1024) and "
+        "run again"], proc.stderr
+    assert not (tmp_path / "r").exists()
