@@ -733,7 +733,7 @@ def tune_cmd(
     from .owned import check_target, write
 
     if games is not None:
-        check_budget(games, ks)  # (before a progress bar of -5 games is drawn)
+        check_budget(games, ks, levels=max(1, len(goal_.curve)))  # (before a progress bar of -5 games is drawn)
     if out_dir.is_dir():  # its tune.json was refused after the whole budget was played
         check_target(out_dir / "tune.json", "--out")
     what = f"{len(ks)} knob{'s' if len(ks) > 1 else ''} ({', '.join(k.name for k in ks)})"

@@ -567,15 +567,17 @@ def _worst(answer: Answer, goal_: Goal) -> str:
 
 # ---- the whole search -------------------------------------------------------------------------------
 def check_budget(budget: int, ks: Sequence[Knob] = (), strategy: str = "halving", keep: int = 2,
-                 confirm_share: float = 0.4) -> None:
+                 confirm_share: float = 0.4, levels: int = 1) -> None:
     """Refuses a budget a tune of knobs ``ks`` would spend several times over: every
-    candidate plays 100 games at least and the proof 500 a finalist (1,000 played 3,400)."""
+    candidate plays 100 games at least and the proof 500 a finalist (1,000 played 3,400),
+    at each of a difficulty curve's ``levels``."""
     if not isinstance(budget, int) or budget < 1000:
         raise UserError(f"a budget of {budget!r} games is too small to find and prove a fix; give at least 1,000 games "
                         "or more minutes (--budget)")
     candidates = 1 + len(single_changes(ks, every=strategy != "halving")) if ks else 0
     first_share = 0.4 if strategy == "halving" else 1.0
-    least = max(math.ceil(candidates * 100 / (first_share * (1 - confirm_share))), math.ceil(500 * (keep + 1) / confirm_share))
+    least = levels * max(math.ceil(candidates * 100 / (first_share * (1 - confirm_share))),
+                         math.ceil(500 * (keep + 1) / confirm_share))
     if ks and budget < least:
         raise UserError(f"a budget of {budget:,} games is too small for {candidates} candidates (100 games each at least) "
                         f"and the proof; give at least {least:,} games, more minutes, or fewer knobs (--budget, --knob)")
@@ -646,10 +648,12 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
 
         budget = int(games_in(setup, minutes * 60 - (time.perf_counter() - t0), warn if progress else None) * 0.9)  # a tenth for the analysis
         getattr(progress, "total", lambda n: None)(budget)  # a progress bar learns its total (simkit.progress.bar)
-    check_budget(budget, ks, strategy, keep, confirm_share)
+    levels = max(1, len(setup.levels))
+    check_budget(budget, ks, strategy, keep, confirm_share, levels)
     knob_map = {k.name: k for k in ks}
-    confirm_total = int(budget * confirm_share)
-    search_budget = budget - confirm_total
+    # the shares below count games per level: a curve plays each at every level
+    confirm_total = int(budget // levels * confirm_share)
+    search_budget = budget // levels - confirm_total
     numeric = [k for k in ks if k.numeric]
     pool = [Candidate(), *single_changes(ks, every=strategy != "halving")]
     if strategy == "halving":

@@ -277,6 +277,8 @@ def test_a_difficulty_curve_as_targets(monkeypatch):
     assert g.over == "level" and g.curve == ((0, 0.65), (1, 0.50), (2, 0.35))
     res = T.tune(game, g, T.knobs(game), budget=150_000, seed=1)
     assert res.chosen is not None and res.chosen.candidate.changes == (("shields", 1),), res.sentence()
+    # the budget counts the games of every level (each candidate plays at all 3: it was spent 3 times)
+    assert 0.5 * 150_000 <= res.search_games + res.confirm_games <= 150_000
     assert "target" in res.sentence()
     for bad in ("level", "level=0", "level=0:1.5", "level=0:0.5,0:0.4"):
         with pytest.raises(UserError, match="--curve"):
