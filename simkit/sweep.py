@@ -346,7 +346,11 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
     if exp.report is not None and report:
         _check_report_target(exp.report)
     _claim(out, exp)
-    refuse_if_edited(out, "all.parquet")  # before any game: it is written again at the end
+    # before any game or cleared cell: all.parquet is written again at the end, and a stale cell
+    # is cleared as its run starts (a cell refused later left the sweep half-cleared)
+    refuse_if_edited(out, "all.parquet")
+    for g in unique:
+        refuse_if_edited(out / folder[g], "games.parquet", None)
     results = run_many([(c.spec, out / folder[g]) for g, c in unique.items()], jobs=jobs, backend=backend, scheduler=scheduler,
                        chunk_size=exp.chunk_size, progress=progress, replace_stale=True, label=exp.name)
     by_key = dict(zip(unique, results))

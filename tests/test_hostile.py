@@ -801,3 +801,23 @@ def test_too_few_open_files_is_one_line_before_anything_starts(simkit_cmd, tmp_p
         "error: only 16 files may be open at once (ulimit -n); simkit needs 64 or more: raise the limit (ulimit -n 1024) and "
         "run again"], proc.stderr
     assert not (tmp_path / "r").exists()
+
+
+def test_a_sweep_refusing_an_edited_cell_clears_no_other_cell_first(tmp_path):
+    """Stale cells (the seed changed) were cleared one by one as their runs started, so a
+    cell refused later left the sweep half-cleared (found by a hostile review)."""
+    import polars as pl
+
+    runs = tmp_path / "runs"
+    exp = tmp_path / "a.toml"
+    exp.write_text(TINY.format(name="tiny", extra="").replace("players = [2]", "players = [2, 3]"))
+    sweep(exp, out_root=runs, progress=False)
+    cells = sorted(p.parent for p in (runs / "tiny").glob("*/games.parquet"))
+    assert len(cells) == 2
+    last = cells[-1] / "games.parquet"
+    pl.read_parquet(last).head(3).write_parquet(last)
+    exp.write_text(exp.read_text().replace("seed = 1", "seed = 2"))
+    before = {p: p.read_bytes() for c in cells for p in c.rglob("*") if p.is_file()}
+    with pytest.raises(UserError, match="was changed after simkit wrote it"):
+        sweep(exp, out_root=runs, progress=False)
+    assert {p: p.read_bytes() for c in cells for p in c.rglob("*") if p.is_file()} == before
