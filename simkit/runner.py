@@ -384,7 +384,7 @@ def _write_atomic(path: Path, write: Callable[[Path], None], hint: str = RUN_HIN
     """Writes through a temporary file renamed into place: the file is either complete
     or absent. A failure (a full disk, a read-only place) leaves nothing behind and is
     one line saying what to do. ``place=False``: the temporary file is written and
-    returned, for :func:`_place_with_manifest`."""
+    returned, for :func:`write_with_manifest`."""
     tmp = _tmp_of(path)
     try:
         write(tmp)
@@ -401,14 +401,18 @@ def _write_atomic(path: Path, write: Callable[[Path], None], hint: str = RUN_HIN
     return tmp
 
 
-def _place_with_manifest(tmp: Path, path: Path, manifest: dict) -> None:
-    """Puts a folder's manifest.json, which records the hash of the new ``path`` (written
-    to ``tmp``), and then the file in place, with Ctrl-C held between the two: a Ctrl-C
-    after the file and before its manifest left a file whose hash the manifest did not
-    know, and the next run refused the folder as edited (refuse_if_edited)."""
+def write_with_manifest(path: Path, write: Callable[[Path], None], manifest: dict) -> None:
+    """Writes ``path`` as :func:`_write_atomic` does, records its hash in ``manifest`` (under
+    ``sha256``, for :func:`refuse_if_edited`) and puts the folder's manifest.json, then the
+    file, in place with Ctrl-C held between the two: a Ctrl-C after the file and before its
+    manifest left a file whose hash the manifest did not know, and the next run refused the
+    folder as edited. The temporary file is removed whatever stops the write."""
     from .play import ctrl_c_deferred
 
+    tmp = _tmp_of(path)
     try:
+        _write_atomic(path, write, place=False)
+        manifest["sha256"] = {path.name: _sha256(tmp)}
         with ctrl_c_deferred():
             _write_atomic(path.parent / "manifest.json", lambda m: m.write_text(json.dumps(manifest, indent=2, default=str)))
             tmp.replace(path)
@@ -510,7 +514,6 @@ def _resume(spec: RunSpec, out: Path, identity: dict, secret: bytes | None, repl
             # nothing in the folder is cleared unless its run.json is one simkit wrote (a user's
             # own run.json and manifest.json were replaced, their part-named files deleted)
             raise UserError(f"{ident_file} is damaged or not simkit's; delete {out} or choose another output folder (--out)")
-        refuse_if_edited(out, "games.parquet", None if replace_stale else "--out")
         if previous == identity and (kept is None) == (secret is None):
             done = _parts(out, spec.game.seats(spec.params), warn)
             secret = kept
@@ -869,7 +872,6 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
         parts = [_text_not_null(pl.scan_parquet(r.done[(a, b)], glob=False)).filter(pl.col("game_index").is_between(lo, hi, closed="left"))
                  for (a, b), lo, hi in kept]
         frame = None
-        counts: list[tuple[int, int]] = []
 
         def combine(tmp: Path) -> None:
             try:
@@ -882,24 +884,16 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
                 tmp.unlink(missing_ok=True)
                 raise UserError(f"the parts in {r.out / 'parts'} do not all have this run's columns ({_first_line(exc)}): a part was "
                                 f"edited or copied in; delete {r.out} and run again") from None
-            counts.append(pl.scan_parquet(tmp, glob=False).select(pl.len(), pl.col("game_index").n_unique()).collect().row(0))
+            rows, games = pl.scan_parquet(tmp, glob=False).select(pl.len(), pl.col("game_index").n_unique()).collect().row(0)
             try:
-                _check_counts(counts[0], n, seats)  # before the file takes its place
+                _check_counts((rows, games), n, seats)  # before the file takes its place
             except RuntimeError:  # parts from disk that do not hold their own games: edited, not a bug
-                raise UserError(f"the parts in {r.out / 'parts'} do not hold this run's games ({counts[0][0]:,} rows for "
-                                f"{counts[0][1]:,} games, {n:,} expected): a part was edited or copied in; delete {r.out} "
+                raise UserError(f"the parts in {r.out / 'parts'} do not hold this run's games ({rows:,} rows for "
+                                f"{games:,} games, {n:,} expected): a part was edited or copied in; delete {r.out} "
                                 "and run again") from None
+            manifest["rows"] = rows
 
-        games_tmp = _tmp_of(r.out / "games.parquet")
-        try:
-            _write_atomic(r.out / "games.parquet", combine, place=False)
-            manifest["rows"] = counts[0][0]
-            # a later run in the folder replaces only this file (refuse_if_edited)
-            manifest["sha256"] = {"games.parquet": _sha256(games_tmp)}
-        except BaseException:
-            games_tmp.unlink(missing_ok=True)
-            raise
-        _place_with_manifest(games_tmp, r.out / "games.parquet", manifest)
+        write_with_manifest(r.out / "games.parquet", combine, manifest)
     else:
         frame = pl.concat([r.frames[k].filter(pl.col("game_index").is_between(lo, hi, closed="left")) for k, lo, hi in kept],
                           how="vertical")
@@ -973,6 +967,9 @@ def run_many(
         raise ValueError("two runs were given one output folder: a bug (their games would mix)")
     from .progress import warn
 
+    for _, out in runs:  # every folder before any is cleared (a sweep clears its stale cells as it prepares them)
+        if out is not None:
+            refuse_if_edited(Path(out), "games.parquet", None if replace_stale else "--out")
     secret = os.urandom(32)  # one for all the runs started here: paired runs (compare) give user bots the same draws
     pending: list[_Pending] = []
     try:

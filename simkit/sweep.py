@@ -42,8 +42,8 @@ from .datafiles import read, validated
 from .errors import UserError
 from .games import get
 from .params import as_dict, build, describe
-from .runner import (MAX_CHUNK, MAX_GAMES, RunSpec, _check_writable, _place_with_manifest, _sha256, _tmp_of,
-                     _write_atomic, library_versions, refuse_if_edited, run_many)
+from .runner import (MAX_CHUNK, MAX_GAMES, RunSpec, _check_writable, library_versions, refuse_if_edited, run_many,
+                     write_with_manifest)
 
 
 
@@ -346,11 +346,7 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
     if exp.report is not None and report:
         _check_report_target(exp.report)
     _claim(out, exp)
-    # before any game or cleared cell: all.parquet is written again at the end, and a stale cell
-    # is cleared as its run starts (a cell refused later left the sweep half-cleared)
-    refuse_if_edited(out, "all.parquet")
-    for g in unique:
-        refuse_if_edited(out / folder[g], "games.parquet", None)
+    refuse_if_edited(out, "all.parquet")  # before any game: it is written again at the end
     results = run_many([(c.spec, out / folder[g]) for g, c in unique.items()], jobs=jobs, backend=backend, scheduler=scheduler,
                        chunk_size=exp.chunk_size, progress=progress, replace_stale=True, label=exp.name)
     by_key = dict(zip(unique, results))
@@ -364,11 +360,9 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
             *[pl.lit(v).alias(k) for k, v in as_dict(cell.spec.params).items() if k not in names],
             pl.lit(json.dumps(bots) if isinstance(bots, list) else bots).alias("table"),
         ))
-    rows: list[int] = []
-
     def combine(tmp: Path) -> None:  # streamed cell by cell: memory does not grow with the sweep
         pl.concat(cells, how="diagonal_relaxed").sink_parquet(tmp)
-        rows.append(pl.scan_parquet(tmp, glob=False).select(pl.len()).collect().item())
+        manifest["rows"] = pl.scan_parquet(tmp, glob=False).select(pl.len()).collect().item()
 
     manifest = {
         "experiment": str(exp.path),
@@ -381,15 +375,7 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
         "wall_time_s": round(time.perf_counter() - t0, 2),
         "libraries": library_versions(),
     }
-    every = _tmp_of(out / "all.parquet")
-    try:
-        _write_atomic(out / "all.parquet", combine, place=False)
-        manifest["rows"] = rows[0]
-        manifest["sha256"] = {"all.parquet": _sha256(every)}  # the next sweep replaces it only unedited
-    except BaseException:
-        every.unlink(missing_ok=True)
-        raise
-    _place_with_manifest(every, out / "all.parquet", manifest)
+    write_with_manifest(out / "all.parquet", combine, manifest)  # the next sweep replaces it only unedited
     result = SweepResult(exp, out, manifest, jobs, bool(progress))
     if report and exp.report is not None:
         write_report(result)

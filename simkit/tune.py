@@ -566,6 +566,12 @@ def _worst(answer: Answer, goal_: Goal) -> str:
 
 
 # ---- the whole search -------------------------------------------------------------------------------
+def first_pool(ks: Sequence[Knob], strategy: str) -> list[Candidate]:
+    """What a tune races first: the rules as written and every single change (the knobs'
+    spread values; the brute-force ``grid``: every allowed value)."""
+    return [Candidate(), *single_changes(ks, every=strategy != "halving")]
+
+
 def check_budget(budget: int, ks: Sequence[Knob] = (), strategy: str = "halving", keep: int = 2,
                  confirm_share: float = 0.4, levels: int = 1) -> None:
     """Refuses a budget a tune of knobs ``ks`` would spend several times over: every
@@ -574,7 +580,7 @@ def check_budget(budget: int, ks: Sequence[Knob] = (), strategy: str = "halving"
     if not isinstance(budget, int) or budget < 1000:
         raise UserError(f"a budget of {budget!r} games is too small to find and prove a fix; give at least 1,000 games "
                         "or more minutes (--budget)")
-    candidates = 1 + len(single_changes(ks, every=strategy != "halving")) if ks else 0
+    candidates = len(first_pool(ks, strategy)) if ks else 0
     first_share = 0.4 if strategy == "halving" else 1.0
     least = levels * max(math.ceil(candidates * 100 / (first_share * (1 - confirm_share))),
                          math.ceil(500 * (keep + 1) / confirm_share))
@@ -655,7 +661,7 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
     confirm_total = int(budget // levels * confirm_share)
     search_budget = budget // levels - confirm_total
     numeric = [k for k in ks if k.numeric]
-    pool = [Candidate(), *single_changes(ks, every=strategy != "halving")]
+    pool = first_pool(ks, strategy)
     if strategy == "halving":
         # Single changes first, on 40% of the search budget: the smallest fixes, and often enough.
         searched, rounds = race(setup, goal_, pool, int(search_budget * 0.4), keep, knob_map, strategy)
