@@ -2,8 +2,9 @@
 
 Issue 25 asks for a top bot that beats the next strongest by at least 10 points of win share
 in one seat, seats rotated. The ladder's searching bot gained +5.8/+5.4/+3.1 points at 4/6/8
-players (+8.3/+7.5/+4.9 since its alien hunts, below). This script asks how far any bot could go, by playing one seat that sees what no
-seat may see, against heuristic seats, on the ladder's seeds and seats (game i puts it in
+players (+8.3/+7.5/+4.9 since its alien hunts, +9.8/+8.9/+6.7 since its human weighs 16 worlds;
+below). This script asks how far any bot could go, by playing one seat that sees what no seat
+may see, against heuristic seats, on the ladder's seeds and seats (game i puts it in
 seat -i mod n; paired with heuristic self-play on the same seeds, as `simkit.strength`):
 
 * ``truth``: the searching bot (``--search``, default ``search``) whose sampled worlds are the
@@ -29,12 +30,16 @@ then) that alien gained only +2 to +8. A hunter given the true state gained +13 
 the same rule on sampled worlds (``sampled``, then in this script only) became the searching
 bot's alien: the ``search`` column.
 
-| players | search before | truth before | truth (hunter) | search (hunt: a fifth of 16 worlds) |
-|---|---|---|---|---|
-| 2 | +10.2 (human +7.7, alien +12.7) | | | +14.7 (+7.7, +21.9) |
-| 4 | +5.8 (+7.6, +3.9) | +12.3 (+17.0, +7.4) | +21.9 (+17.0, +26.9) | +8.3 (+7.6, +9.0) |
-| 6 | +5.4 (+7.3, +3.5) | +11.1 (+14.1, +8.0) | +17.0 (+14.1, +19.8) | +7.5 (+7.3, +7.8) |
-| 8 | +3.1 (+6.8, -0.4) | +7.7 (+13.3, +2.4) | +13.2 (+13.3, +13.1) | +4.9 (+6.8, +3.1) |
+| players | search before | truth before | truth (hunter) | search (hunt: a fifth of 16 worlds) | search (humans in 16 worlds too) |
+|---|---|---|---|---|---|
+| 2 | +10.2 (human +7.7, alien +12.7) | | | +14.7 (+7.7, +21.9) | |
+| 4 | +5.8 (+7.6, +3.9) | +12.3 (+17.0, +7.4) | +21.9 (+17.0, +26.9) | +8.3 (+7.6, +9.0) | +9.8 (+10.6, +9.0) |
+| 6 | +5.4 (+7.3, +3.5) | +11.1 (+14.1, +8.0) | +17.0 (+14.1, +19.8) | +7.5 (+7.3, +7.8) | +8.9 (+10.0, +7.8) |
+| 8 | +3.1 (+6.8, -0.4) | +7.7 (+13.3, +2.4) | +13.2 (+13.3, +13.1) | +4.9 (+6.8, +3.1) | +6.7 (+10.4, +3.1) |
+
+The last column is the searching bot since its human weighs the aliens' attacks in 16 sampled
+worlds (4 x budget) instead of 4; on seed 11 the same change moved the margin from
++6.6/+6.2/+5.7 to +7.3/+7.8/+5.8 (the human part +3.6/+6.8/+9.4 to +5.3/+10.2/+9.7).
 
 Other settings of ``sampled``: at 4 and 6 players, attacking at 0.3 of the worlds gave an
 alien +8.5 and +5.7, at 0.5 +4.8 and +4.8, at 0.12 +9.7 and +5.8; 48 worlds instead of 16 gave
@@ -43,8 +48,9 @@ alien +8.5 and +5.7, at 0.5 +4.8 and +4.8, at 0.12 +9.7 and +5.8; 48 worlds inst
 What it says: a seat that sees everything gains 13 to 22 points, so the game leaves room for a
 10-point edge in one seat. The cheating seat is the searching bot itself on the true state:
 its human gains +13 to +17 where the honest one gains +7, so the honest bot's shortfall is in
-what it infers. How much an honest seat could infer is not measured here. The searching human's margin grows with its budget (the report's ladder: +12.3,
-+10.1 and +8.5 at 4, 6 and 8 players at budget 8).
+what it infers. How much an honest seat could infer is not measured here. The searching human's
+margin grew with its worlds (the report's ladder before the last column: +12.3, +10.1 and +8.5
+at 4, 6 and 8 players at budget 8, that is 8 worlds), which the last column gives it at budget 4.
 """
 
 from __future__ import annotations

@@ -30,10 +30,10 @@ BOTS = {
     "heuristic": BotInfo("heuristic", 1, "humans: shortest path to a live hatch away from the aliens' reach, bluffs, items "
                          "when they pay; aliens: follow every seat's possible sectors from the announcements, chase and "
                          "attack where a human is likely", {**RESTRICTIONS, **VARIANTS}),
-    "search": BotInfo("search", 2, "determinized search over worlds sampled from the announcements (search:budget=N "
-                      "worlds per decision, default 4): humans model the tracking aliens' next attacks to pick their move "
+    "search": BotInfo("search", 2, "determinized search over worlds sampled from the announcements (4 x budget "
+                      "worlds per decision, search:budget=N, default 4): humans model the tracking aliens' next attacks to pick their move "
                       "(risk=N steps per certain attack, default 12), leave a hatch another human is nearer to (cede=N steps, default 8) and bluff where the sampled aliens will chase "
-                      "(no-lure: random bluffs); aliens hunt in 4 x budget sampled worlds: attack where a human stands in "
+                      "(no-lure: random bluffs); aliens hunt in them: attack where a human stands in "
                       "a fifth of them or more, else close on the nearest (in Arena contested moves are played out; deep: "
                       "one more round; classic-human: humans play theirs out too)",
                       {"budget": search.BUDGET, "deep": search.DEEP, "risk": search.RISK, "no-lure": search.NO_LURE, "lure": search.LURE_W, "far": search.LURE_F, "cede": search.CEDE, "classic-human": search.CLASSIC_HUMAN,

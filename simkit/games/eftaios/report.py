@@ -501,7 +501,7 @@ def _ladder_section(rep, plt, lad):
     rep.heading("Does the balance hold as the bots get stronger?")
     rep.text("Both sides at the same level, Galilei, 6 players: random; the heuristic without its skills (aliens ignore "
              "the announcements, humans ignore the aliens' reach, nobody bluffs); the heuristic; the searching bot at budget 4 and "
-             "16 (a human weighs the aliens' attacks in that many sampled worlds; an alien hunts in four times as many: it "
+             "16 (a seat samples four times as many worlds: a human weighs the aliens' attacks in them; an alien hunts: it "
              "attacks where a sampled human stands in a fifth of them or more, else closes on the nearest).")
     rows = []
     gaps = {}
