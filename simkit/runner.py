@@ -641,11 +641,17 @@ def _ctrl_c_held():
 
 def _worker_init() -> None:
     """In each worker process: Ctrl-C is the main process's to handle (no traceback
-    from workers), and a worker whose main process died exits at once."""
+    from workers), and a worker whose main process died exits at once. A worker that
+    crashes (a user's bot: a segmentation fault) prints no dump of every thread's stack
+    (28 lines, which loky's default faulthandler printed under the one line that names
+    the bot), unless PYTHONFAULTHANDLER asks for it."""
+    import faulthandler
     import signal
     import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if "PYTHONFAULTHANDLER" not in os.environ:  # (loky enables it in its workers unless set)
+        faulthandler.enable(file=_DEVNULL)
     parent = os.getppid()
 
     def watch() -> None:
@@ -655,6 +661,26 @@ def _worker_init() -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, daemon=True).start()
+
+
+_DEVNULL = open(os.devnull, "w")  # where a worker's fault handler writes (_worker_init)
+
+
+def _ended_by(broken: str) -> str:
+    """What ended a worker, from loky's message ("... The exit codes of the workers are
+    {SIGSEGV(-11)}"): a crash names the way to see where it happened."""
+    import re
+    import signal
+
+    for name in re.findall(r"\b(SIG[A-Z]+)\(", broken):
+        sig = getattr(signal, name, None)
+        if sig is None:
+            continue
+        what = signal.strsignal(sig) or name
+        if sig in (signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT):
+            return f"{what.lower()}; PYTHONFAULTHANDLER=1 shows where"
+        return f"{name}: {what.lower()}"
+    return "a crash or a signal"
 
 
 _KEPT: list | None = None  # inside kept_workers: the worker pools left running
@@ -701,13 +727,13 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
             executor.shutdown(wait=True)
         elif executor not in _KEPT:
             _KEPT.append(executor)
-    except BrokenProcessPool:
+    except BrokenProcessPool as exc:
         stop_workers(executor)
         bots = sorted({b.name for r in runs for b in r.spec.bots if b.source})
-        why = f"a bot ended its process (a crash or a signal?): {', '.join(bots)}" if bots else "out of memory? try fewer --jobs or a smaller --chunk-size"
+        why = f": {' or '.join(bots)} ended it ({_ended_by(str(exc))})" if bots else " (out of memory? try fewer --jobs or a smaller --chunk-size)"
         kept = any(r.out is not None for r in runs)  # only a run with a folder resumes
         then = "finished chunks are kept: rerun the same command to resume" if kept else "nothing was saved"
-        raise UserError(f"a worker process died while playing ({why}); {then}") from None
+        raise UserError(f"a worker process died while playing{why}; {then}") from None
     except BaseException:
         # (no future is cancelled: loky's thread then set an error on it, which a cancelled
         # future refuses, a traceback from that thread under the resume line)

@@ -238,6 +238,15 @@ def test_a_bot_that_ends_its_process_is_one_line_and_leaves_no_half_made_run(tmp
     assert not (tmp_path / "r").exists()
 
 
+def test_a_bot_that_crashes_its_process_is_one_line_naming_the_crash(tmp_path, simkit_cmd):
+    """A segmentation fault in a user's bot: loky's fault handler printed every thread's
+    stack (28 lines) above simkit's line; now only the line, which says how to see where."""
+    (tmp_path / "crasher.py").write_text("import ctypes\ndef choose(observation, legal, rng):\n    ctypes.string_at(0)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONFAULTHANDLER"}
+    proc = _cli(simkit_cmd, ["run", "ufs", "--bot", "crasher:choose", "-n", "5", "--no-progress"], tmp_path, env)
+    _one_line_exit_2(proc, "crasher:choose ended it (segmentation fault; PYTHONFAULTHANDLER=1 shows where)")
+
+
 def test_a_bot_or_bot_module_calling_os_exit_is_one_line(tmp_path, simkit_cli):
     """os._exit in the user's code raises instead: in trace, which plays in simkit's own
     process, and on import, simkit ended without a word (exit 0)."""
