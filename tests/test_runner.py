@@ -143,6 +143,23 @@ def test_interrupted_run_keeps_finished_chunks_and_resumes(tmp_path, simkit_cmd)
     assert pl.read_parquet(out / "games.parquet").equals(whole)
 
 
+def test_workers_start_with_ctrl_c_blocked():
+    """Workers start with Ctrl-C blocked, so that one pressed while they import prints no
+    traceback: the standard library's resource tracker, which loky starts with the first
+    pool, unblocked it in the main thread before the workers were started (1 traceback in
+    30 early Ctrl-C). A fresh process: the tracker starts only once per process."""
+    script = ("import signal; from simkit import runner; from simkit.games import get; g = get('template'); p = g.params(); "
+              "spec = runner.RunSpec(g, p, tuple(g.resolve_bots(['count'], p)), 40, 1)\n"
+              "with runner.kept_workers():\n"
+              "    runner.run(spec, None, jobs=2, chunk_size=10, progress=False)\n"
+              "    for w in runner._KEPT[0]._processes.values():\n"
+              "        blk = next(int(x.split()[1], 16) for x in open(f'/proc/{w.pid}/status') if x.startswith('SigBlk'))\n"
+              "        print(bool(blk & (1 << (signal.SIGINT - 1))))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["True", "True"], out.stdout
+
+
 def test_ctrl_c_ends_a_run_whose_user_bot_never_returns(tmp_path, simkit_cmd):
     """The main process waits for a chunk in steps: a wait without a timeout was not ended
     by Ctrl-C, and a stuck user bot (or a slow one, in a long chunk) held it for ever."""
