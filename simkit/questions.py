@@ -147,7 +147,22 @@ def mean_se(x: np.ndarray) -> tuple[float, float]:
     if n == 0:
         return float("nan"), float("nan")
     m = float(x.mean())
+    if n > 1 and x.min() == x.max():
+        return m, 0.0  # (the float sum leaves a spread of about 1e-20, which tested as certain)
     return m, (float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("inf"))
+
+
+def mean_se_bounded(x: np.ndarray, width: float) -> tuple[float, float]:
+    """:func:`mean_se` of values that lie in a range ``width`` wide, except when every value
+    is the same (no spread, a standard error of 0): then the rule of three stands in. No
+    game in n went otherwise, so (at 95%) fewer than 3/n of games can, each moving the mean
+    by at most ``width``; the standard error returned puts the normal 95% interval at that
+    bound, so that a handful of games that ended alike shows nothing, and thousands do (a
+    side that never wins in 3,000 games: its gap of 33 points was "not shown")."""
+    m, se = mean_se(x)
+    if se == 0:
+        se = 3 / x.size * width / Z95
+    return m, se
 
 
 def two_sided_p(est: float, se: float) -> float:
@@ -259,8 +274,8 @@ def judge_sides(pa: np.ndarray, pb: np.ndarray, ga: np.ndarray, gb: np.ndarray, 
     """Per player (``pa - pb``: per game, the mean ``won`` of side A's seats minus side B's)
     and per side (``ga - gb``: whether some seat of A won minus some seat of B), Holm over
     the two."""
-    m1, se1 = mean_se(pa - pb)
-    m2, se2 = mean_se(ga - gb)
+    m1, se1 = mean_se_bounded(pa - pb, 2.0)
+    m2, se2 = mean_se_bounded(ga - gb, 2.0)
     p_adj = holm_adjusted([two_sided_p(m1, se1), two_sided_p(m2, se2)])
     return [Tested(m, se, float(p), contrast_verdict(m, se, margin, p, alpha)) for (m, se), p in zip(((m1, se1), (m2, se2)), p_adj)]
 

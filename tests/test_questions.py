@@ -224,6 +224,31 @@ def test_side_balance_no_false_balanced_at_the_margin():
     assert all(t.verdict == Q.EQUIVALENT for t in Q.judge_sides(*_sides(won, [0]), margin=margin))
 
 
+def test_side_balance_when_every_game_ends_alike():
+    """No spread (a standard error of 0): the rule of three. Thousands of games in which the
+    aliens never win show the gap (the basic game with aliens that ignore the
+    announcements: "+33.3 points [+33.1, +33.5]: not shown"); a handful show nothing; thousands
+    with no gap at all show balance."""
+    humans_win = np.tile([1.0, 0, 0, 0, 0, 0], (3000, 1))  # 6 seats, seats 0-2 human: one human wins each game
+    per_player, per_side = Q.judge_sides(*_sides(humans_win, [0, 1, 2]), margin=0.05)
+    assert per_player.estimate == pytest.approx(1 / 3) and per_player.verdict == Q.SHOWN
+    assert per_side.estimate == 1.0 and per_side.verdict == Q.SHOWN
+    assert all(t.verdict == Q.NOT_SHOWN for t in Q.judge_sides(*_sides(humans_win[:5], [0, 1, 2]), margin=0.05))
+    both_lose = np.zeros((3000, 2))
+    assert all(t.verdict == Q.EQUIVALENT for t in Q.judge_sides(*_sides(both_lose, [0]), margin=0.05))
+    # no false difference where a rare game makes up for the rest: side A wins by a little in
+    # almost every game, side B by a lot in a few, no difference on average
+    rng = np.random.default_rng(43)
+    reps, games, q = 2000, 400, 0.004
+    false = 0
+    for _ in range(reps):
+        b_wins = rng.random(games) < q
+        pa = np.where(b_wins, 0.0, q / (1 - q))  # A's edge in an ordinary game, B's 1 in a rare one
+        pb = np.where(b_wins, 1.0, 0.0)
+        false += Q.judge_sides(pa, pb, pa, pb, margin=None)[0].verdict == Q.SHOWN
+    assert at_most_alpha(false, reps)
+
+
 # ---- payoff ---------------------------------------------------------------------------------
 def _payoff_rows(holds: np.ndarray, won: np.ndarray, players: np.ndarray | None = None):
     games, seats, cards = holds.shape

@@ -110,7 +110,7 @@ class Sides(SideBalance):
         core = self.answer_games(per, group)
         if core is None:
             return None
-        player, team = (_bounded(e, -1.0, 1.0, n) for e in core.estimates)
+        player, team = (_bounded(e, -1.0, 1.0, n) for e in core.estimates)  # (no spread: the core's rule of three)
         m = self.margin
         rates = _side_rates(per)
         human_seat, alien_seat, human_games, alien_games = rates

@@ -72,9 +72,10 @@ def _player_words(e) -> str:
 
 def _team_words(e) -> str:
     """The verdict on 'which team takes the game' in a table cell."""
-    if e.verdict == SHOWN:
-        return "the humans" if e.estimate > 0 else "the aliens"
-    return f"even within ±{100 * MARGIN:.0f}" if e.verdict == EQUIVALENT else "not shown"
+    m = f"±{100 * MARGIN:.0f}"
+    if e.verdict == SHOWN:  # (as a player's: a gap shown and within the margin is both, as the lists below say)
+        return ("the humans" if e.estimate > 0 else "the aliens") + (f", within {m}" if within_margin(e) else "")
+    return f"even within {m}" if e.verdict == EQUIVALENT else "not shown"
 
 
 def _side_cells(rep, claim: str, est) -> dict:
