@@ -152,16 +152,20 @@ def mean_se(x: np.ndarray) -> tuple[float, float]:
     return m, (float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("inf"))
 
 
-def mean_se_bounded(x: np.ndarray, width: float) -> tuple[float, float]:
+def mean_se_bounded(x: np.ndarray, width: float, alpha: float = ALPHA) -> tuple[float, float]:
     """:func:`mean_se` of values that lie in a range ``width`` wide, except when every value
-    is the same (no spread, a standard error of 0): then the rule of three stands in. No
-    game in n went otherwise, so (at 95%) fewer than 3/n of games can, each moving the mean
-    by at most ``width``; the standard error returned puts the normal 95% interval at that
-    bound, so that a handful of games that ended alike shows nothing, and thousands do (a
-    side that never wins in 3,000 games: its gap of 33 points was "not shown")."""
+    is the same (no spread, a standard error of 0): then an exact bound stands in. If a
+    share q of games could go otherwise, all n alike has chance (1 - q)^n, at most
+    ``alpha`` once q >= 1 - alpha^(1/n) (about 3/n: the rule of three), and each such game
+    moves the mean by at most ``width``. The standard error returned puts that bound at
+    z(1 - alpha) standard errors, the half-width an equivalence test keeps inside its
+    margin; the 95% interval and the test of a difference, at 1.96 of them, are then a
+    little wider than the bound (conservative). So a handful of games that ended alike
+    shows nothing, and thousands do (a side that never won in 3,000 games: its gap of 33
+    points was "not shown"; a seat that won all of them)."""
     m, se = mean_se(x)
     if se == 0:
-        se = 3 / x.size * width / Z95
+        se = width * (1 - alpha ** (1 / x.size)) / _NORMAL.inv_cdf(1 - alpha)
     return m, se
 
 
@@ -178,13 +182,15 @@ def two_sided_p(est: float, se: float) -> float:
 
 
 def deviations_from_mean(matrix: np.ndarray, alpha: float = ALPHA) -> list[tuple[float, float, float]]:
-    """Per column k of ``matrix`` (games x positions): the mean of ``x_gk - mean_j x_gj``
-    (how far position k is from the average position), its standard error over games
-    (games are independent; positions of one game are not), and its two-sided p-value."""
+    """Per column k of ``matrix`` (games x positions, values in [0, 1]: a win or a win
+    share): the mean of ``x_gk - mean_j x_gj`` (how far position k is from the average
+    position, within [-1, 1]), its standard error over games (games are independent;
+    positions of one game are not; :func:`mean_se_bounded` when every game gave the same),
+    and its two-sided p-value."""
     centred = matrix - matrix.mean(axis=1, keepdims=True)
     out = []
     for k in range(matrix.shape[1]):
-        m, se = mean_se(centred[:, k])
+        m, se = mean_se_bounded(centred[:, k], 2.0, alpha)
         out.append((m, se, two_sided_p(m, se)))
     return out
 
@@ -274,8 +280,8 @@ def judge_sides(pa: np.ndarray, pb: np.ndarray, ga: np.ndarray, gb: np.ndarray, 
     """Per player (``pa - pb``: per game, the mean ``won`` of side A's seats minus side B's)
     and per side (``ga - gb``: whether some seat of A won minus some seat of B), Holm over
     the two."""
-    m1, se1 = mean_se_bounded(pa - pb, 2.0)
-    m2, se2 = mean_se_bounded(ga - gb, 2.0)
+    m1, se1 = mean_se_bounded(pa - pb, 2.0, alpha)
+    m2, se2 = mean_se_bounded(ga - gb, 2.0, alpha)
     p_adj = holm_adjusted([two_sided_p(m1, se1), two_sided_p(m2, se2)])
     return [Tested(m, se, float(p), contrast_verdict(m, se, margin, p, alpha)) for (m, se), p in zip(((m1, se1), (m2, se2)), p_adj)]
 

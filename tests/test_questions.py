@@ -236,8 +236,9 @@ def test_side_balance_when_every_game_ends_alike():
     assert all(t.verdict == Q.NOT_SHOWN for t in Q.judge_sides(*_sides(humans_win[:5], [0, 1, 2]), margin=0.05))
     both_lose = np.zeros((3000, 2))
     assert all(t.verdict == Q.EQUIVALENT for t in Q.judge_sides(*_sides(both_lose, [0]), margin=0.05))
-    # no false difference where a rare game makes up for the rest: side A wins by a little in
-    # almost every game, side B by a lot in a few, no difference on average
+    # no false difference where a rare game makes up for the rest (side A wins by a little in
+    # almost every game, side B by a lot in a few, no difference on average): a fifth of the
+    # samples have no such game, and their float spread of about 1e-20 tested as certain
     rng = np.random.default_rng(43)
     reps, games, q = 2000, 400, 0.004
     false = 0
@@ -247,6 +248,27 @@ def test_side_balance_when_every_game_ends_alike():
         pb = np.where(b_wins, 1.0, 0.0)
         false += Q.judge_sides(pa, pb, pa, pb, margin=None)[0].verdict == Q.SHOWN
     assert at_most_alpha(false, reps)
+
+
+def test_no_spread_bound_is_exact_for_equivalence_and_wider_for_a_difference():
+    """The bound for games that all ended alike: an equivalence test's half-width (z(0.95)
+    standard errors) is exactly width (1 - 0.05^(1/n)), beyond which all n alike has a
+    chance of 5% at most; a difference's (1.96 of them) is wider. A rule of 2.5/n instead of
+    about 3/n let a true mean outside the margin pass as equivalent 8% of the time."""
+    for n, width in ((200, 1.0), (3000, 2.0), (7, 2.0)):
+        m, se = Q.mean_se_bounded(np.full(n, 0.25), width)
+        exact = width * (1 - 0.05 ** (1 / n))
+        assert m == 0.25 and Q._NORMAL.inv_cdf(0.95) * se == pytest.approx(exact) and Q.Z95 * se > exact
+        assert (1 - exact / width) ** n == pytest.approx(0.05)
+
+
+def test_seat_fairness_when_one_seat_wins_every_game():
+    """Seat 1 wins all 3,000 (or 50) three-player games: shown, by the bound (the float
+    spread of its deviations once made it 'shown' by accident; a zero spread, 'not shown')."""
+    for games in (3000, 50):
+        won = np.tile([1.0, 0.0, 0.0], (games, 1))
+        tested, _ = Q.judge_deviations(won, margin=0.02)
+        assert tested[0].estimate == pytest.approx(2 / 3) and tested[0].verdict == Q.SHOWN
 
 
 # ---- payoff ---------------------------------------------------------------------------------
