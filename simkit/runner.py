@@ -658,7 +658,9 @@ def _worker_init() -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if "PYTHONFAULTHANDLER" not in os.environ:  # (loky enables it in its workers unless set)
-        faulthandler.enable(file=_DEVNULL)
+        global _FAULTS
+        _FAULTS = open(os.devnull, "w")  # (kept open for the worker's life: the handler writes to its descriptor)
+        faulthandler.enable(file=_FAULTS)
     parent = os.getppid()
 
     def watch() -> None:
@@ -670,24 +672,35 @@ def _worker_init() -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-_DEVNULL = open(os.devnull, "w")  # where a worker's fault handler writes (_worker_init)
+_FAULTS = None  # in a worker: where its fault handler writes (_worker_init)
 
 
-def _ended_by(broken: str) -> str:
-    """What ended a worker, from loky's message ("... The exit codes of the workers are
-    {SIGSEGV(-11)}"): a crash names the way to see where it happened."""
+def _worker_died(runs: list[_Pending], broken: BaseException) -> UserError:
+    """The one line for a worker process that died while playing ``runs``: what ended it,
+    from loky's message ("... The exit codes of the workers are {SIGSEGV(-11)}"), which
+    user bots were at the table (the likeliest cause, but not the only one: the system
+    kills the largest process when memory runs out), what to try and what is kept."""
     import re
     import signal
 
-    for name in re.findall(r"\b(SIG[A-Z]+)\(", broken):
-        sig = getattr(signal, name, None)
-        if sig is None:
-            continue
-        what = signal.strsignal(sig) or name
+    text = str(broken)
+    cause, hint = "a crash or a signal", "out of memory? try fewer --jobs or a smaller --chunk-size"
+    code = re.search(r"\b(SIG[A-Z0-9]+)\(|\bEXIT\((\d+)\)", text)
+    if code and code.group(2):
+        cause, hint = f"it exited with status {code.group(2)}", ""
+    elif code and getattr(signal, code.group(1), None) is not None:
+        sig = getattr(signal, code.group(1))
+        cause = f"{code.group(1)}: {(signal.strsignal(sig) or code.group(1)).lower()}"
         if sig in (signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT):
-            return f"{what.lower()}; PYTHONFAULTHANDLER=1 shows where"
-        return f"{name}: {what.lower()}"
-    return "a crash or a signal"
+            cause = (signal.strsignal(sig) or code.group(1)).lower()
+            hint = "" if "PYTHONFAULTHANDLER" in os.environ else "PYTHONFAULTHANDLER=1 shows where"
+        elif sig != signal.SIGKILL:  # (the system's answer to running out of memory)
+            hint = ""
+    bots = sorted({b.name for r in runs for b in r.spec.bots if b.source})
+    kept = sum(r.resumed + r.stored for r in runs if r.out is not None)  # only a run with a folder resumes
+    line = f"a worker process died while playing ({cause})" + (f" with {', '.join(bots)} at the table" if bots else "")
+    then = f"{kept:,} finished games are kept: rerun the same command to resume" if kept else "nothing was saved"
+    return UserError("; ".join(x for x in (line, hint, then) if x))
 
 
 _KEPT: list | None = None  # inside kept_workers: the worker pools left running
@@ -736,11 +749,7 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
             _KEPT.append(executor)
     except BrokenProcessPool as exc:
         stop_workers(executor)
-        bots = sorted({b.name for r in runs for b in r.spec.bots if b.source})
-        why = f": {' or '.join(bots)} ended it ({_ended_by(str(exc))})" if bots else " (out of memory? try fewer --jobs or a smaller --chunk-size)"
-        kept = any(r.out is not None for r in runs)  # only a run with a folder resumes
-        then = "finished chunks are kept: rerun the same command to resume" if kept else "nothing was saved"
-        raise UserError(f"a worker process died while playing{why}; {then}") from None
+        raise _worker_died(runs, exc) from None
     except BaseException:
         # (no future is cancelled: loky's thread then set an error on it, which a cancelled
         # future refuses, a traceback from that thread under the resume line)
@@ -790,6 +799,10 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
                 try:
                     i, a, b, frame, secs, _ = playing.result()
                 except Exception as exc:  # the compiled loop plays on: plain Python only came first
+                    if any(b.source for r in runs for b in r.spec.bots):
+                        # a user's bot plays the same Python either way: what it did to the
+                        # plain games (an error, a crash) it does to the compiled loop's
+                        raise (_worker_died(runs, exc) if isinstance(exc, BrokenProcessPool) else exc) from None
                     why = str(exc).split(". ")[0].strip()[:200]
                     warn(f"playing as plain Python failed ({type(exc).__name__}: {why}); waiting for the compiler")
                     stop_workers(player)
@@ -802,7 +815,9 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
                     size *= 2
                 playing = None
     except BrokenProcessPool:
-        raise UserError("a process compiling the game died (out of memory?); finished games are kept: rerun the same command to resume") from None
+        kept = sum(r.resumed + r.stored for r in runs if r.out is not None)
+        then = f"{kept:,} finished games are kept: rerun the same command to resume" if kept else "nothing was saved"
+        raise UserError(f"a process compiling the game died (out of memory?); {then}") from None
     finally:
         if player is not None:
             stop_workers(player)

@@ -244,7 +244,7 @@ def test_a_bot_that_crashes_its_process_is_one_line_naming_the_crash(tmp_path, s
     (tmp_path / "crasher.py").write_text("import ctypes\ndef choose(observation, legal, rng):\n    ctypes.string_at(0)\n")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONFAULTHANDLER"}
     proc = _cli(simkit_cmd, ["run", "ufs", "--bot", "crasher:choose", "-n", "5", "--no-progress"], tmp_path, env)
-    _one_line_exit_2(proc, "crasher:choose ended it (segmentation fault; PYTHONFAULTHANDLER=1 shows where)")
+    _one_line_exit_2(proc, "died while playing (segmentation fault) with crasher:choose at the table; PYTHONFAULTHANDLER=1 shows where")
 
 
 def test_a_bot_or_bot_module_calling_os_exit_is_one_line(tmp_path, simkit_cli):

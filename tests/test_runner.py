@@ -423,6 +423,19 @@ def test_a_first_run_plays_while_it_compiles(tmp_path, simkit_cmd):
 
 
 @needs_a_spare_core
+def test_a_user_bots_error_while_compiling_is_one_line_at_once(tmp_path, simkit_cmd):
+    """A user's bot that fails in the plain games played while the loop compiles fails
+    the same way in the compiled loop's: one line at once. It printed a note, waited for
+    the compiler (25 s), then printed the same error."""
+    (tmp_path / "bad.py").write_text("def choose(observation, legal, rng):\n    return -5\n")
+    cmd = simkit_cmd + ["compare", "ufs", "--bot", "bad:choose", "--vs-bot", "greedy", "-n", "50", "--jobs", "2", "--no-progress"]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=tmp_path, env=_cold(tmp_path), capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1 and "chose -5" in proc.stderr, proc.stderr
+    assert time.perf_counter() - t0 < 15
+
+
+@needs_a_spare_core
 def test_ctrl_c_while_compiling_stops_at_once(tmp_path, simkit_cmd):
     """Ctrl-C while the loop compiles and the first games are played as plain Python: exit
     130 within seconds, one line, the finished games kept, no process left behind."""
