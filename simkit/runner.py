@@ -690,17 +690,21 @@ def _worker_died(runs: list[_Pending], broken: BaseException) -> UserError:
         cause, hint = f"it exited with status {code.group(2)}", ""
     elif code and getattr(signal, code.group(1), None) is not None:
         sig = getattr(signal, code.group(1))
-        cause = f"{code.group(1)}: {(signal.strsignal(sig) or code.group(1)).lower()}"
+        what = (signal.strsignal(sig) or code.group(1)).lower()
+        cause = f"{code.group(1)}: {what}"
         if sig in (signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT):
-            cause = (signal.strsignal(sig) or code.group(1)).lower()
+            cause = what
             hint = "" if "PYTHONFAULTHANDLER" in os.environ else "PYTHONFAULTHANDLER=1 shows where"
         elif sig != signal.SIGKILL:  # (the system's answer to running out of memory)
             hint = ""
     bots = sorted({b.name for r in runs for b in r.spec.bots if b.source})
-    kept = sum(r.resumed + r.stored for r in runs if r.out is not None)  # only a run with a folder resumes
     line = f"a worker process died while playing ({cause})" + (f" with {', '.join(bots)} at the table" if bots else "")
-    then = f"{kept:,} finished games are kept: rerun the same command to resume" if kept else "nothing was saved"
-    return UserError("; ".join(x for x in (line, hint, then) if x))
+    return UserError("; ".join(x for x in (line, hint, _what_is_kept(runs)) if x))
+
+
+def _what_is_kept(runs: list[_Pending]) -> str:
+    kept = sum(r.resumed + r.stored for r in runs if r.out is not None)  # only a run with a folder resumes
+    return f"{kept:,} finished games are kept: rerun the same command to resume" if kept else "nothing was saved"
 
 
 _KEPT: list | None = None  # inside kept_workers: the worker pools left running
@@ -815,9 +819,7 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
                     size *= 2
                 playing = None
     except BrokenProcessPool:
-        kept = sum(r.resumed + r.stored for r in runs if r.out is not None)
-        then = f"{kept:,} finished games are kept: rerun the same command to resume" if kept else "nothing was saved"
-        raise UserError(f"a process compiling the game died (out of memory?); {then}") from None
+        raise UserError(f"a process compiling the game died (out of memory?); {_what_is_kept(runs)}") from None
     finally:
         if player is not None:
             stop_workers(player)
