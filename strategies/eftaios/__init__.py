@@ -31,7 +31,7 @@ BOTS = {
                          "when they pay; aliens: follow every seat's possible sectors from the announcements, chase and "
                          "attack where a human is likely", {**RESTRICTIONS, **VARIANTS}),
     "search": BotInfo("search", 2, "determinized search over worlds sampled from the announcements (4 x budget "
-                      "worlds per decision, search:budget=N, default 4): humans model the tracking aliens' next attacks to pick their move "
+                      "worlds per decision, search:budget=N, default 4; budget worlds where moves are played out): humans model the tracking aliens' next attacks to pick their move "
                       "(risk=N steps per certain attack, default 12), leave a hatch another human is nearer to (cede=N steps, default 8) and bluff where the sampled aliens will chase "
                       "(no-lure: random bluffs); aliens hunt in them: attack where a human stands in "
                       "a fifth of them or more, else close on the nearest (in Arena contested moves are played out; deep: "

@@ -1,7 +1,7 @@
 """The searching bot: determinized Monte Carlo over the worlds the announcements allow.
 
 Every decision samples ``4 x budget`` worlds (``search:budget=N``, 4 by default: 16 worlds;
-``budget`` worlds in Arena, where each is played out) consistent with what the seat has seen
+``budget`` worlds where moves are played out in each: Arena, and ``classic-human``'s humans) consistent with what the seat has seen
 (``belief.py``): the undecided seats' sides (exactly as many humans as are left to place,
 R1.2), their characters, their sectors (drawn from their possible sectors
 for that side, near their last noise with the anchor's weight), their items (as many as they
@@ -107,7 +107,7 @@ from .belief import S_AGE_H, S_CAN_A, S_CAN_H, S_FED, W, sg, seat_set
 
 DEEP, ONLY_HUMANS, ONLY_ALIENS, CLASSIC_HUMAN = 2048, 4096, 8192, 1024
 # above every option bit, the heuristic's too (its GUARD is 1 << 16): the heuristic gets these flags
-BUDGET = Number(lo=1, hi=4096, default=4, shift=17, help="a decision samples 4 x this many worlds (Arena: this many, each played out)")
+BUDGET = Number(lo=1, hi=4096, default=4, shift=17, help="a decision samples 4 x this many worlds (this many where moves are played out: Arena, classic-human's humans)")
 BUDGET_SHIFT = BUDGET.shift
 BUDGET_MASK = (1 << BUDGET.bits) - 1
 RISK = Number(lo=0, hi=255, default=12, shift=32, help="a human's move: steps of detour a certain attack is worth")
