@@ -454,8 +454,9 @@ class SeatFairness(Question):
         est = []
         for k, pos in enumerate(positions):
             t = judged[k]
+            # (a deviation lies within [-1, 1]: a handful of games that ended alike has a bound wider than that)
             est.append(Estimate(f"{self._name(pos)}: {_pts(rates[k])}% (fair share {_pts(fair)}%)", t.estimate,
-                                t.estimate - z * t.se, t.estimate + z * t.se, "pts", t.p, n, t.verdict))
+                                max(t.estimate - z * t.se, -1.0), min(t.estimate + z * t.se, 1.0), "pts", t.p, n, t.verdict))
         shown = [e for e in est if e.verdict == SHOWN]
         what = "win share" if self.value == "win_share" else "win rate"
         lead = _group_text(group)

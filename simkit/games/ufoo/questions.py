@@ -42,26 +42,13 @@ def led(answer: Answer, lead: str) -> Answer:
 @dataclasses.dataclass(frozen=True)
 class Seats(SeatFairness):
     """SeatFairness whose sentence names the games it is asked of (in a report only: a
-    run's games are whatever the run played). When every game ended alike for each position
-    (a handful of games) the normal interval has width 0 and would "show" anything, so the
-    answer says the games are too few instead."""
+    run's games are whatever the run played)."""
 
     lead: str = ""
 
     def answers(self, frame: pl.DataFrame, use_where: bool = True) -> list[Answer]:
-        out = [too_few(a, self.position_name) if degenerate(a) else a for a in super().answers(frame, use_where)]
+        out = super().answers(frame, use_where)
         return [led(a, self.lead) for a in out] if use_where and self.lead else out
-
-
-def degenerate(answer: Answer) -> bool:
-    return any(e.hi - e.lo == 0 for e in answer.estimates)
-
-
-def too_few(answer: Answer, position_name: str) -> Answer:
-    est = tuple(dataclasses.replace(e, verdict=NOT_SHOWN, p=None) for e in answer.estimates)
-    return dataclasses.replace(answer, verdict=NOT_SHOWN, estimates=est, sentence=(
-        f"{answer.games:,} games are too few to tell: each {position_name} had the same result in every game, so no "
-        "interval can be given."))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -88,17 +88,16 @@ def _forest(ax, labels, estimates, shown) -> None:
 
 def _over_pairings(estimates, margin: float) -> list[tuple[str, str]]:
     """(Holm-adjusted p, verdict) of one position's deviation in each pairing, Holm over the
-    pairings; a zero-width interval (every game alike) is no test."""
+    pairings."""
     z = scipy.special.ndtri(0.975)
     se = [(e.hi - e.lo) / (2 * z) for e in estimates]
-    p_adj = holm_adjusted([two_sided_p(e.estimate, s) if s > 0 else float("nan") for e, s in zip(estimates, se)])
-    return [(fmt_p(p), contrast_verdict(e.estimate, s, margin, p)) if s > 0 else ("", "too few games")
-            for e, s, p in zip(estimates, se, p_adj)]
+    p_adj = holm_adjusted([two_sided_p(e.estimate, s) for e, s in zip(estimates, se)])
+    return [(fmt_p(p), contrast_verdict(e.estimate, s, margin, p)) for e, s, p in zip(estimates, se, p_adj)]
 
 
 def _says(verdict: str, e, margin: float) -> str:
-    return {"shown": "favoured" if e.estimate > 0 else "disfavoured", "equivalent": f"fair within ±{100 * margin:.0f} points",
-            "too few games": "too few games (every game alike)"}.get(verdict, "not shown either way")
+    return {"shown": "favoured" if e.estimate > 0 else "disfavoured",
+            "equivalent": f"fair within ±{100 * margin:.0f} points"}.get(verdict, "not shown either way")
 
 
 def build(result, rep: Report) -> None:
