@@ -37,7 +37,7 @@ BOTS = {
                       "a fifth of them or more, else close on the nearest (in Arena contested moves are played out; deep: "
                       "one more round; classic-human: humans play theirs out too)",
                       {"budget": search.BUDGET, "deep": search.DEEP, "risk": search.RISK, "no-lure": search.NO_LURE, "lure": search.LURE_W, "far": search.LURE_F, "cede": search.CEDE, "classic-human": search.CLASSIC_HUMAN,
-                       "humans": search.ONLY_HUMANS, "aliens": search.ONLY_ALIENS}, exclusive=(("humans", "aliens"),), tests="budget=2"),
+                       "humans": search.ONLY_HUMANS, "aliens": search.ONLY_ALIENS}, exclusive=(("humans", "aliens"),), tests="budget=1"),
 }
 
 SCRATCH = search.SCRATCH_NEEDED  # ints and floats of scratch per decision (the searching bot's worlds)
