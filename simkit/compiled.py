@@ -120,11 +120,38 @@ def compile_loops(todo: list[tuple[GameSpec, list[Bot]]], say: Callable[[str], N
         for game, bots in todo:
             compile_loop(game, bots)
         return
-    from joblib import Parallel, delayed
-
     # Each process compiles its game's rules again, but two loops at once still finish sooner.
-    Parallel(n_jobs=min(jobs, len(todo)))(delayed(compile_by_name)(game.name, tuple(b.name for b in bots), checked=False)
-                                          for game, bots in todo)
+    for _ in _in_processes([(game.name, tuple(b.name for b in bots), False) for game, bots in todo], min(jobs, len(todo))):
+        pass
+
+
+def _in_processes(calls: list[tuple], jobs: int) -> Iterable[tuple[str, float]]:
+    """:func:`compile_by_name` of each of ``calls`` on ``jobs`` worker processes, results
+    as they finish. The workers start with Ctrl-C held and then ignore it, as the runner's
+    do (joblib's pool started them open: 3 tracebacks in 12 early Ctrl-C of `simkit
+    compile ufs aau` under strace); a Ctrl-C stops them at once."""
+    import warnings
+
+    from joblib.externals.loky.process_executor import ProcessPoolExecutor
+
+    from .runner import _ctrl_c_held, _worker_init
+    from .workers import wait_interruptibly
+
+    with _ctrl_c_held():
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+    try:
+        with warnings.catch_warnings():
+            # loky restarts a worker whose memory grew (compiling a game takes plenty) and warns
+            # about it; the game it compiled is done, and the next one goes to a fresh worker.
+            warnings.filterwarnings("ignore", message="A worker stopped while some jobs were given to the executor")
+            with _ctrl_c_held():
+                running = {pool.submit(compile_by_name, *call) for call in calls}
+            while running:
+                done, running = wait_interruptibly(running, first=True)
+                for f in done:
+                    yield f.result()
+    finally:
+        stop_workers(pool)
 
 
 def compile_by_name(name: str, bot_names: tuple[str, ...], checked: bool = True) -> tuple[str, float]:
@@ -160,13 +187,5 @@ def compile_games(names: list[str], bot_names: tuple[str, ...] = (), jobs: int =
         for name in names:
             say("  %s: %.0f s" % compile_by_name(name, bot_names))
         return
-    import warnings
-
-    from joblib import Parallel, delayed
-
-    with warnings.catch_warnings():
-        # loky restarts a worker whose memory grew (compiling a game takes plenty) and warns
-        # about it; the game it compiled is done, and the next one goes to a fresh worker.
-        warnings.filterwarnings("ignore", message="A worker stopped while some jobs were given to the executor")
-        for result in Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(compile_by_name)(n, bot_names) for n in names):
-            say("  %s: %.0f s" % result)
+    for result in _in_processes([(n, bot_names) for n in names], jobs):
+        say("  %s: %.0f s" % result)

@@ -422,6 +422,32 @@ def test_a_first_run_plays_while_it_compiles(tmp_path, simkit_cmd):
         assert pl.read_parquet(tmp_path / folder / "games.parquet").equals(whole), folder
 
 
+def test_ctrl_c_while_compiling_several_games_is_one_line(tmp_path, simkit_cmd):
+    """`simkit compile` of two games on two processes: the compilers start with Ctrl-C
+    blocked (joblib's pool started them open, and one pressed while they imported printed
+    their tracebacks: 3 in 12 under strace); Ctrl-C ends the command in one line, no
+    process left."""
+    import psutil
+
+    proc = subprocess.Popen(simkit_cmd + ["compile", "template", "ufs", "--jobs", "2"], env=_cold(tmp_path), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + 60
+    compilers = []
+    while len(compilers) < 2 and time.time() < deadline and proc.poll() is None:
+        compilers = [w for w in _children(proc.pid) if "LokyProcess" in " ".join(w.cmdline())]
+        time.sleep(0.05)
+    blocked = [next(int(x.split()[1], 16) for x in open(f"/proc/{w.pid}/status") if x.startswith("SigBlk")) >> (signal.SIGINT - 1) & 1
+               for w in compilers]
+    workers = _children(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert blocked == [1, 1], blocked
+    lines = [x for x in err.strip().splitlines() if x.strip()]
+    assert proc.returncode == 130 and lines == ["interrupted"] and "Traceback" not in err, err
+    _, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive, f"{len(alive)} processes left behind"
+
+
 @needs_a_spare_core
 def test_a_user_bots_error_while_compiling_is_one_line_at_once(tmp_path, simkit_cmd):
     """A user's bot that fails in the plain games played while the loop compiles fails
