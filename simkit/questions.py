@@ -184,13 +184,14 @@ def two_sided_p(est: float, se: float) -> float:
 def deviations_from_mean(matrix: np.ndarray, alpha: float = ALPHA) -> list[tuple[float, float, float]]:
     """Per column k of ``matrix`` (games x positions, values in [0, 1]: a win or a win
     share): the mean of ``x_gk - mean_j x_gj`` (how far position k is from the average
-    position, within [-1, 1]), its standard error over games (games are independent;
-    positions of one game are not; :func:`mean_se_bounded` when every game gave the same),
-    and its two-sided p-value."""
+    position, within ±(1 - 1/positions)), its standard error over games (games are
+    independent; positions of one game are not; :func:`mean_se_bounded` when every game
+    gave the same), and its two-sided p-value."""
     centred = matrix - matrix.mean(axis=1, keepdims=True)
+    width = 2 * (1 - 1 / matrix.shape[1])
     out = []
     for k in range(matrix.shape[1]):
-        m, se = mean_se_bounded(centred[:, k], 2.0, alpha)
+        m, se = mean_se_bounded(centred[:, k], width, alpha)
         out.append((m, se, two_sided_p(m, se)))
     return out
 
@@ -262,6 +263,13 @@ def overall(verdicts: Sequence[str]) -> str:
     if verdicts and all(v == EQUIVALENT for v in verdicts):
         return EQUIVALENT
     return NOT_SHOWN
+
+
+def _worst_deviation(est: list[Estimate]) -> float:
+    """The largest deviation an answer's intervals leave possible: no position can be more
+    than 1 - 1/positions from the average (a handful of games that ended alike leaves a
+    bound wider than that)."""
+    return min(max(max(abs(e.lo), abs(e.hi)) for e in est), 1 - 1 / len(est))
 
 
 def judge_deviations(matrix: np.ndarray, margin: float | None, alpha: float = ALPHA) -> tuple[list[Tested], int]:
@@ -454,9 +462,8 @@ class SeatFairness(Question):
         est = []
         for k, pos in enumerate(positions):
             t = judged[k]
-            # (a deviation lies within [-1, 1]: a handful of games that ended alike has a bound wider than that)
             est.append(Estimate(f"{self._name(pos)}: {_pts(rates[k])}% (fair share {_pts(fair)}%)", t.estimate,
-                                max(t.estimate - z * t.se, -1.0), min(t.estimate + z * t.se, 1.0), "pts", t.p, n, t.verdict))
+                                t.estimate - z * t.se, t.estimate + z * t.se, "pts", t.p, n, t.verdict))
         shown = [e for e in est if e.verdict == SHOWN]
         what = "win share" if self.value == "win_share" else "win rate"
         lead = _group_text(group)
@@ -468,13 +475,13 @@ class SeatFairness(Question):
                         f"{_pts(fair)}%: {word} by {top.text()} ({self._family(family)}, {_pct(self.alpha)}).")
             verdict = SHOWN
         elif all(e.verdict == EQUIVALENT for e in est):
-            worst = max(max(abs(e.lo), abs(e.hi)) for e in est)
+            worst = _worst_deviation(est)
             sentence = (f"{lead}every {self.position_name}'s {what} is within ±{_pts(self.margin)} points of the fair share "
                         f"of {_pts(fair)}% (equivalence, 5%; largest deviation {_pts(max(abs(e.estimate) for e in est))} points, "
                         f"at most {_pts(worst)}).")
             verdict = EQUIVALENT
         else:
-            worst = max(max(abs(e.lo), abs(e.hi)) for e in est)
+            worst = _worst_deviation(est)
             sentence = (f"{lead}no {self.position_name} differs significantly from the fair share of {_pts(fair)}%, but "
                         f"deviations up to {_pts(worst)} points are not ruled out: fairness within ±{_pts(self.margin)} "
                         f"points is not shown ({n:,} games).")

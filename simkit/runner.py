@@ -794,6 +794,7 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
                     return
                 with _ctrl_c_held():
                     playing = player.submit(_tagged_job, task[0], runs[task[0]].spec, task[1], task[2], runs[task[0]].secret)
+                playing_run = task[0]
             # a wait with a timeout: one without is not ended by Ctrl-C
             finished, _ = wait(compiling | {playing} - {None}, timeout=0.25, return_when=FIRST_COMPLETED)
             for f in finished & compiling:
@@ -803,7 +804,7 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
                 try:
                     i, a, b, frame, secs, _ = playing.result()
                 except Exception as exc:  # the compiled loop plays on: plain Python only came first
-                    if any(b.source for r in runs for b in r.spec.bots):
+                    if any(b.source for b in runs[playing_run].spec.bots):
                         # a user's bot plays the same Python either way: what it did to the
                         # plain games (an error, a crash) it does to the compiled loop's
                         raise (_worker_died(runs, exc) if isinstance(exc, BrokenProcessPool) else exc) from None

@@ -45,7 +45,7 @@ def test_first_player_and_seat_answers_use_the_fair_share_with_draws():
 def test_a_handful_of_games_claims_nothing():
     frame = _two_seat_games(np.array([False, False]), np.array([True, True]), np.array([True, True]))  # first player lost both
     (a,) = Seats(position=pl.when(pl.col("first")).then(1).otherwise(2), position_name="turn position", by=()).answers(frame, False)
-    assert a.verdict == NOT_SHOWN and "not shown (2 games)" in a.sentence and "up to 100.0 points" in a.sentence
+    assert a.verdict == NOT_SHOWN and "not shown (2 games)" in a.sentence and "up to 50.0 points" in a.sentence
 
 
 def _pair_games(a, b, p_a, p_b, n, rng, start=0):

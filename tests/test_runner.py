@@ -491,17 +491,22 @@ def _plain_play_fails(*args):
     raise RuntimeError("a rule that plain Python cannot play")
 
 
-def test_plain_python_failing_while_compiling_leaves_the_run_to_the_compiled_loop(monkeypatch, capsys):
+def test_plain_python_failing_while_compiling_leaves_the_run_to_the_compiled_loop(monkeypatch, capsys, tmp_path):
     """If playing as plain Python fails, the run says so in one line and waits for the
-    compiler (whose loop then plays every game) instead of failing."""
+    compiler (whose loop then plays every game) instead of failing; also when another run
+    of the same command has a user's bot (whose own failure would end it at once: the
+    check once looked at every run, not the one that failed)."""
     import simkit.runner as R
 
     monkeypatch.setattr(R, "compile_by_name", _compiles_slowly)
     monkeypatch.setattr(R, "_tagged_job", _plain_play_fails)
+    (tmp_path / "mine.py").write_text("def choose(observation, legal, rng):\n    return int(legal[0])\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
     s = spec(n=50, bot="random")
-    pending = [R.prepare(s, None)]
+    theirs = spec(n=50, bot="mine:choose")
+    pending = [R.prepare(s, None), R.prepare(theirs, None)]
     R._play_while_compiling(pending, [(s.game, list(s.bots))], lambda n: None)
-    assert pending[0].remaining == 50
+    assert pending[0].remaining == 50 and pending[1].remaining == 50
     err = capsys.readouterr().err
     assert "playing as plain Python failed" in err and "a rule that plain Python cannot play" in err and "waiting for the compiler" in err
 
