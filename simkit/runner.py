@@ -409,7 +409,7 @@ def write_with_manifest(path: Path, write: Callable[[Path], None], manifest: dic
     folder as edited. The temporary file is removed whatever stops the write."""
     from .play import ctrl_c_deferred
 
-    tmp = _tmp_of(path)
+    tmp = _tmp_of(path)  # (named before the write: a Ctrl-C as it returns still removes it)
     try:
         _write_atomic(path, write, place=False)
         manifest["sha256"] = {path.name: _sha256(tmp)}
@@ -702,8 +702,13 @@ def _worker_died(runs: list[_Pending], broken: BaseException) -> UserError:
     return UserError("; ".join(x for x in (line, hint, _what_is_kept(runs)) if x))
 
 
+def _kept_games(runs: list[_Pending]) -> int:
+    """The finished games a rerun resumes from: only a run with a folder keeps them."""
+    return sum(r.resumed + r.stored for r in runs if r.out is not None)
+
+
 def _what_is_kept(runs: list[_Pending]) -> str:
-    kept = sum(r.resumed + r.stored for r in runs if r.out is not None)  # only a run with a folder resumes
+    kept = _kept_games(runs)
     return f"{kept:,} finished games are kept: rerun the same command to resume" if kept else "nothing was saved"
 
 
@@ -1078,7 +1083,7 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
         if not _interrupted(exc):
             _forget_unstarted(pending)
             raise
-        kept = sum(p.resumed + p.stored for p in pending if p.out is not None)
+        kept = _kept_games(pending)
         folders = sorted({str(p.out) for p in pending if p.out is not None})
         if folders:
             where = folders[0] if len(folders) == 1 else f"{len(folders)} folders"
