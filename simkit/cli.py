@@ -873,8 +873,8 @@ def main() -> None:
         full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
         # (a full device without a file name: the terminal or wherever standard output was sent)
         where = f"{exc.filename}: " if exc.filename else ("writing the output: " if full else "")
-        hint = {errno.ENOSPC: "free some space or write it elsewhere", errno.EDQUOT: "free some space or write it elsewhere",
-                errno.EMFILE: "raise the limit (ulimit -n) or use fewer --jobs"}.get(exc.errno)
+        hint = "free some space or write it elsewhere" if full else \
+            "raise the limit (ulimit -n) or use fewer --jobs" if exc.errno == errno.EMFILE else None
         _fail(f"{where}{exc.strerror or exc}" + (f"; {hint}" if hint else ""), 2)
     except MemoryError:
         _fail("out of memory: play fewer games per chunk (--chunk-size) or use fewer --jobs", 2)
