@@ -62,20 +62,23 @@ def _cell(f: pl.DataFrame, **eq) -> pl.DataFrame:
     return f
 
 
-def _player_words(e) -> str:
-    """The verdict on 'fair to a player' in a table cell."""
+def _verdict_words(e, more: str, less: str, balanced: str) -> str:
+    """A gap's verdict in a table cell: whom a shown gap favours (and "within ±5" when it
+    is inside the margin too, as the lists below say), balance by equivalence, or not shown."""
     m = f"±{100 * MARGIN:.0f}"
     if e.verdict == SHOWN:
-        return ("favours a human seat" if e.estimate > 0 else "favours an alien seat") + (f", within {m}" if within_margin(e) else "")
-    return f"balanced within {m}" if e.verdict == EQUIVALENT else "not shown"
+        return (more if e.estimate > 0 else less) + (f", within {m}" if within_margin(e) else "")
+    return f"{balanced} within {m}" if e.verdict == EQUIVALENT else "not shown"
+
+
+def _player_words(e) -> str:
+    """The verdict on 'fair to a player' in a table cell."""
+    return _verdict_words(e, "favours a human seat", "favours an alien seat", "balanced")
 
 
 def _team_words(e) -> str:
     """The verdict on 'which team takes the game' in a table cell."""
-    m = f"±{100 * MARGIN:.0f}"
-    if e.verdict == SHOWN:  # (as a player's: a gap shown and within the margin is both, as the lists below say)
-        return ("the humans" if e.estimate > 0 else "the aliens") + (f", within {m}" if within_margin(e) else "")
-    return f"even within {m}" if e.verdict == EQUIVALENT else "not shown"
+    return _verdict_words(e, "the humans", "the aliens", "even")
 
 
 def _side_cells(rep, claim: str, est) -> dict:
