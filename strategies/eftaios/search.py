@@ -1036,10 +1036,11 @@ def choose(flags, obs, legal, rng, b, mem, ib, fb):
         B.init(obs, b, mem, True)
     B.update(obs, b, mem)
     H.cache_sides(obs, b, mem, fb)
+    budget = (flags >> BUDGET_SHIFT) & BUDGET_MASK
     ph = obs[E.O_PHASE]
     if ph == E.P_NOISE and (flags & NO_LURE) == 0 and obs[E.O_SIDE] == E.HUMAN and b[B_SCENARIO] != SC_ARENA \
             and (flags & NO_BLUFF) == 0 and (flags & ONLY_ALIENS) == 0:
-        return human_noise(flags, obs, legal, rng, b, mem, ib, fb, WORLDS_PER_BUDGET * ((flags >> BUDGET_SHIFT) & BUDGET_MASK))
+        return human_noise(flags, obs, legal, rng, b, mem, ib, fb, WORLDS_PER_BUDGET * budget)
     if ph != E.P_MOVE:
         return H.choose(flags, obs, legal, rng, b, mem, ib, fb)
     me = obs[E.O_SEAT]
@@ -1047,9 +1048,9 @@ def choose(flags, obs, legal, rng, b, mem, ib, fb):
     if (human and (flags & ONLY_ALIENS) != 0) or (not human and (flags & ONLY_HUMANS) != 0):
         return H.choose(flags, obs, legal, rng, b, mem, ib, fb)
     if human and (flags & CLASSIC_HUMAN) == 0:
-        return human_pick(flags, obs, legal, rng, b, mem, ib, fb, WORLDS_PER_BUDGET * ((flags >> BUDGET_SHIFT) & BUDGET_MASK))
+        return human_pick(flags, obs, legal, rng, b, mem, ib, fb, WORLDS_PER_BUDGET * budget)
     if not human and b[B_SCENARIO] != SC_ARENA:
-        a = hunt(obs, legal, rng, b, mem, ib, fb, WORLDS_PER_BUDGET * ((flags >> BUDGET_SHIFT) & BUDGET_MASK), HUNT_ATTACK_AT)
+        a = hunt(obs, legal, rng, b, mem, ib, fb, WORLDS_PER_BUDGET * budget, HUNT_ATTACK_AT)
         if a >= 0:
             return a
     # rank the legal moves with the heuristic's measures
@@ -1111,7 +1112,7 @@ def choose(flags, obs, legal, rng, b, mem, ib, fb):
         kc += 1
     if kc == 1:
         return ib[I_CAND]
-    worlds = (flags >> BUDGET_SHIFT) & BUDGET_MASK
+    worlds = budget  # (played out: each world costs a rollout per candidate)
     rounds = 2 if (flags & DEEP) != 0 else 1
     for c in range(kc):
         fb[F_VAL + c] = 0.0
