@@ -250,15 +250,18 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
         sens = min(sens, games_override) if games_override else sens
     tunes = []
     for ti, t in enumerate(exp.tune):
-        from .tune import goal as tune_goal, knobs as tune_knobs
+        from .tune import goal as tune_goal, knobs as tune_knobs, least_budget
 
         try:
             build(game.params, t.set, game.name)
-            tune_goal(game, t.goal, t.margin, t.target, t.curve)
-            tune_knobs(game, t.knobs)
+            levels = max(1, len(tune_goal(game, t.goal, t.margin, t.target, t.curve).curve))
+            least = least_budget(tune_knobs(game, t.knobs), levels=levels)
         except UserError as exc:
             raise _fail(path, f"tune[{ti}]", str(exc)) from None
-        tunes.append({**t.model_dump(), "budget": min(t.budget, 20 * games_override) if games_override else t.budget})
+        if t.budget < least:  # refused now, not after every cell has been played
+            raise _fail(path, f"tune[{ti}].budget", f"{t.budget:,} games cannot find and prove a fix over these knobs; give at least {least:,}")
+        # a quick look (--games) shrinks the search with the cells, never below what it needs
+        tunes.append({**t.model_dump(), "budget": min(t.budget, max(20 * games_override, least)) if games_override else t.budget})
     ladder = None
     if exp.ladder is not None:
         lad = exp.ladder

@@ -572,21 +572,27 @@ def first_pool(ks: Sequence[Knob], strategy: str) -> list[Candidate]:
     return [Candidate(), *single_changes(ks, every=strategy != "halving")]
 
 
+def least_budget(ks: Sequence[Knob] = (), strategy: str = "halving", keep: int = 2, confirm_share: float = 0.4,
+                 levels: int = 1) -> int:
+    """The fewest games a tune of knobs ``ks`` can spend: every candidate plays 100 games at
+    least and the proof 500 a finalist (1,000 played 3,400), at each of a difficulty curve's
+    ``levels``."""
+    candidates = len(first_pool(ks, strategy)) if ks else 0
+    first_share = 0.4 if strategy == "halving" else 1.0
+    return max(1000, levels * max(math.ceil(candidates * 100 / (first_share * (1 - confirm_share))),
+                                  math.ceil(500 * (keep + 1) / confirm_share)))
+
+
 def check_budget(budget: int, ks: Sequence[Knob] = (), strategy: str = "halving", keep: int = 2,
                  confirm_share: float = 0.4, levels: int = 1) -> None:
-    """Refuses a budget a tune of knobs ``ks`` would spend several times over: every
-    candidate plays 100 games at least and the proof 500 a finalist (1,000 played 3,400),
-    at each of a difficulty curve's ``levels``."""
+    """Refuses a budget a tune of knobs ``ks`` would spend several times over (least_budget)."""
     if not isinstance(budget, int) or budget < 1000:
         raise UserError(f"a budget of {budget!r} games is too small to find and prove a fix; give at least 1,000 games "
                         "or more minutes (--budget)")
-    candidates = len(first_pool(ks, strategy)) if ks else 0
-    first_share = 0.4 if strategy == "halving" else 1.0
-    least = levels * max(math.ceil(candidates * 100 / (first_share * (1 - confirm_share))),
-                         math.ceil(500 * (keep + 1) / confirm_share))
+    least = least_budget(ks, strategy, keep, confirm_share, levels)
     if ks and budget < least:
-        raise UserError(f"a budget of {budget:,} games is too small for {candidates} candidates (100 games each at least) "
-                        f"and the proof; give at least {least:,} games, more minutes, or fewer knobs (--budget, --knob)")
+        raise UserError(f"a budget of {budget:,} games is too small for {len(first_pool(ks, strategy))} candidates (100 games "
+                        f"each at least) and the proof; give at least {least:,} games, more minutes, or fewer knobs (--budget, --knob)")
 
 
 def games_in(setup: Setup, seconds: float, say: Callable[[str], None] | None = None) -> int:

@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 
 from simkit import tune as T
+from simkit.games import get
 from simkit.errors import UserError
 from simkit.params import setting
 from simkit.questions import Answer, Estimate, SeatFairness, WinRate, judge_deviations
@@ -210,6 +211,17 @@ budget = 5000
     (tmp_path / "bad2.toml").write_text(text.replace('budget = 5000', 'budget = 5'))
     with pytest.raises(UserError, match="budget"):
         load(tmp_path / "bad2.toml")
+    # a budget too small for its knobs is refused when the file is read, not at the report's
+    # end after every cell has been played
+    least = T.least_budget(T.knobs(get("ufoo"), ["first_turn_ufos"]))
+    assert 1000 < least < 5000
+    (tmp_path / "bad3.toml").write_text(text.replace('budget = 5000', 'budget = 1000'))
+    with pytest.raises(UserError, match=rf"tune\[0\]\.budget.*at least {least:,}"):
+        load(tmp_path / "bad3.toml")
+    # a quick look (--games) shrinks the search with its cells, never below what it needs
+    # (a quick look at the AAU and O.V.N.I. files ended in "too small" after their games)
+    assert load(tmp_path / "ok.toml", games_override=10).tunes[0]["budget"] == least
+    assert load(tmp_path / "ok.toml", games_override=200).tunes[0]["budget"] == 4000
 
 
 def test_two_knobs_together_when_no_single_change_is_enough(monkeypatch):
