@@ -118,7 +118,10 @@ class SweepResult:
     @property
     def frame(self) -> pl.DataFrame:
         if self._frame is None:
-            self._frame = pl.read_parquet(self.out / "all.parquet", glob=False)
+            # text columns as categories: a sweep's settings repeat on every row (EFTAIOS: 3.8 M
+            # rows, 390 MB of text; its report's peak 2.0 GB -> 1.2 GB, the same report)
+            self._frame = (pl.scan_parquet(self.out / "all.parquet", glob=False)
+                           .with_columns(pl.col(pl.String).cast(pl.Categorical)).collect(engine="streaming"))
         return self._frame
 
     @property

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import polars as pl
 import pytest
 
 from simkit.check import check, load as load_bands
@@ -39,6 +40,10 @@ def test_sweep_runs_every_cell_resumes_and_reports(tmp_path):
     first = sweep(path, out_root=tmp_path / "runs", progress=False)
     assert first.frame.height == 120 * 2 + 60
     assert set(first.frame["threat"].unique().to_list()) == {0, 2}
+    # the report reads text as categories (every row repeats its cell's settings: the EFTAIOS
+    # sweep held 390 MB of text), and the values are those written
+    assert first.frame.schema["bot"] == pl.Categorical
+    assert first.frame.with_columns(pl.col(pl.Categorical).cast(pl.String)).equals(pl.read_parquet(first.out / "all.parquet"))
     assert (tmp_path / "reports" / "under-falling-skies" / "README.md").exists()
     assert (tmp_path / "reports" / "under-falling-skies" / "index.html").exists()
     assert (tmp_path / "reports" / "index.html").exists()

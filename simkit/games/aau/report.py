@@ -335,7 +335,7 @@ def _power_values(f: pl.DataFrame, grid: int) -> tuple[str | None, dict[str, tup
         return None, {}
     out = {}
     for power in POWERS:
-        rows = part.filter(pl.col("table").str.contains(f"no-{power}", literal=True) & (pl.col("bot") == full[0]))
+        rows = part.filter(pl.col("table").cast(pl.String).str.contains(f"no-{power}", literal=True) & (pl.col("bot") == full[0]))
         if rows.height >= 2:
             out[power] = (*_share_test(rows), rows)
     return full[0], out

@@ -257,7 +257,7 @@ def _abilities(rep: Report, f: pl.DataFrame, ref: pl.DataFrame, players_list: li
                 how = f"bot `{label}`"
             elif card in BLANKABLE:
                 variant = f.filter((pl.col("players") == n) & (pl.col("table") == REFERENCE)
-                                   & pl.col("decks").str.contains(f"blank-{card}", literal=True))
+                                   & pl.col("decks").cast(pl.String).str.contains(f"blank-{card}", literal=True))
                 how = "blank card"
             else:
                 continue
@@ -436,7 +436,7 @@ def _strength(rep: Report, f: pl.DataFrame, players_list: list[int]) -> None:
 
 def _routes_detail(rep: Report, f: pl.DataFrame, ref: pl.DataFrame, players_list: list[int]) -> None:
     """The stand-in routes (C4) against the complete board: every seat and where the points go."""
-    complete = f.filter((pl.col("table") == REFERENCE) & pl.col("board").str.contains("board_complete"))
+    complete = f.filter((pl.col("table") == REFERENCE) & pl.col("board").cast(pl.String).str.contains("board_complete"))
     if not complete.height:
         return
     rep.heading("The stand-in routes in detail", 3)
