@@ -803,8 +803,9 @@ def prepare_place(x, b, mem, fb, mode):
         six_left = 1.0 if has_eff(x, me, EFF_SIX_USES) and x[po(me) + P_SIX_USES] == 0 else 0.0
         fb[F_SIXCOST] = (0.6 * min(r - 1.0, 4.0)) * (1.0 - 0.5 * six_left) if r > 1.0 else 0.0
         mem[0] = stamp
-        for i in range(16):
-            mem[1 + i] = int(round(fb[F_AV + i] * 1000.0))
+        for i in range(16):  # (a planet or area not in play: its scratch was never written)
+            in_play = i // 4 < x[NPLANETS] and i % 4 < x[NAREAS]
+            mem[1 + i] = int(round(fb[F_AV + i] * 1000.0)) if in_play else 0
         mem[17] = int(round(fb[F_E] * 1000.0))
         mem[18] = int(round(fb[F_TOKCOST] * 1000.0))
         mem[19] = int(round(fb[F_SIXCOST] * 1000.0))
