@@ -31,7 +31,7 @@ import polars as pl
 from . import __version__
 from .bots import Bot, bot_table
 from .compiled import compile_by_name, compile_loops, compiling_line, leave_compiling, uncompiled
-from .errors import Interrupted, UserError
+from .errors import Interrupted, UserError, printable
 from .game import GameSpec
 from .params import as_dict
 from .play import simulate
@@ -280,7 +280,11 @@ def backend_context(backend: str, jobs: int, scheduler: str | None) -> Iterator[
         except ImportError:
             raise UserError("--backend dask needs dask.distributed: pip install 'simkit[dask]'") from None
         if scheduler:
-            client = Client(scheduler)
+            try:
+                client = Client(scheduler)
+            except Exception as exc:  # a malformed address raises ValueError, an unreachable one OSError
+                raise UserError(f"cannot reach the dask scheduler {scheduler!r} ({printable(exc)}); give its address "
+                                "as tcp://host:8786, or leave out --scheduler for a local cluster") from None
             cluster = None
         else:
             cluster = LocalCluster(n_workers=max(jobs, 1), threads_per_worker=1, processes=True, dashboard_address=None)
@@ -301,7 +305,11 @@ def backend_context(backend: str, jobs: int, scheduler: str | None) -> Iterator[
         started = False
         if not ray.is_initialized():
             if scheduler:
-                ray.init(address=scheduler, log_to_driver=False)
+                try:
+                    ray.init(address=scheduler, log_to_driver=False)
+                except Exception as exc:
+                    raise UserError(f"cannot reach the Ray cluster {scheduler!r} ({printable(exc)}); give its address as "
+                                    "ray://host:10001 or host:6379, or leave out --scheduler for a local one") from None
             else:
                 ray.init(num_cpus=max(jobs, 1), include_dashboard=False, log_to_driver=False)
             started = True

@@ -39,6 +39,15 @@ def test_dask_scheduler_address(tmp_path):
     assert res.frame.equals(run(s, None, chunk_size=20, progress=False).frame)
 
 
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="dask.distributed not installed")
+def test_a_malformed_scheduler_address_is_one_line(tmp_path):
+    """dask raised ValueError from its address parser: a 120-line traceback, exit 1."""
+    from simkit.errors import UserError
+
+    with pytest.raises(UserError, match=r"cannot reach the dask scheduler 'garbage' \(missing port.*tcp://host:8786"):
+        run(spec(n=4), tmp_path / "r", jobs=2, backend="dask", scheduler="garbage", chunk_size=2, progress=False)
+
+
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray not installed (pip install 'simkit[ray]')")
 def test_ray_equals_loky():
     s = spec(n=30)
