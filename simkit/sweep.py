@@ -307,11 +307,21 @@ def _claim(out: Path, exp: Experiment) -> None:
             claimed = None
         if claimed != me:
             raise UserError(f"{out} holds the cells of experiment file {claimed or 'unknown'}; give {exp.path} another name, or delete {out}")
-    elif out.exists() and any(out.iterdir()):
-        if not (out / "manifest.json").exists():
-            raise UserError(f"{out} exists and is not a simkit sweep folder; choose another --out folder")
+    elif out.exists() and any(out.iterdir()) and not _simkits_manifest(out / "manifest.json"):
+        raise UserError(f"{out} exists and is not a simkit sweep folder; choose another --out folder")
     out.mkdir(parents=True, exist_ok=True)
     (out / "experiment.json").write_text(json.dumps({"file": me, "name": exp.name}, indent=1))
+
+
+def _simkits_manifest(path: Path) -> bool:
+    """Whether ``path`` reads as a sweep manifest simkit wrote (a sweep folder from before
+    experiment.json): any other manifest.json there is a user's, and would be replaced."""
+    try:
+        m = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    types = {"experiment": str, "name": str, "game": str, "seed": int, "cells": list}
+    return isinstance(m, dict) and all(isinstance(m.get(k), t) for k, t in types.items())
 
 
 def default_experiment(game, games: int | None = None, out_root: Path = Path("runs")) -> Experiment:

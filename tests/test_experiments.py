@@ -100,6 +100,22 @@ def test_check_accepts_a_band_around_the_truth_and_rejects_one_far_away(tmp_path
     assert ci.hi < 0.8 and ci.lo <= verdicts["far"].successes / 1000 <= ci.hi
 
 
+def test_a_sweep_leaves_a_folder_that_is_not_its_own_alone(tmp_path):
+    """Any manifest.json made a folder a sweep's: a user's was replaced by the sweep's (exit 0)."""
+    path = tmp_path / "tiny.toml"
+    path.write_text(EXPERIMENT.format(report=tmp_path / "reports" / "x"))
+    mine = tmp_path / "runs" / "tiny" / "manifest.json"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('{"my": "precious"}')
+    with pytest.raises(UserError, match="is not a simkit sweep folder"):
+        sweep(path, out_root=tmp_path / "runs", progress=False, report=False)
+    assert mine.read_text() == '{"my": "precious"}'
+    mine.unlink()  # a sweep folder from before experiment.json: still the sweep's own
+    first = sweep(path, out_root=tmp_path / "runs", progress=False, report=False)
+    (mine.parent / "experiment.json").unlink()
+    assert sweep(path, out_root=tmp_path / "runs", progress=False, report=False).frame.equals(first.frame)
+
+
 def test_check_outcome_is_the_same_games_whatever_the_jobs(tmp_path):
     path = tmp_path / "bands.toml"
     path.write_text(_band("around", 0.3, 0.25, 0.35))
