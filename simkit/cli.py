@@ -151,6 +151,9 @@ def _print_rows(rows: list[dict], title: str) -> None:
             out.print(f"  {c}: {r[c]}", markup=False, highlight=False, overflow="fold")
 
 
+PLOT_FORMATS = (".png", ".svg", ".pdf")
+
+
 def _check_output(fmt: str, output: Optional[Path]) -> None:
     """Before any game: the format is known and the output file can be written."""
     if fmt not in FORMATS:
@@ -497,7 +500,7 @@ def sensitivity_cmd(
     out_dir: Path = typer.Option(Path("runs/sensitivity"), "--out", "-o", help="Folder of the runs (resumable)."),
     fmt: str = typer.Option("table", "--format", help=FORMAT_HELP + " JSON also holds the headline figures and the claims' verdicts."),
     output: Optional[Path] = typer.Option(None, "--output", help="Write the changes (and, in JSON, the verdicts) to this file instead of printing them."),
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Also write the tornado plot to this PNG file."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Also write the tornado plot to this file (PNG, SVG or PDF, by its extension)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """How the headline figures move when each reading of an unclear rule is switched: paired changes on the same seeds, Holm over the family, each claim holding under every reading, depending on a reading, or not shown.
@@ -516,6 +519,10 @@ def sensitivity_cmd(
         raise UserError("-n must be at least 1 (leave it out for the game's declared size)")
     _check_output(fmt, output)
     if plot is not None:
+        if plot.suffix.lower() not in PLOT_FORMATS:
+            raise UserError(f"--plot {plot}: end the file's name in .png, .svg or .pdf (the plot's format)")
+        if output is not None and plot.resolve() == output.resolve():
+            raise UserError(f"--plot and --output both name {plot}; give each its own file")
         check_target(plot, "--plot")
     s = sensitivity(g, games=n, seed=seed, jobs=jobs, out_root=out_dir, progress=progress, decl=decl)
     if fmt == "table" and output is None:
@@ -531,7 +538,7 @@ def sensitivity_cmd(
               [f"{r['claim']}: {r['verdict']}" for r in verdict_rows(s)], data=doc.pop("changes"), meta=doc)
     if plot is not None:
         fig = tornado(s)
-        write(plot, lambda tmp: fig.savefig(tmp, bbox_inches="tight", format="png"), "--plot")
+        write(plot, lambda tmp: fig.savefig(tmp, bbox_inches="tight", format=plot.suffix.lower()[1:]), "--plot")
         err.print(f"written: {plot}")  # stderr: stdout may carry the JSON
 
 

@@ -281,6 +281,13 @@ def test_sensitivity_command(tmp_path, simkit_cli):
     assert all(r["lo"] <= r["change"] <= r["hi"] for r in doc["rows"])  # one row per change, numbers
     again = simkit_cli(["sensitivity", "ufs", "-n", "200", "--out", str(tmp_path / "runs"), "--no-progress"], tmp_path)  # the same runs, resumed
     assert again.returncode == 0 and "claims" in again.stdout, again.stderr
+    # the plot named as the output replaced the JSON; a .jpg got PNG bytes: both refused first
+    same = tmp_path / "same.png"
+    for output, plot, says in ((same, same, "both name"), (out, tmp_path / "t.jpg", "end the file's name in .png, .svg or .pdf")):
+        bad = simkit_cli(["sensitivity", "ufs", "-n", "200", "--out", str(tmp_path / "runs"), "--format", "json",
+                          "--output", str(output), "--plot", str(plot), "--no-progress"], tmp_path)
+        assert bad.returncode == 2 and says in bad.stderr and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+    assert json.loads(out.read_text())["games_per_cell"] == 200 and not same.exists()
 
 
 def test_runs_of_older_code_in_its_own_folders_are_replaced(tmp_path):
