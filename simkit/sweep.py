@@ -241,7 +241,12 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
             if cell.game in seen:  # e.g. target = [20, "20"]: its games would be counted twice
                 raise _fail(path, where, _twice(dict(zip([*axes, "bots"], seen[cell.game])), dict(zip([*axes, "bots"], combo)),
                                                 {**axes, "bots": bots_axis}))
-            seen[cell.game] = combo
+            plays = json.dumps([as_dict(params), [[b.code, b.flags] if b.fn is None else b.name for b in bots], grid.rotate_seats],
+                               sort_keys=True, default=str)
+            if plays in seen:  # e.g. bots = ["search", "search:budget=16"] (its default): the same games twice
+                raise _fail(path, where, f"bots {json.dumps(seen[plays][-1])} and {json.dumps(combo[-1])} are the same bot "
+                                         "with these settings; give it once")
+            seen[cell.game] = seen[plays] = combo
             cells.append(cell)
     report = Path(exp.report) if exp.report else None
     if report is not None and base is not None and not report.is_absolute():

@@ -412,6 +412,15 @@ def test_a_value_given_twice_in_a_grid_is_refused(tmp_path, values):
     assert "\n" not in str(exc.value)
 
 
+@pytest.mark.parametrize("bots", ['["search", "search:budget=16", "greedy"]', '["greedy", "search:", "greedy:"]'])
+def test_one_bot_spelled_twice_in_a_grid_is_refused(tmp_path, bots):
+    """The same games, labelled apart, counted as two cells (found by a hostile review)."""
+    path = tmp_path / "e.toml"
+    path.write_text(f'name = "d"\ngame = "ufs"\n[[grid]]\ngames = 10\nbots = {bots}\n')
+    with pytest.raises(UserError, match=r"grid\[0\]: bots .* are the same bot with these settings; give it once"):
+        load_experiment(path)
+
+
 @pytest.mark.parametrize("error", ["ComputeError", "PanicException"])
 def test_any_error_writing_parquet_is_one_line(tmp_path, monkeypatch, error):
     import polars as pl
