@@ -333,8 +333,10 @@ def default_experiment(game, games: int | None = None, out_root: Path = Path("ru
     """The experiment of a game that ships none (``simkit report GAME``): its default
     settings and bot at every seat, seats rotated, ``games`` games (20,000 by default), its
     readings when it declares them; the report goes to ``runs/reports/<slug>/``."""
+    if games is not None and not 1 <= games <= MAX_GAMES:  # (0 played the full 20,000 as "a quick look")
+        raise UserError(f"--games must be from 1 to {MAX_GAMES:,}")
     params = build(game.params, {}, game.name)
-    n = games or 20_000
+    n = 20_000 if games is None else games
     bots = tuple(game.resolve_bots([], params))
     cell = Cell(RunSpec(game, params, bots, n, 0, True), {"bots": game.default_bot}, 0)
     sens = min(n, 4_000) if game.analysis.sensitivity else None

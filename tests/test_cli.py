@@ -200,6 +200,10 @@ def test_every_folder_of_runs_is_out(tmp_path, simkit_cli):
     assert proc.stdout.index("answer: ") < proc.stdout.index("report: ")  # the report's answers, then where it is
     assert (tmp_path / "r" / "sweeps" / "template-default" / "all.parquet").exists()
     assert (tmp_path / "r" / "reports" / "template" / "README.md").exists()
+    for games in ("0", "-5"):  # 0 played the full 20,000 games as "a quick look"; -5 blamed -n
+        bad = simkit_cli(["report", "template", f"--games={games}", "--no-progress", "--out", str(tmp_path / "r0" / "sweeps")], tmp_path)
+        assert bad.returncode == 2 and bad.stderr.strip() == "error: --games must be from 1 to 1,000,000,000,000", bad.stderr
+    assert not (tmp_path / "r0").exists()
 
 
 FRESH = {
