@@ -173,21 +173,32 @@ class Report:
         if clash:
             raise UserError(f"{target / clash[0]} exists and was not written by simkit, or was edited since; "
                             "choose another report folder or move the file")
+        new_folder = not target.exists()
         target.mkdir(parents=True, exist_ok=True)
         meta = {"title": self.title, "slug": self.slug, "summary": self.summary,
                 "files": {name: _sha256(data) for name, data in files.items()},
                 "answers": [a.as_dict() for a in self.answers], "fixes": self.fixes, "headline_figure": self.headline_figure,
                 "conclusions": self.verdicts()}
-        # Recorded first, with the hashes of the files being replaced: a write that stops
-        # half-way (a full disk) leaves every file there simkit's, for the next attempt.
         before = {n: _sha256((target / n).read_bytes()) for n in ours - {"report.json"} if (target / n).is_file()}
-        _atomic(target / "report.json", json.dumps({**meta, "replacing": before}, indent=1).encode())
-        for name in set(before) - set(files):  # figures of an earlier version of the report
-            if name.endswith(".png"):
-                (target / name).unlink(missing_ok=True)
-        for name, data in files.items():
-            _atomic(target / name, data)
-        _atomic(target / "report.json", json.dumps(meta, indent=1).encode())
+        # Every file is written beside its place first: a full disk leaves the earlier report
+        # as it was (it left half a new one: pages, no index.html). Then report.json records
+        # both versions' hashes, so that a stop among the renames leaves every file simkit's.
+        staged = {name: target / f".{name}.tmp" for name in files}
+        try:
+            for name, data in files.items():
+                _atomic(staged[name], data, place=False)
+            _atomic(target / "report.json", json.dumps({**meta, "replacing": before}, indent=1).encode())
+            for name in set(before) - set(files):  # figures of an earlier version of the report
+                if name.endswith(".png"):
+                    (target / name).unlink(missing_ok=True)
+            for name, tmp in staged.items():
+                tmp.replace(target / name)
+            _atomic(target / "report.json", json.dumps(meta, indent=1).encode())
+        finally:
+            for tmp in staged.values():
+                tmp.unlink(missing_ok=True)
+            if new_folder and not any(target.iterdir()):
+                target.rmdir()
 
 
 def _answer_key(title: str, group: dict) -> str:
@@ -240,14 +251,18 @@ def _unchanged(path: Path, digest) -> bool:
         return False
 
 
-def _atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
+def _atomic(path: Path, data: bytes, place: bool = True) -> None:
+    """Writes ``data`` to ``path`` whole or not at all (``place=False``: ``path`` is the
+    temporary file itself)."""
+    tmp = path.with_name(f".{path.name}.tmp") if place else path
     try:
         tmp.write_bytes(data)
-        tmp.replace(path)
+        if place:
+            tmp.replace(path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+        shown = path if place else path.with_name(path.name[1:].removesuffix(".tmp"))
+        raise UserError(f"cannot write {shown}: {exc.strerror or exc}; free some space or choose another report folder") from None
 
 
 def _cell(value: Any) -> str:

@@ -695,23 +695,29 @@ def test_a_game_without_a_report_builder_gets_the_report_of_its_questions(tmp_pa
     assert "## Answers" in (tmp_path / "rep" / "README.md").read_text()
 
 
-def test_a_report_cut_short_by_a_full_disk_can_be_written_again(tmp_path, monkeypatch):
-    """A full disk half-way left simkit's own figures unrecorded: every later attempt was refused."""
-    import simkit.report as report_mod
+def test_a_report_cut_short_by_a_full_disk_leaves_the_earlier_one_whole(tmp_path, monkeypatch):
+    """A full disk half-way left half a new report (its pages, figures, no index.html), and
+    once left simkit's own figures unrecorded, so that every later attempt was refused. Now
+    the earlier report stays as it was, nothing is left beside it, and the next write works."""
+    import errno
 
     target = tmp_path / "rep"
     _report("a", "b").write(target)
-    real = report_mod._atomic
+    before = {p.name: p.read_bytes() for p in target.iterdir()}
+    real = Path.write_bytes
 
-    def full(path, data):
-        if path.name == "b.png":
-            raise UserError(f"cannot write {path}: No space left on device")
-        real(path, data)
+    def full(self, data):
+        if self.name in (".index.html.tmp", ".c.png.tmp"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, data)
 
-    monkeypatch.setattr(report_mod, "_atomic", full)
-    with pytest.raises(UserError, match="No space"):
-        _report("a", "b", "c", version=1).write(target)  # a.png is new, b.png still the old one
-    monkeypatch.setattr(report_mod, "_atomic", real)
+    monkeypatch.setattr(Path, "write_bytes", full)
+    for where in (target, tmp_path / "new"):
+        with pytest.raises(UserError, match=r"cannot write .*(index\.html|c\.png): No space left on device; free some space"):
+            _report("a", "b", "c", version=1).write(where)
+    assert {p.name: p.read_bytes() for p in target.iterdir()} == before
+    assert not (tmp_path / "new").exists()  # a folder it made for the report is gone again
+    monkeypatch.setattr(Path, "write_bytes", real)
     _report("a", "c", version=2).write(target)
     assert sorted(p.name for p in target.iterdir()) == ["README.md", "a.png", "c.png", "index.html", "report.json"]
 
