@@ -48,7 +48,7 @@ import polars as pl
 from .errors import UserError
 from .params import build, describe
 from .questions import Z95, Answer, Payoff, Question, SeatFairness, SideBalance, WinRate, declared, equivalent, fmt_interval
-from .runner import kept_workers
+from .runner import MAX_GAMES, kept_workers
 from .workers import worker_count
 
 MAX_VALUES = 9  # values tried per numeric knob on its own (evenly spread over its range)
@@ -239,7 +239,10 @@ def goal(game, name: str, margin: float | None = None, target: float | None = No
     q = usable[name]
     over, points = "", ()
     if isinstance(q, WinRate):
-        if (target is None) == (curve is None):
+        if target is not None and curve is not None:
+            raise UserError("--target and --curve were both given: give one rate to reach (--target) or one per value of a "
+                            "setting (--curve), not both")
+        if target is None and curve is None:
             raise UserError(f"the goal {name!r} is a win rate: give the rate to reach with --target (e.g. --target 0.5) "
                             "or a difficulty curve with --curve (e.g. --curve threat=0:0.5,1:0.3,2:0.15)")
         if curve is not None:
@@ -761,6 +764,8 @@ def parse_budget(text: str) -> tuple[int | None, float | None]:
                     raise ValueError
                 return None, minutes
         games = int(float(t[:-1]) * 1000) if t.endswith("k") else int(t)
-        return games, None
     except ValueError:
         raise UserError(f"--budget {text!r}: give games (e.g. 200000 or 200k) or minutes (e.g. 10min, at most a day)") from None
+    if games > MAX_GAMES:  # (the runner's own line named -n, which tune does not have)
+        raise UserError(f"--budget {text!r}: at most {MAX_GAMES:,} games")
+    return games, None
