@@ -30,10 +30,10 @@ app = typer.Typer(
 # User text (bot and band names, paths, values) is never read as console markup.
 # On a terminal (or with COLUMNS set) text wraps between words to fit it; piped or
 # redirected there is no terminal to fit, so lines and tables keep their natural width (up to 220).
-out = Console(soft_wrap=False, markup=False, highlight=False)
+out = Console(soft_wrap=False, markup=False, highlight=False, emoji=False)
 if not out.is_terminal and "COLUMNS" not in os.environ:
-    out = Console(soft_wrap=True, markup=False, highlight=False, width=220)
-err = Console(stderr=True, soft_wrap=True, markup=False, highlight=False)  # an error stays one line
+    out = Console(soft_wrap=True, markup=False, highlight=False, width=220, emoji=False)
+err = Console(stderr=True, soft_wrap=True, markup=False, highlight=False, emoji=False)  # an error stays one line
 
 
 
@@ -207,7 +207,7 @@ def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra:
 
         def put(tmp: Path) -> None:
             with tmp.open("w") as fh:
-                console = Console(file=fh, width=250, markup=False, highlight=False, soft_wrap=True)
+                console = Console(file=fh, width=250, markup=False, highlight=False, soft_wrap=True, emoji=False)
                 console.print(_table(rows, title))
                 for line in extra:
                     console.print(line)
@@ -570,7 +570,7 @@ def check_cmd(
     legend = ("holds: the rate was shown to be within the 'catches' distance of the band's centre; FAIL: its interval "
               "left the band; UNDECIDED: neither by the cap (treated as a failure).")
     if fmt == "table" and output is None:
-        wide = out if out.is_terminal else Console(width=170, markup=False, highlight=False)  # CI logs: one line per band
+        wide = out if out.is_terminal else Console(width=170, markup=False, highlight=False, emoji=False)  # CI logs: one line per band
         if not _fits(rows, wide.width):  # a narrow terminal: a block per band (the table cut '9.50-10.5…')
             _print_rows([{k: printable(str(v)) for k, v in r.items()} for r in rows], t_title)
         else:

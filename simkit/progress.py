@@ -37,7 +37,7 @@ def bar(label: str, total: int | None, completed: int = 0, enabled: bool = True,
 
     remaining = [TextColumn("eta"), TimeRemainingColumn()] if eta else []
     with Progress(TextColumn("{task.description}", markup=False, style="bold"), BarColumn(), MofNCompleteColumn(), _Rate(),
-                  TimeElapsedColumn(), *remaining, console=Console(stderr=True)) as progress:
+                  TimeElapsedColumn(), *remaining, console=Console(stderr=True, emoji=False)) as progress:
         task = progress.add_task(label, total=total, completed=completed, resumed=completed)
 
         def advance(n: int) -> None:
@@ -60,7 +60,7 @@ def status(enabled: bool = True) -> Iterator[Callable[[str], None]]:
 
     def say(text: str) -> None:
         if not shown:
-            shown.append(Console(stderr=True).status(text))
+            shown.append(Console(stderr=True, emoji=False, markup=False).status(text))
             shown[0].start()
         else:
             shown[0].update(text)
@@ -79,4 +79,4 @@ def warn(text: str) -> None:
 
     from .errors import printable
 
-    Console(stderr=True, soft_wrap=True, highlight=False).print(Text("note: ", style="yellow") + Text(printable(text)))
+    Console(stderr=True, soft_wrap=True, highlight=False, emoji=False).print(Text("note: ", style="yellow") + Text(printable(text)))
