@@ -285,11 +285,8 @@ def test_an_os_error_without_a_file_is_named_for_what_it_is(monkeypatch, capsys,
 def test_names_are_printed_as_given_never_as_emoji():
     """rich turned a user's bot ubots:ok into "ubots🆗" in bench's lines (a hostile review)."""
     from simkit.cli import err, out
-    from simkit.progress import status
 
     for console in (out, err):
         with console.capture() as got:
             console.print("ubots:ok: and ubots:smile:")
         assert got.get().strip() == "ubots:ok: and ubots:smile:"
-    with status() as say:  # the spinner's line: the same text
-        say("ubots:ok: [bold]x[/bold]")
