@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -387,9 +388,11 @@ def paired_numeric(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> Differe
     """Mean of paired differences ``a - b`` with a t interval and the paired t-test.
 
     Uses scipy ``ttest_rel`` (and its ``confidence_interval``). If every
-    difference is 0 the p-value is 1 and the interval [0, 0]; if the
-    differences are a non-zero constant the interval collapses to it and
-    p = 0. Fewer than two pairs give p = nan.
+    difference is 0 the p-value is 1 and the interval [0, 0]. If they are one
+    non-zero constant c the t-test is undefined (it gave p = 0 for two games):
+    the sign test's p = 2 / 2^n decides, and the interval is [c, c] where that
+    excludes no difference, [min(0, c), max(0, c)] where it does not (n < 6 at
+    95%). Fewer than two pairs give p = nan.
     """
     alpha = _check_level(level)
     x = _as_1d(a, "a")
@@ -405,9 +408,14 @@ def paired_numeric(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> Differe
     if d.size < 2:
         return _difference(mean, mean, mean, _NAN, alpha)
     if np.all(d == d[0]):
-        return _difference(mean, mean, mean, 1.0 if mean == 0.0 else 0.0, alpha)
-    res = scipy.stats.ttest_rel(x, y)
-    ci = res.confidence_interval(confidence_level=level)
+        if mean == 0.0:
+            return _difference(mean, mean, mean, 1.0, alpha)
+        p = min(1.0, 2.0 * 0.5 ** d.size)  # every pair on one side
+        return _difference(mean, *((mean, mean) if p < alpha else (min(0.0, mean), max(0.0, mean))), p, alpha)
+    with warnings.catch_warnings():  # nearly equal differences: scipy warns, the figures stand
+        warnings.simplefilter("ignore", RuntimeWarning)
+        res = scipy.stats.ttest_rel(x, y)
+        ci = res.confidence_interval(confidence_level=level)
     return _difference(mean, ci.low, ci.high, res.pvalue, alpha)
 
 

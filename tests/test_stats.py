@@ -262,6 +262,26 @@ def test_paired_numeric_all_zero_differences():
     )
 
 
+def test_paired_numeric_one_constant_difference_is_a_sign_test():
+    """Two games that each lost one round gave p = 0 ("significant") and [-1, -1]: the
+    t-test is undefined there. Every pair on one side: p = 2 / 2^n, and the interval
+    reaches 0 until that excludes no difference."""
+    two = paired_numeric(np.array([9.0, 10.0]), np.array([10.0, 11.0]))
+    assert (two.estimate, two.lo, two.hi, two.p_value, two.significant) == (-1.0, -1.0, 0.0, 0.5, False)
+    five, six = (paired_numeric(np.full(n, 3.0), np.full(n, 1.0)) for n in (5, 6))
+    assert (five.p_value, five.lo, five.hi, five.significant) == (0.0625, 0.0, 2.0, False)
+    assert (six.p_value, six.lo, six.hi, six.significant) == (0.03125, 2.0, 2.0, True)
+
+
+def test_paired_numeric_nearly_equal_differences_warn_nobody():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = paired_numeric(np.array([10.5, 10.5 + 1e-15]), np.array([0.0, 0.0]))
+    assert d.lo <= d.estimate <= d.hi
+
+
 def test_independent_numeric_welch():
     # a: mean 2, var 1, n 3; b: mean 5, var 1, n 3 -> se = sqrt(2/3), t = -3/se,
     # Welch df = 4 (equal variances and sizes).
