@@ -161,6 +161,31 @@ def _ctrl_c_ignored() -> bool:
         return False
 
 
+@contextlib.contextmanager
+def _ctrl_c_noted(pressed: list[int]):
+    """While a bot plays in the main thread: ``pressed`` becomes [0], then [1] if Ctrl-C
+    comes. A KeyboardInterrupt without it is the bot's own (`simkit trace` took one for
+    the user's Ctrl-C: exit 130, "interrupted"). Elsewhere ``pressed`` stays empty."""
+    import signal
+    import threading
+
+    before = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
+    if not callable(before):  # another thread, or Ctrl-C ignored or left to the system
+        yield
+        return
+
+    def noted(signum, frame):
+        pressed[0] = 1
+        before(signum, frame)
+
+    pressed.append(0)
+    signal.signal(signal.SIGINT, noted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def _one_line(exc: BaseException) -> str:
     try:
         text = str(exc).strip().splitlines()
@@ -173,12 +198,13 @@ def call_user_bot(name: str, fn: Callable, obs: np.ndarray, legal: np.ndarray, r
                   game_index: int, seed: int) -> int:
     """The bot's action, checked: an integer among ``legal``, or a one-line UserError."""
     where = f"bot {name!r} in game {game_index} (seed {seed})"
+    pressed: list[int] = []
     try:
         # What a bot prints goes to stderr: stdout may carry the run's JSON or CSV summary.
-        with contextlib.redirect_stdout(sys.stderr), _exit_refused():
+        with contextlib.redirect_stdout(sys.stderr), _exit_refused(), _ctrl_c_noted(pressed):
             a = fn(obs.copy(), legal.copy(), rng)
     except BaseException as exc:  # noqa: BLE001 - a user bot may raise anything, sys.exit included
-        if isinstance(exc, KeyboardInterrupt) and not _ctrl_c_ignored():
+        if isinstance(exc, KeyboardInterrupt) and not _ctrl_c_ignored() and pressed != [0]:
             raise
         if isinstance(exc, _ExitCalled):
             raise UserError(f"{where} called os._exit({exc.args[0]}); a bot returns an action, it must not end the process") from None

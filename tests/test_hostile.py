@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import signal
 import subprocess
 from pathlib import Path
 
@@ -255,6 +256,14 @@ def test_a_bot_or_bot_module_calling_os_exit_is_one_line(tmp_path, simkit_cli):
     _one_line_exit_2(simkit_cli(["trace", "ufs", "--bot", "quitter:choose"], tmp_path), "called os._exit(0)")
     _one_line_exit_2(simkit_cli(["run", "ufs", "--bot", "leaver:choose", "-n", "5", "--no-progress"], tmp_path),
                      "importing leaver called os._exit(0)")
+
+
+def test_a_bots_own_keyboardinterrupt_in_simkits_process_is_the_bots_error(tmp_path, simkit_cli):
+    """trace plays in simkit's own process, where Ctrl-C is not ignored: a bot raising
+    KeyboardInterrupt was taken for the user's Ctrl-C (exit 130, "interrupted")."""
+    (tmp_path / "kb.py").write_text("def choose(observation, legal, rng):\n    raise KeyboardInterrupt\n")
+    _one_line_exit_2(simkit_cli(["trace", "ufs", "--bot", "kb:choose"], tmp_path), "kb:choose' in game 0 (seed")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handler it had, back
 
 
 def test_a_bot_that_ends_its_process_in_a_check_is_one_line(tmp_path, simkit_cmd):
