@@ -609,7 +609,7 @@ def sweep_cmd(
     from .runner import check_backend
     from .sweep import sweep
 
-    check_backend(backend)
+    check_backend(backend, scheduler)
     res = sweep(experiment, jobs=jobs, games=games, out_root=out_root, progress=progress, backend=backend,
                 scheduler=scheduler, report=report)
     out.print(f"{len(res.experiment.cells)} cells, {res.manifest['rows']:,} rows ready in {res.manifest['wall_time_s']:.1f} s: {res.out / 'all.parquet'}")

@@ -265,15 +265,17 @@ def library_versions() -> dict[str, str]:
     return dict(_library_versions())
 
 
-def check_backend(backend: str) -> None:
+def check_backend(backend: str, scheduler: str | None = None) -> None:
     if backend not in BACKENDS:
         raise UserError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
+    if scheduler and backend not in ("dask", "ray"):  # (it was ignored without a word)
+        raise UserError("--scheduler is the address of a dask or Ray cluster; add --backend dask or --backend ray, or leave it out")
 
 
 @contextmanager
 def backend_context(backend: str, jobs: int, scheduler: str | None) -> Iterator[str]:
     """Sets up a distributed backend for joblib and yields the joblib backend name."""
-    check_backend(backend)
+    check_backend(backend, scheduler)
     if backend == "dask":
         try:
             from dask.distributed import Client, LocalCluster
@@ -1025,7 +1027,7 @@ def run_many(
     with :class:`~simkit.errors.Interrupted`, whose message says how many games are
     kept and how to resume."""
     jobs = worker_count(jobs)
-    check_backend(backend)
+    check_backend(backend, scheduler)
     folders = [Path(out).resolve() for _, out in runs if out is not None]
     if len(set(folders)) != len(folders):
         raise ValueError("two runs were given one output folder: a bug (their games would mix)")

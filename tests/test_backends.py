@@ -48,6 +48,15 @@ def test_a_malformed_scheduler_address_is_one_line(tmp_path):
         run(spec(n=4), tmp_path / "r", jobs=2, backend="dask", scheduler="garbage", chunk_size=2, progress=False)
 
 
+def test_a_scheduler_without_a_cluster_backend_is_refused(tmp_path):
+    """--scheduler with the default backend was ignored without a word."""
+    from simkit.errors import UserError
+
+    with pytest.raises(UserError, match="--scheduler is the address of a dask or Ray cluster; add --backend dask"):
+        run(spec(n=4), tmp_path / "r", jobs=1, scheduler="tcp://host:8786", progress=False)
+    assert not (tmp_path / "r").exists()
+
+
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray not installed (pip install 'simkit[ray]')")
 def test_ray_equals_loky():
     s = spec(n=30)
