@@ -201,6 +201,19 @@ class Report:
                 target.rmdir()
 
 
+def rules_link(result, filename: str) -> str:
+    """A Markdown link from the report's folder to ``docs/rules/<filename>``: relative, so
+    that it holds wherever the report is written (a quick look's folder is deeper than
+    reports/<slug>, where "../../docs" pointed into runs/)."""
+    import os
+
+    from ._cache import ROOT
+
+    folder = result.experiment.report or ROOT / "reports" / result.experiment.game.slug
+    target = os.path.relpath(ROOT / "docs" / "rules" / filename, Path(folder).resolve())
+    return f"[docs/rules/{filename}]({Path(target).as_posix()})"
+
+
 def _answer_key(title: str, group: dict) -> str:
     return f"{title} ({', '.join(f'{k} = {v}' for k, v in sorted(group.items()))})" if group else title
 

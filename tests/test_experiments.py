@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import polars as pl
 import pytest
 
+from simkit._cache import ROOT
 from simkit.check import check, load as load_bands
 from simkit.compare import compare
 from simkit.errors import UserError
@@ -46,6 +48,10 @@ def test_sweep_runs_every_cell_resumes_and_reports(tmp_path):
     assert first.frame.with_columns(pl.col(pl.Categorical).cast(pl.String)).equals(pl.read_parquet(first.out / "all.parquet"))
     assert (tmp_path / "reports" / "under-falling-skies" / "README.md").exists()
     assert (tmp_path / "reports" / "under-falling-skies" / "index.html").exists()
+    # its link to the rules holds wherever the report is (a quick look's pointed into runs/)
+    page = tmp_path / "reports" / "under-falling-skies" / "README.md"
+    (rules,) = re.findall(r"\]\(([^)]*docs/rules/[^)]*)\)", page.read_text())
+    assert (page.parent / rules).resolve() == ROOT / "docs" / "rules" / "under-falling-skies.md"
     assert (tmp_path / "reports" / "index.html").exists()
     cells = sorted((tmp_path / "runs" / "tiny").glob("*/manifest.json"))
     assert len(cells) == 3

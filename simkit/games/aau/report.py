@@ -13,7 +13,7 @@ import polars as pl
 
 from ...ladder import CLASSES, Contrast, classed_line, difference, rules
 from ...questions import SHOWN, Answer
-from ...report import PALETTE, Report, fmt_p, pct, style
+from ...report import PALETTE, Report, fmt_p, pct, rules_link, style
 from ...stats import clustered_mean, holm_adjusted, mean_interval, paired_numeric, wilson
 from . import board as board_mod
 from .questions import QUESTIONS
@@ -84,7 +84,7 @@ def build(result, rep: Report) -> None:
     rep.headline_figure = "missions"
     rep.bullets([
         "Rules as implemented, with the inferred round procedure and every choice: "
-        "[docs/rules/alien-attack-usa.md](../../docs/rules/alien-attack-usa.md).",
+        + rules_link(result, "alien-attack-usa.md") + ".",
         "**The board is a stand-in** (no public source describes the real one): absolute numbers describe this board; "
         "the method carries over to the real board by replacing `simkit/games/aau/data/board.json`. The section on "
         "readings plays built-in variants that each move one stand-in fact (the Canada icons, the corner spaces' labels, "

@@ -16,7 +16,7 @@ import numpy as np
 import polars as pl
 
 from ...questions import ALPHA, EQUIVALENT, SHOWN, VariantEffect, fmt_p
-from ...report import PALETTE, Report, pct, style
+from ...report import PALETTE, Report, pct, rules_link, style
 from ...stats import mean_interval, wilson
 from .questions import HEADLINE, MAP_NAMES, MARGIN, Sides, TurnOrder, within_margin
 
@@ -128,7 +128,7 @@ def build(result, rep: Report) -> None:
              "stronger. Rates: Wilson intervals for a share of games, t intervals over games for a seat's win rate and for "
              "means; paired comparisons: Tango's interval and McNemar's test.")
     rep.bullets([
-        "Rules as implemented, with every reading (A1-A29) and stand-in: [docs/rules/eftaios.md](../../docs/rules/eftaios.md). "
+        "Rules as implemented, with every reading (A1-A29) and stand-in: " + rules_link(result, "eftaios.md") + ". "
         "Defaults throughout: A1-A29 at their default readings, 39 rounds.",
         "Bots (each sees only its seat's observation: its own character, sector and cards, and the public announcements): "
         + "; ".join(f"`{k}`: {v.help}" for k, v in game.bots.items()) + ".",

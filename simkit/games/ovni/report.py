@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from ...questions import EQUIVALENT, NOT_SHOWN, SHOWN, Answer, Payoff, fmt_p
-from ...report import PALETTE, Report, pct, style
+from ...report import PALETTE, Report, pct, rules_link, style
 from ...stats import clustered_mean, holm_adjusted, mean_interval, paired_numeric, wilson
 from .questions import HEADLINE, QUESTIONS, ShareEffect
 
@@ -73,7 +73,7 @@ def build(result, rep: Report) -> None:
     game = result.experiment.game
     rep.headline_figure = "abilities"
     rep.bullets([
-        "Rules as implemented, every reading and every stand-in: [docs/rules/ovni.md](../../docs/rules/ovni.md).",
+        "Rules as implemented, every reading and every stand-in: " + rules_link(result, "ovni.md") + ".",
         "**Many components are stand-ins** (the 12th city, the route lines, the city numbers, the mission cards' "
         "parameters, the ability names, three human colours, the planet distances): numbers that depend on them are "
         "flagged below; the method carries over to the real components by editing `simkit/games/ovni/data/`.",

@@ -14,7 +14,7 @@ import polars as pl
 import scipy  # its parts load on first use: a game's module imports in a blink
 
 from ...questions import VariantEffect, contrast_verdict, two_sided_p
-from ...report import PALETTE, Report, fmt_p, pct, style
+from ...report import PALETTE, Report, fmt_p, pct, rules_link, style
 from ...stats import holm_adjusted, wilson
 from .questions import BOTS, DEFAULTS, QUESTIONS, OptionWorth, Seats, paired_family
 
@@ -112,7 +112,7 @@ def build(result, rep: Report) -> None:
     rep.bullets([
         f"Root seed {exp.seed}: game *i* of every cell has the same seed and, seats rotated, the same bot in the same seat, "
         "so cells are compared game by game (paired) where they differ only in a bot option, the board or a reading.",
-        "Rules as implemented, with every reading (A1-A37) and stand-in: [docs/rules/ufo-o.md](../../docs/rules/ufo-o.md).",
+        "Rules as implemented, with every reading (A1-A37) and stand-in: " + rules_link(result, "ufo-o.md") + ".",
         "**The board is a stand-in** (nothing public describes the real sheet: 9 x 11 hexes, motherships at the middle of the "
         "top and bottom rows, an asteroid belt with three gaps and four outliers); absolute numbers describe this board.",
         "Bots: " + "; ".join(f"`{k}`: {v.help}" for k, v in game.bots.items()) + ".",

@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from ...ladder import CLASSES, Contrast, Means, boot_taus, classed_line, classify, difference, from_difference, rules
-from ...report import PALETTE, Report, pct, style
+from ...report import PALETTE, Report, pct, rules_link, style
 from ...stats import clustered_mean, clustered_rate, design_effect, diff_independent, holm, holm_adjusted, paired_binary, wilson
 from .questions import CITY_NAMES, MAIN, QUESTIONS, DamagedSide, RuleVariant, ThreatLevels, select_games
 
@@ -90,7 +90,7 @@ def build(result, rep: Report) -> None:
     rep.bullets([
         f"Runs are cached in `runs/sweeps/{exp.name}/` (`make run` runs this experiment).",
         f"Root seed {exp.seed}: game *i* of every cell uses the same seed, so cells share their dice as far as their play allows.",
-        "Rules as implemented, with every ambiguity and stand-in: [docs/rules/under-falling-skies.md](../../docs/rules/under-falling-skies.md).",
+        "Rules as implemented, with every ambiguity and stand-in: " + rules_link(result, "under-falling-skies.md") + ".",
         "Bots: " + "; ".join(f"`{b}`: {game.bots[b.split(':')[0]].help}" for b in bots if b.split(':')[0] in game.bots) + ".",
         "The board data are a transcription of the retail components with disputed cells resolved as documented; "
         "rates are properties of these bots on this data, not of expert human play.",
