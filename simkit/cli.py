@@ -30,6 +30,8 @@ app = typer.Typer(
 # User text (bot and band names, paths, values) is never read as console markup.
 # On a terminal (or with COLUMNS set) text wraps between words to fit it; piped or
 # redirected there is no terminal to fit, so lines and tables keep their natural width (up to 220).
+if os.environ.get("COLUMNS", "").strip().lstrip("-").isdigit() and int(os.environ["COLUMNS"]) <= 0:
+    del os.environ["COLUMNS"]  # rich printed nothing at all, errors included, at a width of 0
 out = Console(soft_wrap=False, markup=False, highlight=False, emoji=False)
 if not out.is_terminal and "COLUMNS" not in os.environ:
     out = Console(soft_wrap=True, markup=False, highlight=False, width=220, emoji=False)
@@ -848,6 +850,9 @@ def main() -> None:
 
     _quiet_resource_tracker()
     _enough_open_files()
+    if sys.stdout is None:  # (started with >&-: every answer was dropped without a word, exit 0)
+        _fail("the standard output is closed, so no answer could be shown; run the command again with it open, "
+              "or send it to a file (> answers.txt)", 2)
     try:
         code = app(standalone_mode=False)
         if code in (0, None):

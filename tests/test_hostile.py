@@ -209,6 +209,20 @@ def _one_line_exit_2(proc, needle: str) -> None:
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
 
 
+def test_a_zero_width_or_a_closed_output_still_says_something(tmp_path, simkit_cmd):
+    """COLUMNS=0 printed nothing at all, not even an error; with the standard output closed
+    (>&-) every answer was dropped and the command ended 0 (a hostile review)."""
+    env = dict(os.environ, COLUMNS="0")
+    shown = _cli(simkit_cmd, ["run", "template", "-n", "10", "--no-progress", "--out", str(tmp_path / "r")], tmp_path, env)
+    assert shown.returncode == 0 and "answer:" in shown.stdout, shown.stderr
+    bad = _cli(simkit_cmd, ["run", "template", "--set", "nope=1"], tmp_path, env)
+    _one_line_exit_2(bad, "nope")
+    closed = subprocess.run(simkit_cmd + ["run", "template", "-n", "10", "--no-progress", "--out", str(tmp_path / "c")],
+                            stdout=None, stderr=subprocess.PIPE, text=True, timeout=600, cwd=tmp_path, preexec_fn=lambda: os.close(1))
+    _one_line_exit_2(closed, "the standard output is closed")
+    assert not (tmp_path / "c").exists()
+
+
 def test_output_files_simkit_did_not_write_are_never_overwritten(tmp_path, simkit_cli):
     mine = tmp_path / "mine.json"
     mine.write_text("precious")
