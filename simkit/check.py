@@ -200,9 +200,13 @@ def load(path: Path) -> list[Band]:
         if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 1 <= seat <= seats):
             raise _fail(path, where, f"seat must be an integer 1..{seats}, got {seat!r}")
         try:
-            need = int(math.ceil(test.required_cap() / batch) * batch)
+            required = test.required_cap()
         except ValueError as exc:
             raise _fail(path, where, str(exc)) from None
+        if batch > required:  # (the cap is rounded up to whole batches: 10^9 games were started without a word)
+            raise _fail(path, where, f"batch {batch:,} is more games than the band's tests need in all ({required:,}); "
+                                     f"give a batch of at most {required:,} (the default is {DEFAULTS['batch']:,})")
+        need = int(math.ceil(required / batch) * batch)
         if "max_games" in raw:
             cap = _integer(raw, "max_games", 1, where, path)
             if cap < need:

@@ -152,6 +152,7 @@ GOOD = 'name = "a"\ngame = "ufs"\nmetric = "won"\ncentre = 0.3\nlo = 0.25\nhi = 
     (GOOD.replace("lo = 0.25", "lo = true"), "lo must be a number"),
     (GOOD + "max_games = 1000", "too small"),
     (GOOD.replace("detect = 0.1", "detect = 0.1\nbatch = 0"), "batch must be an integer"),
+    (GOOD.replace("detect = 0.1", "detect = 0.1\nbatch = 1000000000"), "batch 1,000,000,000 is more games than"),  # it played on
     (GOOD.replace("detect = 0.1", "detect = 0.05001"), "no cap up to"),
 ])
 def test_bands_file_errors(tmp_path, band, message):
