@@ -30,6 +30,8 @@ app = typer.Typer(
 # User text (bot and band names, paths, values) is never read as console markup.
 # On a terminal (or with COLUMNS set) text wraps between words to fit it; piped or
 # redirected there is no terminal to fit, so lines and tables keep their natural width (up to 220).
+if os.environ.get("HOME") == "":
+    del os.environ["HOME"]  # ~ then is the account's home (an empty HOME put the compile cache in /.cache)
 if os.environ.get("COLUMNS", "").strip().lstrip("-").isdigit() and int(os.environ["COLUMNS"]) <= 0:
     del os.environ["COLUMNS"]  # rich printed nothing at all, errors included, at a width of 0
 out = Console(soft_wrap=False, markup=False, highlight=False, emoji=False)

@@ -12,6 +12,7 @@ plain Python (``runner._play_while_compiling``); ``simkit compile`` compiles ahe
 from __future__ import annotations
 
 import atexit
+import os
 import threading
 import time
 from typing import Any, Callable, Iterable
@@ -20,6 +21,7 @@ import numpy as np
 
 from . import _cache
 from .bots import Bot
+from .errors import UserError
 from .game import GameSpec
 from .play import bots_used, every_bot_loop, simulate
 from .seeding import game_seeds
@@ -47,10 +49,26 @@ def compile_loop(game: GameSpec, bots: list[Bot], checked: bool = False) -> floa
     return time.perf_counter() - t0
 
 
+def check_cache_writable() -> None:
+    """One line before any compiling when the compile cache cannot be written: numba then
+    fell back to another place without a word (the package's own folders, or another
+    cache), and every run compiled again."""
+    root = _cache.cache_root()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        probe = root / f".probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise UserError(f"the compile cache {root} cannot be written ({exc.strerror or exc}); point SIMKIT_CACHE_DIR "
+                        "at a folder you can write") from None
+
+
 def uncompiled(runs: Iterable[tuple[GameSpec, Iterable[Bot]]]) -> list[tuple[GameSpec, list[Bot]]]:
     """The game loops the runs need that are not in the cache, one per game and set of
     built-in bots. Runs whose seats include a user's bot play the Python loop, whose
     compiled functions are compiled one by one on first use: they need none."""
+    check_cache_writable()
     wanted: dict[tuple[str, int], tuple[GameSpec, list[Bot]]] = {}
     for game, bots in runs:
         bots = list(bots)

@@ -223,6 +223,15 @@ def test_a_zero_width_or_a_closed_output_still_says_something(tmp_path, simkit_c
     assert not (tmp_path / "c").exists()
 
 
+def test_a_compile_cache_that_cannot_be_written_is_one_line(tmp_path, simkit_cli, monkeypatch):
+    """numba fell back to another place without a word, and every run compiled again."""
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("SIMKIT_CACHE_DIR", str(tmp_path / "file"))
+    _one_line_exit_2(simkit_cli(["run", "template", "-n", "5", "--no-progress", "--out", str(tmp_path / "r")], tmp_path),
+                     "the compile cache")
+    assert not (tmp_path / "r").exists()
+
+
 def test_output_files_simkit_did_not_write_are_never_overwritten(tmp_path, simkit_cli):
     mine = tmp_path / "mine.json"
     mine.write_text("precious")
