@@ -203,9 +203,10 @@ def load(path: Path) -> list[Band]:
             required = test.required_cap()
         except ValueError as exc:
             raise _fail(path, where, str(exc)) from None
-        if batch > required:  # (the cap is rounded up to whole batches: 10^9 games were started without a word)
+        most = max(required, DEFAULTS["batch"])
+        if batch > most:  # (the cap is rounded up to whole batches: 10^9 games were started without a word)
             raise _fail(path, where, f"batch {batch:,} is more games than the band's tests need in all ({required:,}); "
-                                     f"give a batch of at most {required:,} (the default is {DEFAULTS['batch']:,})")
+                                     f"give a batch of at most {most:,}")
         need = int(math.ceil(required / batch) * batch)
         if "max_games" in raw:
             cap = _integer(raw, "max_games", 1, where, path)
