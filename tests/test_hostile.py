@@ -513,7 +513,8 @@ def test_a_huge_batch_is_not_refused_with_an_option_the_user_never_gave(tmp_path
     with pytest.raises(UserError, match="band #1 \\(b\\): batch 1,000,000,000 is more games than"):  # the file's own key
         check_mod.load(path)
     path.write_text(path.read_text().replace("batch = 1000000000\n", ""))
-    band = dataclasses.replace(check_mod.load(path)[0], batch=10**9, spec=dataclasses.replace(band.spec, n_games=50))
+    band = check_mod.load(path)[0]
+    band = dataclasses.replace(band, batch=10**9, spec=dataclasses.replace(band.spec, n_games=50))
     assert check_mod.decide(band).games == 50
 
 
