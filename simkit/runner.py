@@ -680,6 +680,9 @@ def _worker_init() -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, daemon=True).start()
+    # A worker asked to exit does not wait for threads a user's bot left running: the
+    # command waited for ever after its last game (every result was in).
+    threading._shutdown = lambda: None
 
 
 _FAULTS = None  # in a worker: where its fault handler writes (_worker_init)

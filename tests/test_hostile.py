@@ -223,6 +223,19 @@ def test_a_zero_width_or_a_closed_output_still_says_something(tmp_path, simkit_c
     assert not (tmp_path / "c").exists()
 
 
+def test_a_bot_that_leaves_a_thread_running_does_not_hold_the_command(tmp_path, simkit_cmd):
+    """Its worker waited for the thread at exit, and the command for the worker, for ever
+    after the last game (a second hostile review)."""
+    (tmp_path / "threader.py").write_text("import threading, time\nstarted = []\n"
+                                           "def choose(observation, legal, rng):\n"
+                                           "    if not started:\n        started.append(1)\n"
+                                           "        threading.Thread(target=time.sleep, args=(300,), daemon=False).start()\n"
+                                           "    return legal[0]\n")
+    proc = subprocess.run(simkit_cmd + ["run", "template", "--bot", "threader:choose", "-n", "4", "--no-progress",
+                                        "--out", str(tmp_path / "r")], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 0 and "answer:" in proc.stdout, proc.stderr
+
+
 def test_a_compile_cache_that_cannot_be_written_is_one_line(tmp_path, simkit_cli, monkeypatch):
     """numba fell back to another place without a word, and every run compiled again."""
     (tmp_path / "file").write_text("")
