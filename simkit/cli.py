@@ -471,7 +471,7 @@ def compare_cmd(
     g = get(game)
     _check_metrics(g, metric)
     sets_a = parse_assignments(set_)
-    sets_vs = parse_assignments(vs)
+    sets_vs = parse_assignments(vs, "--vs")
     params_a = _params(g, sets_a)
     params_b = _params(g, {**sets_a, **sets_vs})
     bots_a = g.resolve_bots(bot, params_a)

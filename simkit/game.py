@@ -377,7 +377,8 @@ class GameSpec:
         if len(texts) == 1:
             texts = texts * seats
         if len(texts) != seats:
-            raise UserError(f"{self.name} with these parameters has {seats} seats but {len(texts)} bots were given; give one --bot, or one per seat")
+            raise UserError(f"{self.name} with these parameters has {seats} seat{'s' if seats != 1 else ''} but {len(texts)} bots "
+                            "were given; give one --bot, or one per seat")
         return [self.resolve_bot(t) for t in texts]
 
 

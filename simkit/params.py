@@ -101,15 +101,16 @@ def _coerce(info: ParamInfo, raw: Any, game: str) -> Any:
     return value
 
 
-def parse_assignments(items: Iterable[str]) -> dict[str, str]:
-    """``["a=1", "b=x"]`` to ``{"a": "1", "b": "x"}``, rejecting malformed items."""
+def parse_assignments(items: Iterable[str], option: str = "--set") -> dict[str, str]:
+    """``["a=1", "b=x"]`` to ``{"a": "1", "b": "x"}``, rejecting malformed items (named as
+    ``option`` gave them)."""
     out: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise UserError(f"--set {item!r} is malformed; write key=value, e.g. --set threat=2")
+            raise UserError(f"{option} {item!r} is malformed; write key=value, e.g. {option} threat=2")
         if key.strip() in out and out[key.strip()] != value:
-            raise UserError(f"--set {key.strip()} is given twice ({out[key.strip()]!r} and {value!r}); give it once")
+            raise UserError(f"{option} {key.strip()} is given twice ({out[key.strip()]!r} and {value!r}); give it once")
         out[key.strip()] = value
     return out
 

@@ -17,7 +17,8 @@ BAD = [
     (["run", "ufs", "--set", "robots=maybe"], "true or false"),
     (["run", "ufs", "--set", "threat"], "key=value"),
     (["run", "ufs", "--bot", "nosuchbot"], "unknown bot"),
-    (["run", "ufs", "--bot", "greedy", "--bot", "greedy"], "1 seats but 2 bots"),
+    (["run", "ufs", "--bot", "greedy", "--bot", "greedy"], "has 1 seat but 2 bots"),
+    (["compare", "ufs", "--vs", "threat=2", "--vs", "threat=3"], "--vs threat is given twice"),  # it named --set
     (["run", "ufs", "-n", "0"], "positive integer"),
     (["run", "ufs", "--backend", "carrier-pigeon"], "unknown backend"),
     (["bench", "nosuchgame"], "unknown game"),
