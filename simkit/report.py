@@ -183,20 +183,21 @@ class Report:
         # Every file is written beside its place first: a full disk leaves the earlier report
         # as it was (it left half a new one: pages, no index.html). Then report.json records
         # both versions' hashes, so that a stop among the renames leaves every file simkit's.
-        staged = {name: target / f".{name}.tmp" for name in files}
+        from .runner import _tmp_of
+
         try:
             for name, data in files.items():
-                _atomic(staged[name], data, place=False)
+                _atomic(target / name, data, place=False)
             _atomic(target / "report.json", json.dumps({**meta, "replacing": before}, indent=1).encode())
             for name in set(before) - set(files):  # figures of an earlier version of the report
                 if name.endswith(".png"):
                     (target / name).unlink(missing_ok=True)
-            for name, tmp in staged.items():
-                tmp.replace(target / name)
+            for name in files:
+                _tmp_of(target / name).replace(target / name)
             _atomic(target / "report.json", json.dumps(meta, indent=1).encode())
         finally:
-            for tmp in staged.values():
-                tmp.unlink(missing_ok=True)
+            for name in files:
+                _tmp_of(target / name).unlink(missing_ok=True)
             if new_folder and not any(target.iterdir()):
                 target.rmdir()
 
@@ -265,17 +266,11 @@ def _unchanged(path: Path, digest) -> bool:
 
 
 def _atomic(path: Path, data: bytes, place: bool = True) -> None:
-    """Writes ``data`` to ``path`` whole or not at all (``place=False``: ``path`` is the
-    temporary file itself)."""
-    tmp = path.with_name(f".{path.name}.tmp") if place else path
-    try:
-        tmp.write_bytes(data)
-        if place:
-            tmp.replace(path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        shown = path if place else path.with_name(path.name[1:].removesuffix(".tmp"))
-        raise UserError(f"cannot write {shown}: {exc.strerror or exc}; free some space or choose another report folder") from None
+    """Writes ``data`` to ``path`` whole or not at all (``place=False``: left beside it, in
+    ``runner._tmp_of(path)``, for the caller to rename)."""
+    from .runner import _write_atomic
+
+    _write_atomic(path, lambda tmp: tmp.write_bytes(data), hint="free some space or choose another report folder", place=place)
 
 
 def _cell(value: Any) -> str:
