@@ -190,12 +190,17 @@ class _ExperimentFile(BaseModel):
 MAX_CELLS = 10_000
 
 
+def _check_games_cap(games: int | None) -> None:
+    """``--games``, a quick look's cap on each cell: none, or a size a run may have."""
+    if games is not None and not 1 <= games <= MAX_GAMES:
+        raise UserError(f"--games must be from 1 to {MAX_GAMES:,}")
+
+
 def load(path: Path, games_override: int | None = None) -> Experiment:
     """Reads and validates an experiment file, every cell's parameters and bots
     included; the first problem is one line naming the file and the entry."""
     path = Path(path)
-    if games_override is not None and not 1 <= games_override <= MAX_GAMES:
-        raise UserError(f"--games must be from 1 to {MAX_GAMES:,}")
+    _check_games_cap(games_override)
     doc, _ = read(str(path), "experiment file")
     exp = validated(_ExperimentFile, doc, path, "see experiments/*.toml for the format")
     game = get(exp.game)
@@ -333,8 +338,7 @@ def default_experiment(game, games: int | None = None, out_root: Path = Path("ru
     """The experiment of a game that ships none (``simkit report GAME``): its default
     settings and bot at every seat, seats rotated, ``games`` games (20,000 by default), its
     readings when it declares them; the report goes to ``runs/reports/<slug>/``."""
-    if games is not None and not 1 <= games <= MAX_GAMES:  # (0 played the full 20,000 as "a quick look")
-        raise UserError(f"--games must be from 1 to {MAX_GAMES:,}")
+    _check_games_cap(games)  # (0 played the full 20,000 as "a quick look")
     params = build(game.params, {}, game.name)
     n = 20_000 if games is None else games
     bots = tuple(game.resolve_bots([], params))
