@@ -47,16 +47,32 @@ def one_winner(rng, probs: np.ndarray) -> np.ndarray:
 
 
 # ---- known values ---------------------------------------------------------------------------
-def test_deviations_from_mean_on_a_tiny_matrix():
-    m = np.array([[1.0, 0, 0], [0, 1, 0], [1, 0, 0], [0, 0, 1]])
+def test_deviations_from_mean_on_a_small_matrix():
+    m = np.tile([[1.0, 0, 0], [0, 1, 0], [1, 0, 0], [0, 0, 1]], (10, 1))  # 40 games; seats 2 and 3 win 10 each
     devs = Q.deviations_from_mean(m)
-    # seat 1: per game 2/3, -1/3, 2/3, -1/3: mean 1/6, sd sqrt(1/3), se sqrt(1/3)/2
-    assert devs[0][0] == pytest.approx(1 / 6)
-    assert devs[0][1] == pytest.approx(np.sqrt(1 / 3) / 2)
-    assert devs[0][2] == pytest.approx(2 * sps.norm.sf((1 / 6) / (np.sqrt(1 / 3) / 2)))
+    # seat 1: per game 2/3, -1/3, 2/3, -1/3: mean 1/6, variance 1/4 * 40/39 (ddof 1)
+    se = np.sqrt(0.25 * 40 / 39 / 40)
+    assert devs[0].estimate == pytest.approx(1 / 6) and devs[0].se == pytest.approx(se)
+    assert devs[0].p == pytest.approx(2 * sps.norm.sf((1 / 6) / se))
     # seats 2 and 3: -1/3, 2/3, -1/3, -1/3 and -1/3, -1/3, -1/3, 2/3: mean -1/12 each
-    assert devs[1][0] == pytest.approx(-1 / 12) and devs[2][0] == pytest.approx(-1 / 12)
-    assert sum(d[0] for d in devs) == pytest.approx(0)
+    assert devs[1].estimate == pytest.approx(-1 / 12) and devs[2].estimate == pytest.approx(-1 / 12)
+    assert sum(d.estimate for d in devs) == pytest.approx(0)
+
+
+def test_few_games_are_judged_by_the_empirical_bernstein_bound():
+    """Seats 2 and 3 win one game each of 4: short of 10 wins the normal interval is not
+    trusted. The bound (Maurer & Pontil, Theorem 4, each side at 2.5%): sqrt(2 V L / n) +
+    7 w L / (3 (n - 1)), L = log(4 / 0.05), w = 4/3 the range of a deviation of 3 seats."""
+    m = np.array([[1.0, 0, 0], [0, 1, 0], [1, 0, 0], [0, 0, 1]])
+    assert not Q.normal_holds(m) and Q.normal_holds(np.tile(m, (10, 1)))
+    devs = Q.deviations_from_mean(m)
+    log = np.log(4 / 0.05)
+    half = np.sqrt(2 * (1 / 3) * log / 4) + 7 * (4 / 3) * log / 9
+    assert devs[0].estimate == pytest.approx(1 / 6) and devs[0].se * Q.Z95 == pytest.approx(half)
+    # the p-value is the level at which the interval just reaches 0
+    x = np.array([0.5] * 45 + [-0.5] * 5)
+    p = Q.bernstein_p(x, 1.0)
+    assert 0 < p < 1 and Q.bernstein_half_width(x, 1.0, p) == pytest.approx(abs(x.mean()))
 
 
 def test_adjusted_effects_is_the_plain_difference_with_one_item_per_row_and_one_stratum():
@@ -94,7 +110,7 @@ def test_two_positions_are_one_hypothesis():
     m = one_winner(rng, np.tile([0.53, 0.47], (2000, 1)))
     judged, family = Q.judge_deviations(m, 0.02)
     raw = Q.deviations_from_mean(m)
-    assert family == 1 and judged[0].p == pytest.approx(raw[0][2]) and judged[1].p == pytest.approx(raw[1][2])
+    assert family == 1 and judged[0].p == pytest.approx(raw[0].p) and judged[1].p == pytest.approx(raw[1].p)
     judged, family = Q.judge_deviations(one_winner(rng, np.full((2000, 3), 1 / 3)), 0.02)
     assert family == 3
 
@@ -169,6 +185,51 @@ def test_seat_fairness_answer_on_a_frame():
     assert "one test" in b.method
 
 
+@pytest.mark.parametrize("players, games, win, one", [(2, 10, 1.0, True), (4, 100, 0.02, False), (4, 100, 0.1, True),
+                                                 (4, 1000, 0.1, True)])
+def test_seat_fairness_no_false_favoured_seat_in_few_games_or_with_rare_wins(players, games, win, one):
+    """Fair seats; a game has a winner with chance ``win`` (one winner, or each seat on its
+    own). The normal interval at any count called a seat favoured 11.5%, 26%, 25% and 9%
+    of the time in these four cases; short of 10 wins and 10 games not won at every seat
+    the empirical Bernstein bound judges instead."""
+    rng = np.random.default_rng(players * 1000 + games)
+
+    def make(r):
+        if not one:
+            return (r.random((games, players)) < win).astype(float)
+        m = one_winner(r, np.full((games, players), 1 / players))
+        return m * (r.random((games, 1)) < win)
+
+    null = _fairness_rates(rng, 1000, make, margin=None)
+    assert at_most_alpha(null[Q.SHOWN], 1000), null
+
+
+def test_seat_fairness_in_few_games_still_shows_a_clear_favourite():
+    """The bound is valid at any count, and still sees a seat that wins 45 of 50 three-
+    player games, or one that never wins in 2,000 four-player games where the others win 5%."""
+    won = np.tile([[1.0, 0, 0]], (50, 1))
+    won[:5] = [0, 1, 0]
+    tested, _ = Q.judge_deviations(won, margin=0.02)
+    assert not Q.normal_holds(won) and tested[0].verdict == Q.SHOWN and tested[0].estimate > 0
+    rng = np.random.default_rng(3)
+    won = (rng.random((2000, 4)) < 0.05).astype(float)
+    won[:, 0] = 0
+    tested, _ = Q.judge_deviations(won, margin=0.02)
+    assert not Q.normal_holds(won) and tested[0].verdict == Q.SHOWN and tested[0].estimate < 0
+
+
+def test_seat_fairness_answer_in_few_games_says_so():
+    """Ten two-player games, the first seat winning 8: not a favoured seat (the exact
+    binomial p is 0.11; the normal interval said +30 [+3.9, +56.1]), an interval within
+    the ±50 points a deviation can reach, and the sentence says why it is wide."""
+    won = np.array([1, 0] * 8 + [0, 1] * 2, dtype=bool)
+    frame = pl.DataFrame({"game_index": np.repeat(np.arange(10), 2), "seat": np.tile([1, 2], 10),
+                          "players": np.full(20, 2), "won": won})
+    (a,) = Q.SeatFairness().answers(frame)
+    assert a.verdict == Q.NOT_SHOWN and "Few games: seat 2 won 2 of 10" in a.sentence and "Bernstein" in a.method
+    assert all(-0.5 <= e.lo <= e.estimate <= e.hi <= 0.5 for e in a.estimates)
+
+
 # ---- side balance ---------------------------------------------------------------------------
 def _sides(won: np.ndarray, a_seats: list[int]) -> tuple[np.ndarray, ...]:
     b_seats = [k for k in range(won.shape[1]) if k not in a_seats]
@@ -207,6 +268,19 @@ def test_side_balance_per_side_no_false_difference_when_only_the_players_differ(
         false += per_side.verdict == Q.SHOWN
         power += per_player.verdict == Q.SHOWN
     assert at_most_alpha(false, reps) and power / reps > 0.9
+
+
+@pytest.mark.parametrize("games, win", [(50, 0.03), (20, 0.1)])
+def test_side_balance_no_false_difference_in_few_games(games, win):
+    """Three seats against one, each winning on its own with chance ``win``: per player no
+    difference. The normal interval at any count said there was one 9.8% and 9.1% of the
+    time."""
+    rng = np.random.default_rng(games)
+    reps, false = 1000, 0
+    for _ in range(reps):
+        won = (rng.random((games, 4)) < win).astype(float)
+        false += Q.judge_sides(*_sides(won, [0, 1, 2]), None)[0].verdict == Q.SHOWN
+    assert at_most_alpha(false, reps)
 
 
 def test_side_balance_no_false_balanced_at_the_margin():
