@@ -352,6 +352,20 @@ def _payoff_rows(holds: np.ndarray, won: np.ndarray, players: np.ndarray | None 
     return won.ravel(), holds.reshape(games * seats, cards), strata, np.repeat(np.arange(games), seats)
 
 
+@pytest.mark.parametrize("games, cards, win", [(200, 20, 0.3), (1000, 20, 0.2)])
+def test_payoff_no_false_paying_card_when_wins_are_rare(games, cards, win):
+    """Four seats each dealt one of ``cards`` cards; a game has a winner with chance
+    ``win``, whatever the cards. With cluster-robust errors alone a card whose few holders
+    never won looked certain: some card was called paying 63% and 24% of the time."""
+    rng = np.random.default_rng(games + cards)
+    reps, false = 300, 0
+    for _ in range(reps):
+        holds = deal(rng, games, 4, cards, per_seat=1)
+        won = one_winner(rng, np.full((games, 4), 0.25)) * (rng.random((games, 1)) < win)
+        false += Q.overall([t.verdict for t in Q.judge_effects(*_payoff_rows(holds, won), margin=None)]) == Q.SHOWN
+    assert at_most_alpha(false, reps), false
+
+
 def test_payoff_no_false_paying_card_under_the_null():
     """Three seats each dealt two of eight cards, one winner per game whatever the cards."""
     rng = np.random.default_rng(50)
