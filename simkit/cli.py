@@ -7,11 +7,12 @@ import errno
 import functools
 import inspect
 import json
+import math
 import os
 import sys
 import textwrap
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 from rich.console import Console
@@ -170,6 +171,18 @@ def _check_output(fmt: str, output: Optional[Path]) -> None:
         check_target(output, "--output")
 
 
+def _finite(x: Any) -> Any:
+    """``x`` with every float that is not a number (an interval one game cannot bound)
+    as ``None``: JSON has no Infinity or NaN, and strict readers refuse them."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
+
+
 def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra: list[str] = (), data: list[dict] | None = None,
           run: dict | None = None, answers: list | None = None, meta: dict | None = None) -> None:
     """Prints (or writes) rows as a table, JSON, CSV or Parquet: nothing is cut. The table
@@ -223,7 +236,7 @@ def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra:
             doc["run"] = run
         if answers:
             doc["answers"] = [a.as_dict() for a in answers]
-        text = json.dumps(doc, indent=2, default=str)
+        text = json.dumps(_finite(doc), indent=2, default=str)
         write(output, lambda tmp: tmp.write_text(text + "\n"), "--output") if output else out.print(text, markup=False, highlight=False, soft_wrap=True)
     if output is not None:
         err.print(f"written: {output}")
@@ -758,7 +771,7 @@ def tune_cmd(
         # one line for the whole tune (a play's own counted its folders only, or nothing was said between plays)
         raise Interrupted(f"interrupted: the games played so far are kept in {out_dir}; run the same command again to resume") from None
 
-    doc = json.dumps(res.as_dict(), indent=2, default=str)
+    doc = json.dumps(_finite(res.as_dict()), indent=2, default=str)
     write(out_dir / "tune.json", lambda tmp: tmp.write_text(doc), "--out")
     if fmt == "json":
         write(output, lambda tmp: tmp.write_text(doc), "--output") if output else out.print(doc, markup=False, highlight=False, soft_wrap=True)

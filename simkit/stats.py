@@ -200,8 +200,8 @@ def clopper_pearson(successes: int, n: int, level: float = 0.95) -> Interval:
 def mean_interval(values: np.ndarray, level: float = 0.95) -> Interval:
     """Sample mean with a Student-t interval (scipy.stats.t.interval's).
 
-    For fewer than two values (or zero spread) the interval collapses to the
-    mean; an empty input gives all-nan.
+    One value says nothing of the spread: its interval is unbounded. With zero
+    spread the interval collapses to the mean; an empty input gives all-nan.
     """
     _check_level(level)
     x = _as_1d(values, "values")
@@ -218,7 +218,7 @@ def mean_interval_of(mean: float, sd: float, n: int, level: float = 0.95) -> Int
     if n == 0:
         return Interval(_NAN, _NAN, _NAN, 0)
     if n < 2:
-        return Interval(mean, mean, mean, n)
+        return Interval(mean, -math.inf, math.inf, n)
     sem = sd / math.sqrt(n)
     if not sem > 0.0:
         return Interval(mean, mean, mean, n)
@@ -392,7 +392,7 @@ def paired_numeric(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> Differe
     non-zero constant c the t-test is undefined (it gave p = 0 for two games):
     the sign test's p = 2 / 2^n decides, and the interval is [c, c] where that
     excludes no difference, [min(0, c), max(0, c)] where it does not (n < 6 at
-    95%). Fewer than two pairs give p = nan.
+    95%). Fewer than two pairs give p = nan and an unbounded interval.
     """
     alpha = _check_level(level)
     x = _as_1d(a, "a")
@@ -406,7 +406,7 @@ def paired_numeric(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> Differe
         return _difference(_NAN, _NAN, _NAN, _NAN, alpha)
     mean = float(d.mean())
     if d.size < 2:
-        return _difference(mean, mean, mean, _NAN, alpha)
+        return _difference(mean, -math.inf, math.inf, _NAN, alpha)
     if np.all(d == d[0]):
         if mean == 0.0:
             return _difference(mean, mean, mean, 1.0, alpha)
@@ -426,8 +426,11 @@ def independent_numeric(
 
     Welch's unequal-variance t-test and interval (scipy
     ``ttest_ind(equal_var=False)`` and its ``confidence_interval``). If both
-    samples have zero spread the interval collapses to the difference and
-    p is 1 (equal means) or 0. Either sample smaller than 2 gives p = nan.
+    samples have zero spread the t-test is undefined: p is that of the
+    permutation test (every value of one sample beyond every value of the other:
+    2 / C(n_a + n_b, n_a), or 1 for equal means), and the interval is the
+    difference where that p excludes no difference, else it reaches 0. Either
+    sample smaller than 2 gives p = nan and an unbounded interval.
     """
     alpha = _check_level(level)
     x = _as_1d(a, "a")
@@ -436,9 +439,12 @@ def independent_numeric(
         return _difference(_NAN, _NAN, _NAN, _NAN, alpha)
     diff = float(x.mean() - y.mean())
     if x.size < 2 or y.size < 2:
-        return _difference(diff, diff, diff, _NAN, alpha)
+        return _difference(diff, -math.inf, math.inf, _NAN, alpha)
     if np.all(x == x[0]) and np.all(y == y[0]):
-        return _difference(diff, diff, diff, 1.0 if diff == 0.0 else 0.0, alpha)
+        if diff == 0.0:
+            return _difference(diff, diff, diff, 1.0, alpha)
+        p = min(1.0, 2.0 / math.comb(x.size + y.size, x.size))
+        return _difference(diff, *((diff, diff) if p < alpha else (min(0.0, diff), max(0.0, diff))), p, alpha)
     res = scipy.stats.ttest_ind(x, y, equal_var=False)
     ci = res.confidence_interval(confidence_level=level)
     return _difference(diff, ci.low, ci.high, res.pvalue, alpha)

@@ -185,6 +185,19 @@ def test_summaries_take_format_and_output_everywhere(tmp_path, simkit_cli):
     assert out.read_text().startswith("bot,") and "games_per_s" in out.read_text()
 
 
+def test_json_of_one_game_is_strict_json(tmp_path, simkit_cli):
+    """One game bounds no mean: its interval is unbounded, written as null (it was
+    '-Infinity', which strict JSON readers refuse)."""
+    run = simkit_cli(["run", "template", "-n", "1", "--no-progress", "--out", str(tmp_path / "r"), "--format", "json"], tmp_path)
+    assert run.returncode == 0, run.stderr
+
+    def refuse(constant):
+        raise ValueError(constant)
+
+    rows = json.loads(run.stdout, parse_constant=refuse)["rows"]
+    assert any(k.endswith("_lo") and v is None for k, v in rows[0].items())
+
+
 TINY = 'name = "tiny"\ngame = "template"\nseed = 1\n[[grid]]\ngames = 20\nbots = ["count"]\n'
 
 

@@ -126,8 +126,8 @@ def test_mean_interval_known():
 
 
 def test_mean_interval_small():
-    one = mean_interval(np.array([3.0]))
-    assert (one.estimate, one.lo, one.hi, one.n) == (3.0, 3.0, 3.0, 1)
+    one = mean_interval(np.array([3.0]))  # one value says nothing of the spread (it said 3 [3, 3])
+    assert (one.estimate, one.lo, one.hi, one.n) == (3.0, -math.inf, math.inf, 1)
     empty = mean_interval(np.array([]))
     assert empty.n == 0 and math.isnan(empty.estimate) and math.isnan(empty.lo)
 
@@ -280,6 +280,24 @@ def test_paired_numeric_nearly_equal_differences_warn_nobody():
         warnings.simplefilter("error")
         d = paired_numeric(np.array([10.5, 10.5 + 1e-15]), np.array([0.0, 0.0]))
     assert d.lo <= d.estimate <= d.hi
+
+
+def test_numeric_differences_of_one_game_have_no_interval():
+    """compare -n 1 printed '-1.000 [-1.000, -1.000]' for one game's difference."""
+    for d in (paired_numeric(np.array([10.0]), np.array([11.0])), independent_numeric(np.array([10.0]), np.array([11.0, 12.0]))):
+        assert d.lo == -math.inf and d.hi == math.inf and math.isnan(d.p_value)
+
+
+def test_independent_numeric_constant_samples_are_a_permutation_test():
+    """Two samples each of one value: the t-test is undefined (it said p = 0 for 2 games
+    against 2). Every value of one beyond every value of the other has chance
+    2 / C(n_a + n_b, n_a) when the samples are exchangeable: 1/3 for 2 and 2, 1/126 for 5 and 5."""
+    two = independent_numeric(np.full(2, 11.0), np.full(2, 10.0))
+    assert two.p_value == pytest.approx(1 / 3) and (two.lo, two.hi) == (0.0, 1.0)
+    five = independent_numeric(np.full(5, 11.0), np.full(5, 10.0))
+    assert five.p_value == pytest.approx(1 / 126) and (five.lo, five.hi) == (1.0, 1.0)
+    same = independent_numeric(np.full(3, 4.0), np.full(2, 4.0))
+    assert same.p_value == 1.0 and (same.lo, same.hi) == (0.0, 0.0)
 
 
 def test_independent_numeric_welch():
