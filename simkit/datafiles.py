@@ -82,7 +82,10 @@ def read(path_str: str, what: str, hint: str = "") -> tuple[dict, str]:
     kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
     try:
         doc = _parse(kind, raw)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise UserError(f"{path}, line {line}: byte 0x{raw[exc.start]:02x} is not UTF-8 text; save the file as UTF-8") from None
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError, _Twice) as exc:
         raise UserError(f"{path}: not valid {kind} ({exc})") from None
     except RecursionError:
         raise UserError(f"{path}: lists or tables nested too deeply to read; no board or card file needs that") from None
@@ -91,10 +94,24 @@ def read(path_str: str, what: str, hint: str = "") -> tuple[dict, str]:
     return doc, hashlib.sha256(raw).hexdigest()[:12]
 
 
+class _Twice(ValueError):
+    """A JSON object gives one key twice (json would keep the last without a word; TOML
+    refuses it)."""
+
+
+def _once(pairs: list[tuple[str, object]]) -> dict:
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise _Twice(f"key {k!r} is given twice in one object")
+        out[k] = v
+    return out
+
+
 @lru_cache(maxsize=32)
 def _parse(kind: str, raw: bytes):
-    text = raw.decode("utf-8")
-    return json.loads(text) if kind == "JSON" else tomllib.loads(text)
+    text = raw.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not content
+    return json.loads(text, object_pairs_hook=_once) if kind == "JSON" else tomllib.loads(text)
 
 
 def data_error(path: Path, where: str, what: str) -> UserError:

@@ -607,6 +607,23 @@ def test_a_file_nested_too_deeply_is_one_line(tmp_path, name, text):
         read(str(tmp_path / name), "board file")
 
 
+def test_data_files_as_editors_save_them(tmp_path):
+    """A byte-order mark is read past (it was 'Invalid statement' in TOML, 'Unexpected UTF-8
+    BOM' in JSON); a Latin-1 byte names its line and says to save as UTF-8 (it gave a byte
+    offset); a JSON key given twice is refused (json kept the last without a word)."""
+    from simkit.datafiles import read
+
+    (tmp_path / "bom.toml").write_bytes(b"\xef\xbb\xbfa = 1\n")
+    (tmp_path / "bom.json").write_bytes(b'\xef\xbb\xbf{"a": 1}')
+    assert read(str(tmp_path / "bom.toml"), "board file")[0] == {"a": 1} == read(str(tmp_path / "bom.json"), "board file")[0]
+    (tmp_path / "latin.toml").write_bytes(b'a = 1\nname = "caf\xe9"\n')
+    with pytest.raises(UserError, match=r"line 2: byte 0xe9 is not UTF-8 text; save the file as UTF-8"):
+        read(str(tmp_path / "latin.toml"), "board file")
+    (tmp_path / "twice.json").write_text('{"cells": {"A1": 1, "A1": 2}}')
+    with pytest.raises(UserError, match="key 'A1' is given twice"):
+        read(str(tmp_path / "twice.json"), "board file")
+
+
 def test_band_names_are_printed_as_written(tmp_path, simkit_cli):
     """Piped output (CI logs) once read band names as console markup: '[/]' was a traceback."""
     path = tmp_path / "bands.toml"
