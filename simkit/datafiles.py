@@ -147,7 +147,8 @@ def validated(model, doc: dict, path: Path | str, hint: str = ""):
             shown = repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
             if len(shown) > 40:
                 shown = shown[:37] + "..."
-            what = f"{err['msg'].rstrip('.')} (got {shown})"
+            msg = err["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")  # a validator's own words
+            what = f"{msg.rstrip('.')} (got {shown})"
         raise UserError(f"{path}: {where}: {what}" + (f"; {hint}" if hint else "")) from None
 
 

@@ -624,6 +624,28 @@ def test_data_files_as_editors_save_them(tmp_path):
         read(str(tmp_path / "twice.json"), "board file")
 
 
+def test_a_data_files_own_check_speaks_plainly():
+    """A model's own check (a pydantic validator raising ValueError) was printed as
+    'Value error, ...'."""
+    from pydantic import BaseModel, field_validator
+
+    from simkit.datafiles import validated
+
+    class Board(BaseModel):
+        rows: int
+
+        @field_validator("rows")
+        @classmethod
+        def odd(cls, v):
+            if v % 2 == 0:
+                raise ValueError("the board needs an odd number of rows")
+            return v
+
+    with pytest.raises(UserError) as info:
+        validated(Board, {"rows": 4}, "b.toml")
+    assert str(info.value) == "b.toml: rows: the board needs an odd number of rows (got 4)"
+
+
 def test_band_names_are_printed_as_written(tmp_path, simkit_cli):
     """Piped output (CI logs) once read band names as console markup: '[/]' was a traceback."""
     path = tmp_path / "bands.toml"
