@@ -1097,11 +1097,11 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
             _forget_unstarted(pending)
             raise
         kept = _kept_games(pending)
-        folders = sorted({str(p.out) for p in pending if p.out is not None})
-        if folders:
-            where = folders[0] if len(folders) == 1 else f"{len(folders)} folders"
+        folders = sorted({str(p.out) for p in pending if p.out is not None and p.resumed + p.stored})  # those keeping games
+        if any(p.out is not None for p in pending):
             if not kept:  # ("0 finished games are kept in 116 folders")
                 raise Interrupted("interrupted before any game had finished; run the same command again to start") from None
+            where = folders[0] if len(folders) == 1 else f"{len(folders)} folders"
             raise Interrupted(f"interrupted: {kept:,} finished games are kept in {where}; run the same command again to resume") from None
         raise Interrupted("interrupted: nothing was saved (no output folder)") from None
     wall = time.perf_counter() - t0

@@ -705,6 +705,22 @@ def test_ctrl_c_before_any_game_finished_says_so(tmp_path, monkeypatch):
         run(spec(n=10), tmp_path / "r", progress=False)
 
 
+def test_ctrl_c_names_only_the_folders_that_keep_games(tmp_path, monkeypatch):
+    """Of two runs, one resumed from 10 stored games and one not started: the games are
+    kept in the first folder (it said 'in 2 folders', counting the empty one)."""
+    import simkit.runner as R
+    from simkit.errors import Interrupted
+
+    run(spec(n=10), tmp_path / "a", progress=False)
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(R, "execute", stopped)
+    with pytest.raises(Interrupted, match=f"10 finished games are kept in {tmp_path / 'a'};"):
+        R.run_many([(spec(n=20), tmp_path / "a"), (spec(n=10, seed=5), tmp_path / "b")], progress=False)
+
+
 def test_a_part_whose_text_column_has_no_value_combines_with_the_others(tmp_path):
     """A chunk whose games all lack a text value (UFS's loss_cause when every game was won)
     was stored with polars' Null type, and the strict combine then refused to extend the
