@@ -27,7 +27,7 @@ from .errors import UserError
 from .game import GameSpec
 from .runner import RunSpec, run_many
 from .fmt import fmt_p
-from .stats import (Difference, Interval, diff_independent, holm_adjusted, independent_numeric, mean_interval, paired_binary, paired_numeric,
+from .stats import (Difference, Interval, diff_independent, games_for_t, holm_adjusted, independent_numeric, mean_interval, paired_binary, paired_numeric,
                     ratio_estimate, wilson)
 
 
@@ -46,6 +46,7 @@ class MetricComparison:
     a_ci: Interval | None = None  # A and B with their own 95% intervals (Wilson's for a rate)
     b_ci: Interval | None = None
     ratio_ci: Interval | None = None  # B / A, paired (delta method on the games); None where A is 0 or a value negative
+    t_needs: int = 0  # numeric metrics: the games the paired t interval needs, by the differences' skewness
 
     @property
     def ratio(self) -> float:
@@ -154,7 +155,7 @@ def _metric(name: str, a: np.ndarray, b: np.ndarray, group: str) -> MetricCompar
     # B / A as a ratio of totals over the same games: its interval keeps the pairing
     ratio = ratio_estimate([(1.0, fb, fa)]) if fa.sum() > 0 and (fa >= 0).all() and (fb >= 0).all() else None
     return MetricComparison(name, binary, float(fa.mean()), float(fb.mean()), pr, ind, agreement, len(a), group,
-                            a_ci=a_ci, b_ci=b_ci, ratio_ci=ratio)
+                            a_ci=a_ci, b_ci=b_ci, ratio_ci=ratio, t_needs=0 if binary else games_for_t(fb - fa))
 
 
 def rows(c: Comparison) -> list[dict[str, str]]:
@@ -177,7 +178,7 @@ def rows(c: Comparison) -> list[dict[str, str]]:
             "B / A": (f"{m.ratio:.3f} [{m.ratio_ci.lo:.3f}, {m.ratio_ci.hi:.3f}]" if m.ratio_ci and np.isfinite(m.ratio_ci.lo)
                       else f"{m.ratio:.3f}" if np.isfinite(m.ratio) else "-"),
             "p": fmt_p(p.p_value, 3) + (" (score)" if m.binary else " (paired t)"),
-            "significant (Holm)": "yes" if m.p_holm < 0.05 else "no",
+            "significant (Holm)": ("yes" if m.p_holm < 0.05 else "no") if m.binary or m.n >= m.t_needs else f"skewed: needs {m.t_needs:,}",
             "same outcome": f"{100 * m.agreement:.1f}%" if m.agreement is not None else "",
             "independent CI": f"[{dfmt(m.independent.lo)}, {dfmt(m.independent.hi)}]",
             "games saved": f"{m.games_ratio:.1f}x" if np.isfinite(m.games_ratio) else "-",
@@ -193,7 +194,7 @@ def data(c: Comparison) -> list[dict]:
     return [{
         "group": m.group, "metric": m.metric, "games": m.n, "a": num(m.a), "b": num(m.b),
         "difference": num(m.paired.estimate), "lo": num(m.paired.lo), "hi": num(m.paired.hi),
-        "p": num(m.paired.p_value), "test": "score" if m.binary else "paired t", "p_holm": num(m.p_holm),
+        "p": num(m.paired.p_value), "test": "score" if m.binary else "paired t", "p_holm": num(m.p_holm), "t_needs": m.t_needs or None,
         "a_lo": num(m.a_ci.lo) if m.a_ci else None, "a_hi": num(m.a_ci.hi) if m.a_ci else None,
         "b_lo": num(m.b_ci.lo) if m.b_ci else None, "b_hi": num(m.b_ci.hi) if m.b_ci else None,
         "ratio": num(m.ratio), "ratio_lo": num(m.ratio_ci.lo) if m.ratio_ci else None,

@@ -28,7 +28,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import polars as pl
 
-from .stats import holm_adjusted, paired_binary, paired_numeric, wilson
+from .stats import games_for_t, holm_adjusted, paired_binary, paired_numeric, wilson
 
 ALPHA = 0.05
 _NORMAL = NormalDist()
@@ -401,7 +401,8 @@ def judge_variant(b: np.ndarray, a: np.ndarray, margin: float | None, alpha: flo
     """``b - a`` on the same games: Tango's interval and McNemar's score test for a 0/1 metric,
     the paired t interval and test otherwise. SHOWN when the test rejects no change at
     ``alpha``; EQUIVALENT (0/1 metric with a margin) when the same interval at level
-    ``1 - 2 alpha`` lies inside ``(-margin, margin)`` (two one-sided tests); else NOT_SHOWN.
+    ``1 - 2 alpha`` lies inside ``(-margin, margin)`` (two one-sided tests); else NOT_SHOWN,
+    as for differences too skewed for their number (:func:`~simkit.stats.games_for_t`).
     Returns the 95% difference, the verdict and whether the metric is 0/1."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     binary = set(np.unique(np.concatenate([a, b]))) <= {0.0, 1.0}
@@ -409,7 +410,9 @@ def judge_variant(b: np.ndarray, a: np.ndarray, margin: float | None, alpha: flo
         (lambda level: paired_numeric(b, a, level))
     d = pair(0.95)
     se = (d.hi - d.lo) / (2 * Z95)
-    if d.p_value < alpha:
+    if not binary and b.size < games_for_t(b - a):
+        verdict = NOT_SHOWN
+    elif d.p_value < alpha:
         verdict = SHOWN
     elif binary and margin is not None and (eq := pair(1 - 2 * alpha)).lo > -margin and eq.hi < margin:
         verdict = EQUIVALENT
@@ -869,6 +872,9 @@ class VariantEffect:
             tail = f"{'raises' if d.estimate > 0 else 'lowers'} {self.metric}: {e.text()} (paired, 5%)"
         elif verdict == EQUIVALENT:
             tail = f"changes {self.metric} by less than ±{_pts(self.margin)} points ({e.text()}, equivalence)"
+        elif not binary and a.size < (need := games_for_t(b - a)):
+            tail = (f"changes {self.metric} by {e.text()}: not judged, the changes are too skewed for {a.size:,} games "
+                    f"(a t interval needs {need:,})")
         else:
             tail = f"changes {self.metric} by {e.text()}: not shown either way"
         return Answer(self.id, self.title, group or {}, _cap(f"{_group_text(group or {})}{self.label} {tail}."), verdict,

@@ -419,6 +419,24 @@ def paired_numeric(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> Differe
     return _difference(mean, ci.low, ci.high, res.pvalue, alpha)
 
 
+def games_for_t(values: np.ndarray) -> int:
+    """How many values a t interval of their mean needs before it can be trusted, by their
+    skewness: more than ``28 + 25 G1^2`` (Cochran's rule as Sugden, Smith & Jones 2000
+    refined it; ``G1`` the adjusted sample skewness). Rare long games made a paired t test
+    call no change a change 19% of the time in 100 games and 6.5% in 1,000 (a skewness of
+    about 9, needing 2,200); symmetric values need 28."""
+    x = _as_1d(values, "values")
+    n = x.size
+    if n < 3:
+        return 28
+    c = x - x.mean()
+    m2 = float(np.mean(c * c))
+    if not m2 > 0:
+        return 28
+    g1 = float(np.mean(c ** 3)) / m2 ** 1.5 * math.sqrt(n * (n - 1)) / (n - 2)
+    return int(math.floor(round(28 + 25 * g1 * g1, 9))) + 1  # more than: 128.0 needs 129 (not 127.99... + 1)
+
+
 def independent_numeric(
     a: np.ndarray, b: np.ndarray, level: float = 0.95
 ) -> Difference:

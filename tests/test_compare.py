@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+import numpy as np
 import polars as pl
 import pytest
 
@@ -65,3 +68,20 @@ def test_a_and_b_and_their_ratio_have_intervals_whose_ratio_covers_at_the_nomina
     assert m.a_ci.lo < m.a < m.a_ci.hi and m.b_ci.lo < m.b < m.b_ci.hi
     row = rows(type("C", (), {"metrics": [m]})())[0]
     assert row["B / A"].count("[") == row["A"].count("[") == row["B"].count("[") == 1
+
+
+def test_a_change_too_skewed_for_its_games_is_not_called_significant():
+    """Rare long games: 5% of 100 games 20 turns longer, the rest 1 shorter. The paired t
+    test is not trusted on so few (stats.games_for_t); the row says how many it needs."""
+    import types
+
+    from simkit.compare import _metric, rows
+
+    rng = np.random.default_rng(4)
+    a = rng.normal(30, 5, 100).round()
+    b = a + np.where(np.arange(100) < 5, 21.0, -1.0)
+    m = dataclasses.replace(_metric("turns", a, b, "seat 1"), p_holm=0.001)
+    (row,) = rows(types.SimpleNamespace(metrics=[m]))
+    assert m.t_needs > 100 and row["significant (Holm)"] == f"skewed: needs {m.t_needs:,}"
+    m = dataclasses.replace(_metric("turns", a, a + 1 + rng.normal(0, 1, 100), "seat 1"), p_holm=0.001)
+    assert rows(types.SimpleNamespace(metrics=[m]))[0]["significant (Holm)"] == "yes"

@@ -300,6 +300,18 @@ def test_independent_numeric_constant_samples_are_a_permutation_test():
     assert same.p_value == 1.0 and (same.lo, same.hi) == (0.0, 0.0)
 
 
+def test_games_for_t_known_values():
+    """28 + 25 G1^2 (Sugden, Smith & Jones 2000), G1 the adjusted sample skewness
+    (scipy.stats.skew with bias=False): 2 for 0, 0, 0, 10, hence more than 128 values."""
+    from scipy.stats import skew
+
+    from simkit.stats import games_for_t
+
+    x = np.array([0.0, 0.0, 0.0, 10.0])
+    assert skew(x, bias=False) == pytest.approx(2.0) and games_for_t(x) == 129
+    assert games_for_t(np.array([1.0, 2.0, 3.0, 4.0, 5.0])) == 29 and games_for_t(np.full(9, 2.0)) == 28
+
+
 def test_independent_numeric_welch():
     # a: mean 2, var 1, n 3; b: mean 5, var 1, n 3 -> se = sqrt(2/3), t = -3/se,
     # Welch df = 4 (equal variances and sizes).
