@@ -574,7 +574,8 @@ class SeatFairness(Question):
         interval = "normal interval"
         if not normal_holds(matrix):
             k, count, lost = fewest(matrix)
-            won = f"did not win {count:,.0f}" if lost else f"won {count:,.0f}"
+            amount = f"{count:,.0f}" if count == int(count) else f"{count:,.1f}"  # win shares may sum to halves
+            won = f"did not win {amount}" if lost else f"won {amount}"
             sentence += (f" Few games: {self._name(positions[k])} {won} of {n:,}, so the intervals are the empirical "
                          f"Bernstein bound, valid at any number of games but wide (the normal one needs {ENOUGH} wins and "
                          f"{ENOUGH} games not won at every {self.position_name}).")

@@ -228,6 +228,10 @@ def test_seat_fairness_answer_in_few_games_says_so():
     (a,) = Q.SeatFairness().answers(frame)
     assert a.verdict == Q.NOT_SHOWN and "Few games: seat 2 won 2 of 10" in a.sentence and "Bernstein" in a.method
     assert all(-0.5 <= e.lo <= e.estimate <= e.hi <= 0.5 for e in a.estimates)
+    shares = np.where(won, 1.0, 0.0)
+    shares[-2:] = 0.5  # the last game drawn: seat 2's shares sum to 1.5
+    (b,) = Q.SeatFairness(value="win_share").answers(frame.with_columns(pl.Series("win_share", shares)))
+    assert "Few games: seat 2 won 1.5 of 10" in b.sentence
 
 
 # ---- side balance ---------------------------------------------------------------------------
