@@ -638,14 +638,20 @@ def paired_ratio_change(
     (e.g. the same seeds under two rule readings): the difference of the values, with a
     t interval and test on the paired differences of the influence values (delta
     method). For plain means (``den`` all ones) this is exactly the paired t-test and
-    interval of :func:`paired_numeric`."""
+    interval of :func:`paired_numeric`, a constant non-zero change included."""
     alpha = _check_level(level)
     vb, zb = linearized(terms_b)
     va, za = linearized(terms_a)
     if zb.shape != za.shape:
         raise ValueError("both figures must be measured on the same units")
     est = vb - va
-    lo, hi, p = _t_interval(est, zb - za, level)
+    d = zb - za
+    if d.size >= 2 and est != 0.0 and np.ptp(d) <= 1e-12 * max(1.0, float(np.abs(d).max())):  # (float sums leave ~1e-17)
+        # every unit moved alike: the sign test, as paired_numeric (two games, each a win
+        # better, were '+200 points [+200, +200], p < 1e-300')
+        p = min(1.0, 2.0 * 0.5 ** d.size)
+        return _difference(est, *((est, est) if p < alpha else (min(0.0, est), max(0.0, est))), p, alpha)
+    lo, hi, p = _t_interval(est, d, level)
     return _difference(est, lo, hi, p, alpha)
 
 

@@ -312,6 +312,20 @@ def test_games_for_t_known_values():
     assert games_for_t(np.array([1.0, 2.0, 3.0, 4.0, 5.0])) == 29 and games_for_t(np.full(9, 2.0)) == 28
 
 
+def test_a_constant_change_of_a_figure_is_a_sign_test():
+    """Two games under two readings, each a win better under B: the t-test is undefined
+    (it said p = 0 and [+1, +1], which sensitivity printed as '+200 pp, p < 1e-300,
+    significant'). As paired_numeric: p = 2 / 2^n, and the interval reaches 0 until then."""
+    from simkit.stats import paired_ratio_change
+
+    ones = np.ones(2)
+    two = paired_ratio_change([(1.0, np.ones(2), ones)], [(1.0, np.zeros(2), ones)])
+    assert two.p_value == pytest.approx(0.5) and (two.lo, two.hi) == (0.0, 1.0) and not two.significant
+    ones = np.ones(8)
+    eight = paired_ratio_change([(1.0, np.ones(8), ones)], [(1.0, np.zeros(8), ones)])
+    assert eight.p_value == pytest.approx(2 / 256) and (eight.lo, eight.hi) == (1.0, 1.0) and eight.significant
+
+
 def test_independent_numeric_welch():
     # a: mean 2, var 1, n 3; b: mean 5, var 1, n 3 -> se = sqrt(2/3), t = -3/se,
     # Welch df = 4 (equal variances and sizes).
@@ -659,4 +673,4 @@ def test_paired_ratio_change_degenerate():
     same = paired_ratio_change([(1.0, x, ones)], [(1.0, x, ones)])
     assert (same.estimate, same.lo, same.hi, same.p_value, same.significant) == (0.0, 0.0, 0.0, 1.0, False)
     shifted = paired_ratio_change([(1.0, x + 1, ones)], [(1.0, x, ones)])
-    assert shifted.estimate == pytest.approx(1.0) and shifted.p_value == 0.0
+    assert shifted.estimate == pytest.approx(1.0) and shifted.p_value == pytest.approx(2 / 32)  # the sign test: not shown at 5
