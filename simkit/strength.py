@@ -80,18 +80,27 @@ class Matchup:
 
 def verdict(diffs: np.ndarray, target: float = TARGET) -> tuple[tuple[float, float, float], str]:
     """The margin (mean of paired differences, t interval) and what it shows. A claim needs
-    its interval on one side of the line: no spread at all (a handful of identical games)
-    claims nothing."""
-    d = paired_numeric(np.asarray(diffs, np.float64), np.zeros(len(diffs)))
-    est = (d.estimate, d.lo, d.hi)
+    its interval on one side of the line. With no spread at all (every game the same
+    difference c, in [-1, 1]) the interval is exact: fewer than a share
+    ``q = 1 - 0.025^(1/n)`` of games can differ, each by at most the range, so the margin
+    lies in ``[c - (c + 1) q, c + (1 - c) q]``. A handful of games claims nothing; a bot
+    that won all of 20 games against one that lost them is at least 10 points stronger
+    (it said 'not shown', with '±0.0')."""
+    x = np.asarray(diffs, np.float64)
+    d = paired_numeric(x, np.zeros(len(x)))
+    c, lo, hi = d.estimate, d.lo, d.hi
+    if x.size >= 2 and not hi > lo:
+        q = 1 - 0.025 ** (1 / x.size)
+        lo, hi = c - (c + 1) * q, c + (1 - c) * q
+    est = (c, lo, hi)
     t = f"{100 * target:g}"
-    if not d.hi > d.lo:
+    if not hi > lo:
         return est, NOT_SHOWN
-    if d.lo >= target:
+    if lo >= target:
         return est, AT_LEAST.format(t=t)
-    if d.lo > 0:
-        return est, (STRONGER_BELOW if d.hi < target else STRONGER).format(t=t)
-    if d.hi < 0:
+    if lo > 0:
+        return est, (STRONGER_BELOW if hi < target else STRONGER).format(t=t)
+    if hi < 0:
         return est, WEAKER
     return est, NOT_SHOWN
 

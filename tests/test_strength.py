@@ -59,9 +59,14 @@ def test_verdicts_on_known_values():
     assert S.verdict(np.r_[np.ones(60), -np.ones(40)])[1] == S.STRONGER.format(t="10")
     assert S.verdict(np.r_[np.ones(52), -np.ones(48)])[1] == S.NOT_SHOWN
     assert S.verdict(np.r_[-np.ones(90), np.zeros(10)])[1] == S.WEAKER
-    # identical games: no spread, no claim (however many)
+    # identical games: no spread; the exact bound claims nothing from a handful, and a bot
+    # that won all of 20 games against one that lost them is at least 10 points stronger
+    # (bench --ladder said 'not shown', '+100.0 ±0.0')
     assert S.verdict(np.zeros(5000))[1] == S.NOT_SHOWN
     assert S.verdict(np.ones(3))[1] == S.NOT_SHOWN
+    assert S.verdict(np.ones(20))[1] == S.AT_LEAST.format(t="10") and S.verdict(-np.ones(20))[1] == S.WEAKER
+    est = S.verdict(np.ones(20))[0]
+    assert est[0] == 1.0 and est[1] == pytest.approx(1 - 2 * (1 - 0.025 ** (1 / 20))) and est[2] == 1.0
 
 
 def test_a_share_won_in_every_game_keeps_an_interval():
@@ -89,7 +94,8 @@ def test_a_bot_against_itself_claims_nothing_and_a_real_gap_is_measured():
     game = get("template")
     params = build(game.params, {"players": 3}, game.name)
     same = S.head_to_head(game, params, "count", "count", 60, seed=4)
-    assert same.margin == (0.0, 0.0, 0.0) and same.verdict == S.NOT_SHOWN
+    q = 1 - 0.025 ** (1 / 60)  # every game alike: the exact bound, not [0, 0]
+    assert same.margin == pytest.approx((0.0, -q, q)) and same.verdict == S.NOT_SHOWN
     assert same.share == same.fair
     gap = S.head_to_head(game, params, "count", "random", 300, seed=4)
     assert gap.players == 3 and gap.margin[1] > 0.10 and gap.verdict == S.AT_LEAST.format(t="10")
