@@ -279,7 +279,8 @@ def test_paired_numeric_nearly_equal_differences_warn_nobody():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         d = paired_numeric(np.array([10.5, 10.5 + 1e-15]), np.array([0.0, 0.0]))
-    assert d.lo <= d.estimate <= d.hi
+        w = independent_numeric(np.array([10.5, 10.5 + 1e-15]), np.array([2.0, 2.0 + 1e-15]))  # (compare -n 2 printed it)
+    assert d.lo <= d.estimate <= d.hi and w.lo <= w.estimate <= w.hi
 
 
 def test_numeric_differences_of_one_game_have_no_interval():
