@@ -305,7 +305,7 @@ def run_cmd(
         extra.append(MEANS_NOTE)
     names = [b.name for b in spec.bots]
     if len(set(names)) > 1 and not spec.rotate_seats:
-        extra.append("note: the seats have different bots and are not rotated, so seat and bot effects are mixed (use --rotate-seats)")
+        extra.append("note: the seats have different bots and are not rotated, so seat and bot effects are mixed: no answer about the seats or head to head (use --rotate-seats)")
     speed = m["simulated_games_per_s"]
     resumed = f", {m['resumed_games']:,} resumed from disk" if m["resumed_games"] else ""
     plain = m.get("plain_python_games", 0)

@@ -489,6 +489,16 @@ class Question:
         return out
 
 
+def bots_fixed_by_seat(frame: pl.DataFrame) -> bool:
+    """Whether each seat kept one bot in every game while the seats' bots differ (not
+    rotated): a seat's effect and its bot's are then one, and no answer about seats, or
+    about bots head to head, can tell them apart."""
+    if "bot" not in frame.columns or frame.height == 0:
+        return False
+    per = frame.group_by("seat").agg(pl.col("bot").n_unique().alias("bots"), pl.col("bot").first().cast(pl.Utf8).alias("first"))
+    return bool(per["bots"].max() == 1 and per["first"].n_unique() > 1)
+
+
 def _per_game_matrix(frame: pl.DataFrame, position: str | pl.Expr, value: str) -> tuple[np.ndarray, list]:
     """Games x positions matrix of ``value`` (one row per game and position)."""
     pos = position if isinstance(position, pl.Expr) else pl.col(position)
@@ -536,6 +546,8 @@ class SeatFairness(Question):
         return frame["seat"].max() > 1 and self.value in frame.columns
 
     def answer_group(self, frame: pl.DataFrame, group: dict) -> Answer | None:
+        if isinstance(self.position, str) and self.position == "seat" and bots_fixed_by_seat(frame):
+            return None  # a seat's bot is its seat: nothing to say of the seats (simkit run says so)
         matrix, positions = _per_game_matrix(frame, self.position, self.value)
         n = matrix.shape[0]
         if n < 2 or matrix.shape[1] < 2:
@@ -576,10 +588,10 @@ class SeatFairness(Question):
             k, count, lost = fewest(matrix)
             amount = f"{count:,.0f}" if count == int(count) else f"{count:,.1f}"  # win shares may sum to halves
             won = f"did not win {amount}" if lost else f"won {amount}"
-            sentence += (f" Few games: {self._name(positions[k])} {won} of {n:,}, so the intervals are the empirical "
-                         f"Bernstein bound, valid at any number of games but wide (the normal one needs {ENOUGH} wins and "
-                         f"{ENOUGH} games not won at every {self.position_name}).")
-            interval = "empirical Bernstein interval (few games)"
+            sentence += (f" Few games: {self._name(positions[k])} {won} of {n:,}, so the intervals are bounds valid at "
+                         f"any number of games, but wide (the normal ones need {ENOUGH} wins and {ENOUGH} games not won at "
+                         f"every {self.position_name}).")
+            interval = "bounds valid at any number of games (empirical Bernstein; the rule of three where all games ended alike)"
         return Answer(self.id, self.title, group, _cap(sentence), verdict,
                       f"per {self.position_name}: its {what} minus the average {self.position_name}'s (the fair share)",
                       f"{interval} over games (each game one vector of {self.position_name}s); {self._family(family)}; "
@@ -681,8 +693,8 @@ class SideBalance(Question):
         interval = "normal intervals"
         if not normal_holds(np.column_stack([pa, pb, ga, gb])):
             sentence += (f" Few games: one side won fewer than {ENOUGH} of {n:,} games or lost fewer than {ENOUGH}, so "
-                         "the intervals are the empirical Bernstein bound, valid at any number of games but wide.")
-            interval = "empirical Bernstein intervals (few games)"
+                         "the intervals are bounds valid at any number of games, but wide.")
+            interval = "bounds valid at any number of games (empirical Bernstein; the rule of three where all games ended alike)"
         return Answer(self.id, self.title, group, _cap(sentence), verdict,
                       "per player: mean win rate of a seat on each side (difference); per side: share of games each side wins "
                       f"(difference)", f"{interval} over games; Holm over the two estimands; balanced = 90% interval "

@@ -234,6 +234,25 @@ def test_seat_fairness_answer_in_few_games_says_so():
     assert "Few games: seat 2 won 1.5 of 10" in b.sentence
 
 
+def test_no_seat_answer_when_each_seat_kept_its_own_bot():
+    """Seat 1 always random, seat 2 always tactical: a seat's effect is its bot's, and the
+    seat question said 'Seat 1 ... disfavoured by -50 points' (a hostile user's review).
+    Rotated (each seat plays both bots), or one bot at every seat, it answers."""
+    games = 60
+    frame = pl.DataFrame({"game_index": np.repeat(np.arange(games), 2), "seat": np.tile([1, 2], games),
+                          "players": np.full(2 * games, 2), "won": np.tile([False, True], games),
+                          "bot": np.tile(["random", "tactical"], games)})
+    assert Q.bots_fixed_by_seat(frame) and Q.SeatFairness().answers(frame) == []
+    rotated = frame.with_columns(pl.when(pl.col("game_index") % 2 == 1).then(pl.col("bot").reverse().over("game_index"))
+                                 .otherwise(pl.col("bot")).alias("bot"))
+    assert not Q.bots_fixed_by_seat(rotated) and len(Q.SeatFairness().answers(rotated)) == 1
+    same = frame.with_columns(pl.lit("tactical").alias("bot"))
+    assert not Q.bots_fixed_by_seat(same) and len(Q.SeatFairness().answers(same)) == 1
+    from simkit.games.ufoo.questions import HeadToHead  # it said 'seats rotated' of these games
+
+    assert HeadToHead().answers(frame) == [] and "seats rotated" in HeadToHead().answers(rotated)[0].sentence
+
+
 # ---- side balance ---------------------------------------------------------------------------
 def _sides(won: np.ndarray, a_seats: list[int]) -> tuple[np.ndarray, ...]:
     b_seats = [k for k in range(won.shape[1]) if k not in a_seats]

@@ -22,7 +22,7 @@ import polars as pl
 import scipy  # its parts load on first use: a game's module imports in a blink
 
 from ...questions import (EQUIVALENT, NOT_SHOWN, SHOWN, Answer, Estimate, Question, SeatFairness, VariantEffect,
-                          contrast_verdict, mean_se, two_sided_p)
+                          bots_fixed_by_seat, contrast_verdict, mean_se, two_sided_p)
 from ...stats import holm_adjusted, wilson
 
 # The readings and board every headline cell plays (the experiment also plays A15 and A18 read "moved").
@@ -72,6 +72,8 @@ class HeadToHead(Question):
         return (self.order.index(bot), bot) if bot in self.order else (len(self.order), bot)
 
     def answer_group(self, frame: pl.DataFrame, group: dict) -> Answer | None:
+        if bots_fixed_by_seat(frame):
+            return None  # each bot kept its seat: its wins are its seat's too (simkit run says so)
         keys = [c for c in ("run", "table", "game_index") if c in frame.columns]
         f = frame.select(*keys, pl.col("bot").cast(pl.Utf8), pl.col("won").cast(pl.Int64))
         per = (f.with_columns(pl.col("bot").min().over(keys).alias("a"), pl.col("bot").max().over(keys).alias("b"))
