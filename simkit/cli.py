@@ -78,7 +78,8 @@ def _params(game, overrides: dict):
 
 @app.command("games")
 def games_cmd(game_name: Optional[str] = typer.Argument(None, metavar="GAME", help="Only this game.")) -> None:
-    """List the games: player counts, parameters (defaults and allowed values) and bots.
+    """List the games: player counts, parameters (defaults and allowed values) and bots;
+    for one game, also the columns of its results.
 
     Example: simkit games ovni
     """
@@ -116,6 +117,14 @@ def games_cmd(game_name: Optional[str] = typer.Argument(None, metavar="GAME", he
             opts = f"   options: {', '.join(info.options)}" if info.options else ""
             out.print(Text(f"  {name}{mark}", style="bold") + Text(opts), overflow="fold")
             out.print(wrap(info.help), markup=False, highlight=False)
+        if game_name is not None:  # (the full list would bury the games)
+            from .runner import BASE_COLUMNS
+
+            out.print(Text("columns of a run's games.parquet (one row per game and seat; also in manifest.json)", style="bold"),
+                      overflow="fold")
+            for name, text in {**BASE_COLUMNS, **game.columns}.items():
+                out.print(Text(f"  {name}", style="bold"), overflow="fold")
+                out.print(wrap(text), markup=False, highlight=False)
     for game in [g for g in games if g.checks.template and game_name is None]:
         out.print(f"\n{game.name}: {game.title}, for contributors (docs/adding-a-game.md).")
 

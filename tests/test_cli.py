@@ -133,6 +133,9 @@ def test_games_lists_parameters_and_bots(tmp_path, simkit_cli):
     assert proc.returncode == 0
     for word in ("ufs", "threat", "city", "greedy", "planner", "random"):
         assert word in proc.stdout
+    one = simkit_cli(["games", "ufoo"], tmp_path)  # the README says it describes every column; it did not
+    assert one.returncode == 0 and "columns of a run's games.parquet" in one.stdout
+    assert all(f"  {c}\n" in one.stdout for c in ("game_index", "won", "ms_hits", "kills", "turns"))
 
 
 def test_help_explains_each_command(tmp_path, simkit_cli):
