@@ -780,6 +780,8 @@ def tune_cmd(
                        out=out_dir, progress=advance, length_tolerance=length_within, keep_seats=keep_seats)
     except (Interrupted, KeyboardInterrupt):
         # one line for the whole tune (a play's own counted its folders only, or nothing was said between plays)
+        if not (out_dir.is_dir() and any(out_dir.iterdir())):  # (stopped in the pilot, which keeps nothing)
+            raise Interrupted("interrupted before any game was kept; run the same command again to start") from None
         raise Interrupted(f"interrupted: the games played so far are kept in {out_dir}; run the same command again to resume") from None
 
     doc = json.dumps(_finite(res.as_dict()), indent=2, default=str)

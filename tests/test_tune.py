@@ -353,3 +353,27 @@ def test_a_tune_without_a_folder_interrupted_says_nothing_was_saved(monkeypatch)
     game = get("ufoo")
     with pytest.raises(Interrupted, match=r"^interrupted: nothing was saved \(no output folder\)$"):
         T.tune(game, T.goal(game, "first_player"), T.knobs(game, []), budget=20_000, seed=0)
+
+
+def test_a_tune_stopped_in_its_pilot_says_nothing_was_kept(tmp_path, monkeypatch, simkit_cli):
+    """Ctrl-C while a minutes budget is timed (the pilot keeps no games): it said the games
+    were kept in a folder that did not exist (a hostile user's review)."""
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(T, "games_in", stopped)
+    proc = simkit_cli(["tune", "ufoo", "--goal", "first_player", "--budget", "1min", "--out", str(tmp_path / "t"), "--jobs", "1"],
+                      tmp_path)
+    assert proc.returncode == 130 and proc.stderr.strip().splitlines()[-1] == (
+        "interrupted before any game was kept; run the same command again to start"), proc.stderr
+
+
+def test_a_minutes_budget_too_short_names_minutes(monkeypatch):
+    """--budget 0.001min said 'a budget of 0 games is too small'."""
+    from simkit.games import get
+
+    monkeypatch.setattr(T, "games_in", lambda *a, **k: 10)
+    game = get("ufoo")
+    with pytest.raises(UserError, match=r"^0.001 min buys about 9 games here, too few .* or more minutes \(--budget\)$"):
+        T.tune(game, T.goal(game, "first_player"), T.knobs(game, []), minutes=0.001, seed=0)
