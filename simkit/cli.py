@@ -306,6 +306,8 @@ def run_cmd(
         by_answer = answer_by(frame, by, value="win_share" if "win_share" in frame.columns else "won")
         answers += [by_answer] if by_answer is not None else []
     extra = [f"answer: {a.sentence}" for a in answers]
+    if not answers and spec.n_games < 2:
+        extra.append("note: one game answers no balance question (each needs a spread over games); play more with -n")
     if by is not None:
         extra += _by_lines(frame, by)
     if g.analysis.summary_means:

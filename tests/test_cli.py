@@ -199,6 +199,8 @@ def test_json_of_one_game_is_strict_json(tmp_path, simkit_cli):
 
     rows = json.loads(run.stdout, parse_constant=refuse)["rows"]
     assert any(k.endswith("_lo") and v is None for k, v in rows[0].items())
+    table = simkit_cli(["run", "template", "-n", "1", "--no-progress", "--out", str(tmp_path / "r")], tmp_path)
+    assert "one game answers no balance question" in table.stdout  # (it left them out without a word)
 
 
 TINY = 'name = "tiny"\ngame = "template"\nseed = 1\n[[grid]]\ngames = 20\nbots = ["count"]\n'
