@@ -234,6 +234,8 @@ def test_a_small_sensitivity_run_and_its_report_section(name, games, tmp_path):
     text = (tmp_path / "README.md").read_text()
     assert "How sure are these numbers" in text and (tmp_path / "sensitivity.png").exists()
     json.dumps(S.to_json(s))
+    change = S.to_json(s)["changes"][0]  # each figure with its interval, as the table shows (the switched one was missing)
+    assert change["default_lo"] <= change["default"] <= change["default_hi"] and change["switched_lo"] <= change["switched"] <= change["switched_hi"]
     if name == "ufs":  # a reading that cannot matter changes nothing: arrow_retrigger has no effect
         # with the built-in data (docs, R1.5), so every game is the same (checked on these games)
         retrigger = [c for c in s.changes if c.variant.setting == "arrow_retrigger"]
