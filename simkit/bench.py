@@ -229,8 +229,17 @@ def bench(game: GameSpec, params: Any, bot_texts: list[str], n: int | None = Non
     if python_games == 0:
         return [BenchRow(text, games, secs, games / secs) for text, (_, games, secs) in zip(bot_texts, compiled)]
     rows = []
-    for text, (bots, games, secs), py in zip(bot_texts, compiled, python_speeds(game, params, bot_texts, python_games, say)):
+    # A user's bot is Python already, and the plain-Python reference plays the game's own
+    # bots by their codes: it timed some built-in bot under the user's name.
+    users = {text for text, (bots, _, _) in zip(bot_texts, compiled) if any(b.fn is not None for b in bots)}
+    python_texts = [text for text in bot_texts if text not in users]
+    speeds = iter(python_speeds(game, params, python_texts, python_games, say) if python_texts else [])
+    for text, (bots, games, secs) in zip(bot_texts, compiled):
         rate = games / secs
+        if text in users:
+            rows.append(BenchRow(text, games, secs, rate, "not timed: a bot of yours is Python either way"))
+            continue
+        py = next(speeds)
         if py["games"]:
             py_rate = py["games"] / py["seconds"]
             timed = f"{py['games']:,} whole game{'s' if py['games'] > 1 else ''}"

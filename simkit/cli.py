@@ -416,16 +416,18 @@ def bench_cmd(
     _check_output(fmt, output)
     g, params = _game_params(game, set_)
     texts = bot or (list(g.analysis.ladder or g.bots) if ladder else list(g.bots))
-    for text in texts:
-        g.resolve_bot(text)  # an unknown bot is refused before any timing
+    users = [text for text in texts if g.resolve_bot(text).fn is not None]  # (an unknown bot is refused before any timing)
     if ladder:
         return _ladder(g, params, texts, n or 1000, seed, jobs, fmt, output)
     rows = bench(g, params, texts, n, python_games, repeat, say=lambda text: err.print(f"{g.name} {text}"))
     table = [{"bot": r.bot, "games/s": fmt_rate(r.games_per_s), "games timed": f"{r.games:,}",
-              "pure Python games/s": fmt_rate(r.python_games_per_s), "speed-up": f"{r.speedup:,.0f}x" if r.speedup else "-",
+              "pure Python games/s": fmt_rate(r.python_games_per_s),
+              "speed-up": "-" if not r.speedup else f"{r.speedup:,.0f}x" if r.speedup >= 10 else f"{r.speedup:.2g}x",
               "pure Python timed": r.python_timed} for r in rows]
     each = f"{n:,} games" if n else "about 1 s of games"
-    _emit(table, f"{g.title}: one core, compiled best of {repeat} x {each}", fmt, output, data=rows_as_dicts(rows),
+    notes = [f"{', '.join(users)}: a bot of yours decides in Python; 'games/s' plays the game's rules compiled around it, "
+             "calling it at every decision"] if users else []
+    _emit(table, f"{g.title}: one core, compiled best of {repeat} x {each}", fmt, output, notes, data=rows_as_dicts(rows),
           meta={"game": g.name, "params": params.__dict__})
 
 
