@@ -424,15 +424,15 @@ def games_for_t(values: np.ndarray) -> int:
     skewness: more than ``28 + 25 G1^2`` (Cochran's rule as Sugden, Smith & Jones 2000
     refined it; ``G1`` the adjusted sample skewness). Rare long games made a paired t test
     call no change a change 19% of the time in 100 games and 6.5% in 1,000 (a skewness of
-    about 9, needing 2,200); symmetric values need 28."""
+    about 9, needing 2,200); symmetric values need 29 (more than 28)."""
     x = _as_1d(values, "values")
     n = x.size
     if n < 3:
-        return 28
+        return 29
     c = x - x.mean()
     m2 = float(np.mean(c * c))
     if not m2 > 0:
-        return 28
+        return 29
     g1 = float(np.mean(c ** 3)) / m2 ** 1.5 * math.sqrt(n * (n - 1)) / (n - 2)
     return int(math.floor(round(28 + 25 * g1 * g1, 9))) + 1  # more than: 128.0 needs 129 (not 127.99... + 1)
 
