@@ -393,7 +393,8 @@ def bench_cmd(
 ) -> None:
     """Games per second per bot on one core, and the speed-up over the same rules run as plain Python.
 
-    Every timing is bounded (a minute in all for every game's bots). A bot that finishes no
+    Without -n every timing is bounded (a minute in all for a game's own bots; a bot of yours,
+    deciding in Python, takes as long as its games, at least one each timing). A bot that finishes no
     game in 3 s of plain Python is timed on its first decisions, against the same decisions
     compiled; the last column says what was timed. Progress goes to stderr.
 
