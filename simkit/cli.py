@@ -564,6 +564,8 @@ def sensitivity_cmd(
             if not rows:
                 out.print(f"{title}: none")
                 continue
+            if not any(r.get("ratio", "x") for r in rows):  # no figure here is a rate: a column of blanks
+                rows = [{k: v for k, v in r.items() if k != "ratio"} for r in rows]
             _print_rows(rows, title)  # a block per row where the table would not fit (it cut "aggressive" to "aggres…")
     else:  # every change, one row each; JSON also holds the headline figures and the claims
         doc = to_json(s)
