@@ -55,12 +55,12 @@ def test_a_users_bot_has_no_plain_python_figure(monkeypatch, tmp_path):
     times faster than the same bot 'compiled'). A user's bot is Python either way."""
     monkeypatch.setattr(B, "COMPILED_SECONDS", 0.05)
     monkeypatch.setattr(B, "PYTHON_SECONDS", 0.2)
-    (tmp_path / "mine.py").write_text("def first(observation, legal, rng):\n    return legal[0]\n")
+    (tmp_path / "bench_mine.py").write_text("def first(observation, legal, rng):\n    return legal[0]\n")  # (a name no other test imports)
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     game = get("template")
     params = build(game.params, {}, game.name)
-    mine, count = B.bench(game, params, ["mine:first", "count"], None, None, repeat=1)
+    mine, count = B.bench(game, params, ["bench_mine:first", "count"], None, None, repeat=1)
     assert mine.python_timed == "not timed: a bot of yours is Python either way" and mine.python_games_per_s is None
     assert mine.speedup is None and mine.games_per_s > 0
     assert count.python_games >= 1 and count.speedup > 0
