@@ -515,7 +515,7 @@ def compare_cmd(
     notes = [f"A: {label_a}", f"B: {label_b}",
              "A and B with their own 95% intervals; 'B / A': the ratio of the two means, its interval paired by game; 'significant (Holm)': p-values Holm-adjusted over every row; "
              + ("'skewed: needs N': the differences are too skewed for a t test on this many games (more than 28 + 25 x skewness^2); "
-                if any(not m.binary and m.n < m.t_needs for m in c.metrics) else "")
+                if any(m.too_skewed for m in c.metrics) else "")
              + "'games saved': how many times more games two independent runs would need for the same precision."]
     if fmt == "table" and output is None:
         out.print(notes[0] + "\n" + notes[1])

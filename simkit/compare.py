@@ -49,6 +49,11 @@ class MetricComparison:
     t_needs: int = 0  # numeric metrics: the games the paired t interval needs, by the differences' skewness
 
     @property
+    def too_skewed(self) -> bool:
+        """A numeric metric whose paired differences are too skewed for a t test on these games."""
+        return not self.binary and self.n < self.t_needs
+
+    @property
     def ratio(self) -> float:
         """B / A (nan when A is 0 or either is negative)."""
         return self.b / self.a if self.a > 0 and self.b >= 0 else float("nan")
@@ -178,7 +183,7 @@ def rows(c: Comparison) -> list[dict[str, str]]:
             "B / A": (f"{m.ratio:.3f} [{m.ratio_ci.lo:.3f}, {m.ratio_ci.hi:.3f}]" if m.ratio_ci and np.isfinite(m.ratio_ci.lo)
                       else f"{m.ratio:.3f}" if np.isfinite(m.ratio) else "-"),
             "p": fmt_p(p.p_value, 3) + (" (score)" if m.binary else " (paired t)"),
-            "significant (Holm)": ("yes" if m.p_holm < 0.05 else "no") if m.binary or m.n >= m.t_needs else f"skewed: needs {m.t_needs:,}",
+            "significant (Holm)": f"skewed: needs {m.t_needs:,}" if m.too_skewed else "yes" if m.p_holm < 0.05 else "no",
             "same outcome": f"{100 * m.agreement:.1f}%" if m.agreement is not None else "",
             "independent CI": f"[{dfmt(m.independent.lo)}, {dfmt(m.independent.hi)}]",
             "games saved": f"{m.games_ratio:.1f}x" if np.isfinite(m.games_ratio) else "-",
