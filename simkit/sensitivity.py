@@ -421,7 +421,7 @@ def _rate_difference(terms: Terms) -> Difference | None:
 
 
 def _untrusted(terms: Terms, width: float) -> bool:
-    """Whether the t interval of a linearised figure (or change) cannot be relied on: no
+    """Whether the t interval of a linearised figure cannot be relied on: no
     spread at all, or values too skewed for their number (stats.games_for_t; rare events,
     heavy tails). Such a figure supports no claim: its interval is unbounded. A claim whose
     figure sat on its threshold was said to hold 30% of the time (a difference of 0.6% and

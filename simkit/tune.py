@@ -674,9 +674,9 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
         budget = int(games_in(setup, minutes * 60 - (time.perf_counter() - t0), warn if progress else None) * 0.9)  # a tenth for the analysis
         getattr(progress, "total", lambda n: None)(budget)  # a progress bar learns its total (simkit.progress.bar)
     levels = max(1, len(setup.levels))
-    if minutes is not None and budget < least_budget(ks, strategy, keep, confirm_share, levels):
+    if minutes is not None and budget < (least := least_budget(ks, strategy, keep, confirm_share, levels)):
         raise UserError(f"{minutes:g} min buys about {budget:,} games here, too few to find and prove a fix; give at least "
-                        f"{least_budget(ks, strategy, keep, confirm_share, levels):,} games or more minutes (--budget)")
+                        f"{least:,} games or more minutes (--budget)")
     check_budget(budget, ks, strategy, keep, confirm_share, levels)
     knob_map = {k.name: k for k in ks}
     # the shares below count games per level: a curve plays each at every level
