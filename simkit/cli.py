@@ -814,21 +814,38 @@ def experiment_path(game) -> Path:
     return path if path.exists() else root / game.analysis.experiment
 
 
+# Set when a SIGTERM (a scheduler's time limit, `kill`) asked the command to stop.
+_terminated = False
+
+
+def _stop_as_ctrl_c(signum, frame) -> None:
+    """A SIGTERM stops the command as Ctrl-C does: finished games kept, the resume line, no
+    worker left behind (it ended the process at once and silently, exit 143). It is raised as
+    a SIGINT, so that the places that hold a Ctrl-C (while a worker starts) hold it too."""
+    import signal
+
+    global _terminated
+    _terminated = True
+    signal.raise_signal(signal.SIGINT)
+
+
 def _fail(text: str, code: int) -> None:
     import signal
 
     from .errors import printable
 
-    if code == 130:
+    if code == 130 and _terminated:  # the shell's code for a SIGTERM, and its name in the line
+        code, text = 143, text.replace("interrupted", "stopped by SIGTERM", 1)
+    if code in (130, 143):
         # A Ctrl-C is answered once: one pressed again, or one held back while a worker
         # started and delivered now, printed a traceback from the middle of this line or from
         # loky's exit handler (4 in 16 early Ctrl-C of a two-worker run). Ignored while the
         # line is printed; after it, one ends the process at once (nothing is left to save).
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     text = printable(text)
-    err.print(Text("error: ", style="bold red") + Text(text) if code != 130 else Text(text))
-    if code == 130:
-        signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    err.print(Text("error: ", style="bold red") + Text(text) if code not in (130, 143) else Text(text))
+    if code in (130, 143):
+        signal.signal(signal.SIGINT, lambda *_: os._exit(code))
     sys.exit(code)
 
 
@@ -880,11 +897,14 @@ def _reader_gone() -> None:
 
 def main() -> None:
     """The ``simkit`` command: bad input, a misbehaving bot, a full disk or Ctrl-C end in
-    one line on stderr (exit 2; 130 for Ctrl-C), never a traceback."""
+    one line on stderr (exit 2; 130 for Ctrl-C, 143 for a SIGTERM), never a traceback."""
     from typer._click import exceptions as click_errors  # typer's own copy of click
+
+    import signal
 
     _quiet_resource_tracker()
     _enough_open_files()
+    signal.signal(signal.SIGTERM, _stop_as_ctrl_c)
     if sys.stdout is None:  # (started with >&-: every answer was dropped without a word, exit 0)
         _fail("the standard output is closed, so no answer could be shown; run the command again with it open, "
               "or send it to a file (> answers.txt)", 2)

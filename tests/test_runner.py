@@ -150,9 +150,12 @@ def test_interrupted_run_keeps_finished_chunks_and_resumes(tmp_path, simkit_cmd)
     assert pl.read_parquet(out / "games.parquet").equals(whole)
 
 
-def test_ctrl_c_ends_a_run_whose_user_bot_never_returns(tmp_path, simkit_cmd):
+@pytest.mark.parametrize("stop", ["ctrl-c", "sigterm"])
+def test_ctrl_c_ends_a_run_whose_user_bot_never_returns(tmp_path, simkit_cmd, stop):
     """The main process waits for a chunk in steps: a wait without a timeout was not ended
-    by Ctrl-C, and a stuck user bot (or a slow one, in a long chunk) held it for ever."""
+    by Ctrl-C, and a stuck user bot (or a slow one, in a long chunk) held it for ever. A
+    SIGTERM to the main process alone (a scheduler's time limit) stops it the same way, in
+    one line and exit 143 (it ended silently, exit 143, leaving the line unsaid)."""
     import os
     import psutil
 
@@ -168,13 +171,17 @@ def test_ctrl_c_ends_a_run_whose_user_bot_never_returns(tmp_path, simkit_cmd):
         assert proc.poll() is None, proc.stderr.read()
         time.sleep(0.1)
     workers = _children(proc.pid)
-    os.killpg(proc.pid, signal.SIGINT)
+    if stop == "ctrl-c":
+        os.killpg(proc.pid, signal.SIGINT)  # (a terminal's Ctrl-C reaches every process of the group)
+    else:
+        os.kill(proc.pid, signal.SIGTERM)
     try:
         _, err = proc.communicate(timeout=15)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        raise AssertionError("Ctrl-C did not end the run within 15 s") from None
-    assert proc.returncode == 130 and len(err.strip().splitlines()) == 1 and "interrupted" in err, err
+        raise AssertionError(f"{stop} did not end the run within 15 s") from None
+    code, said = (130, "interrupted") if stop == "ctrl-c" else (143, "stopped by SIGTERM")
+    assert proc.returncode == code and len(err.strip().splitlines()) == 1 and err.startswith(said), err
     _, alive = psutil.wait_procs(workers, timeout=10)
     assert not alive, f"{len(alive)} processes left behind"
 
