@@ -30,8 +30,9 @@ def simkit_cli(capfd, monkeypatch):
         monkeypatch.chdir(cwd)
         monkeypatch.setattr(sys, "argv", ["simkit", *map(str, args)])
         # a command that answers a Ctrl-C leaves its process a handler that ends it at once
-        # (cli._fail): the process ends there, this one runs other tests
-        handler = signal.getsignal(signal.SIGINT)
+        # (cli._fail), and main() answers a SIGTERM as a Ctrl-C: the process ends there, this
+        # one runs other tests (and its runner may stop it)
+        handler, on_term = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
         try:
             main()
             code = 0
@@ -39,6 +40,7 @@ def simkit_cli(capfd, monkeypatch):
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         finally:
             signal.signal(signal.SIGINT, handler)
+            signal.signal(signal.SIGTERM, on_term)
         captured = capfd.readouterr()
         return subprocess.CompletedProcess(["simkit", *args], code, captured.out, captured.err)
 
