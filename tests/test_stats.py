@@ -675,3 +675,37 @@ def test_paired_ratio_change_degenerate():
     assert (same.estimate, same.lo, same.hi, same.p_value, same.significant) == (0.0, 0.0, 0.0, 1.0, False)
     shifted = paired_ratio_change([(1.0, x + 1, ones)], [(1.0, x, ones)])
     assert shifted.estimate == pytest.approx(1.0) and shifted.p_value == pytest.approx(2 / 32)  # the sign test: not shown at 5
+
+
+def test_skew_corrected_interval_on_known_values():
+    """Symmetric values: the t interval. Skewed 0/1 values: shifted up as the exact
+    (Clopper-Pearson) interval is, where the t interval is not (5 of 100: t [0.7, 9.3]%,
+    exact [1.6, 11.3]%, corrected [1.6, 12.4]%). No spread, one value: as the t interval."""
+    from simkit.stats import clopper_pearson, mean_interval, skew_corrected_interval
+
+    x = np.r_[np.ones(30), -np.ones(30), np.zeros(40)]
+    assert skew_corrected_interval(x) == mean_interval(x)
+    rare = skew_corrected_interval(np.r_[np.ones(5), np.zeros(95)])
+    exact, t = clopper_pearson(5, 100), mean_interval(np.r_[np.ones(5), np.zeros(95)])
+    assert rare.estimate == 0.05 and abs(rare.lo - exact.lo) < 0.002 and exact.hi < rare.hi < exact.hi + 0.015 and t.hi < exact.hi
+    mirrored = skew_corrected_interval(-np.r_[np.ones(5), np.zeros(95)])  # left skew: the mirror image
+    assert (mirrored.lo, mirrored.hi) == pytest.approx((-rare.hi, -rare.lo))
+    assert skew_corrected_interval(np.full(10, 0.3)) == mean_interval(np.full(10, 0.3))
+    assert skew_corrected_interval(np.array([1.0])) == mean_interval(np.array([1.0]))
+
+
+def test_pooled_rate_on_known_values():
+    """One event in each of some units: Wilson's interval on the counts. Events that come in
+    pairs within a unit, both alike: half as many effective events, Wilson's at half the
+    counts. None or all successes: Wilson's, inside [0, 1]."""
+    from simkit.stats import pooled_rate, wilson
+
+    den = np.r_[np.ones(400), np.zeros(19600)]
+    num = np.r_[np.ones(20), np.zeros(19980)]
+    p, w = pooled_rate(num, den), wilson(20, 400)
+    assert p.estimate == 0.05 and p.n == 20000 and (p.lo, p.hi) == pytest.approx((w.lo, w.hi), abs=2e-4)
+    pairs = pooled_rate(2 * num, 2 * den)
+    half = wilson(20, 400)  # 40 of 800 events, 20 of 400 effectively
+    assert (pairs.lo, pairs.hi) == pytest.approx((half.lo, half.hi), abs=2e-4)
+    none = pooled_rate(np.zeros(20000), den)
+    assert none.estimate == 0 and none.lo == pytest.approx(0, abs=1e-12) and none.hi == pytest.approx(wilson(0, 400).hi)
