@@ -55,7 +55,8 @@ import polars as pl
 from .errors import UserError
 from .params import build, describe
 from .questions import ENOUGH
-from .stats import Difference, Interval, games_for_t, holm_adjusted, linearized, paired_binary, paired_ratio_change, ratio_estimate, wilson
+from .stats import (Difference, Interval, games_for_t, holm_adjusted, linearized, paired_binary, paired_ratio_change, pooled_rate,
+                    ratio_estimate, wilson)
 
 Terms = list[tuple[float, np.ndarray, np.ndarray]]
 ALPHA = 0.05
@@ -129,13 +130,13 @@ class Figure:
         """The figure with its 95% interval: ``41.2% [40.9, 41.5]``, ``10.1 turns [10.0, 10.2]``."""
         if ci is None or not math.isfinite(ci.estimate):
             return "-"
+        v, lo, hi = (x * self.scale for x in (ci.estimate, ci.lo, ci.hi))
+        if not (math.isfinite(lo) and math.isfinite(hi)):  # (a rate printed '4.4% [-inf, inf]')
+            return f"{v:.3g}{f' {self.unit}' if self.unit else ''} (no interval: too few games for its spread)"
         if self.unit == "%" and self.scale == 100:
             from .fmt import pct
 
             return pct(ci)
-        v, lo, hi = (x * self.scale for x in (ci.estimate, ci.lo, ci.hi))
-        if not (math.isfinite(lo) and math.isfinite(hi)):
-            return f"{v:.3g}{f' {self.unit}' if self.unit else ''} (no interval: too few games for its spread)"
         digits = 2 if max(abs(v), abs(lo), abs(hi)) < 10 else 1
         return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]" + (f" {self.unit}" if self.unit else "")
 
@@ -388,9 +389,9 @@ def _estimate(f: Figure, terms: Terms):
     interval at 0% or 100%); Tango's for one 0/1 rate minus another over the same games;
     otherwise a t interval on the linearised figure, or none where its data cannot support
     one (:func:`_untrusted`). A figure that is one rate over pooled events (a ratio of
-    totals, unit %) keeps its interval inside [0, 1] and, with fewer than 10 events or
-    non-events (none: nothing to estimate a variance from), takes Wilson's interval on the
-    pooled counts."""
+    totals, unit %) takes Wilson's interval: on the pooled counts with fewer than 10 events
+    or non-events (none: nothing to estimate a variance from), else at the effective number
+    of events (:func:`~simkit.stats.pooled_rate`)."""
     if _one_rate(f, terms):
         won = terms[0][1]
         return wilson(int(round(float(won.sum()))), int(won.size))
@@ -403,7 +404,8 @@ def _estimate(f: Figure, terms: Terms):
         if den > 0 and (num < ENOUGH or den - num < ENOUGH):  # few events, or none: Wilson's on the pooled counts
             w = wilson(int(round(min(max(num, 0.0), den))), int(round(den)))
             return dataclasses.replace(w, n=est.n)
-        est = dataclasses.replace(est, lo=max(0.0, est.lo), hi=min(1.0, est.hi))
+        if den > 0:  # Wilson's at the effective number of events
+            return pooled_rate(terms[0][1], terms[0][2])
     if _untrusted(terms, est.hi - est.lo):
         return dataclasses.replace(est, lo=-math.inf, hi=math.inf)
     return est
@@ -576,12 +578,18 @@ def _p(p: float) -> str:
     return fmt_p(p)
 
 
+def depends_words(s: Sensitivity, v: Verdict) -> str:
+    """``depends on A16 mission_ufos=launched, ...``: the readings a claim depends on."""
+    labels = {x.label: doc_label(x) for x in variants(s.decl)}
+    return "depends on " + ", ".join(labels.get(k, k) for k in v.depends_on)
+
+
 def verdict_rows(s: Sensitivity) -> list[dict[str, str]]:
     labels = {x.label: doc_label(x) for x in variants(s.decl)}
     out = []
     for v in s.verdicts:
         if v.status == DEPENDS:
-            what = "depends on " + ", ".join(labels.get(k, k) for k in v.depends_on)
+            what = depends_words(s, v)
         elif v.status == HOLDS:
             what = STATUS_WORDS[HOLDS]
         elif "default" in v.not_shown_under:
@@ -672,6 +680,9 @@ def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None
              "evidence names each reading and condition under which it is not (an interval that reaches its threshold), "
              "the default included: these games neither establish it under every reading nor show a reading that reverses it.")
     rep.table(readings_rows(s.game, decl), "The readings: each alternative is a setting (`--set key=value`) or a built-in data file variant")
+    for v in s.verdicts:
+        if v.status == DEPENDS:
+            rep.caveat("Depends on a reading of the rules", f"{v.claim.text} ({depends_words(s, v)})")
     rep.table(verdict_rows(s), "Each headline claim: holds under every reading, depends on a reading, or not shown (figures with "
                                f"95% intervals, changes with Holm-adjusted p). On {s.games:,} games a cell and reading, a claim "
                                "the sections above show on more games may be not shown here")

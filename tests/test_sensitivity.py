@@ -3,6 +3,7 @@ run of each game, the report section and the command."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -334,3 +335,22 @@ def test_a_figures_interval_is_one_its_data_can_support():
     assert skewed.lo == -np.inf and not S._shown(skewed, "<", 100.0) and "no interval" in points.fmt_ci(skewed)
     same = S._estimate(points, [(1.0, np.full(n, 12.0), np.ones(n))])
     assert same.hi == np.inf and not S._shown(same, ">", 11.0)
+
+
+def test_a_rate_over_events_in_few_games_keeps_its_interval_and_its_error_rate():
+    """A rate over events that few games have (kept missions completed: 380 holders in
+    20,000 games) had no interval (its linearised values too skewed for a t interval), so
+    the O.V.N.I. report's 'completed less than 5 times in 13' fell to 'not shown', printed
+    '4.4% [-inf, inf]'. Wilson's at the effective number of events: a real interval, and at
+    a true rate on the threshold the claim comes at most 2.5% of the time."""
+    rate = S.Figure("r", ("c",), lambda fr, n: None)
+    rng = np.random.default_rng(17)
+    n, reps, false = 20000, 400, 0
+    for _ in range(reps):
+        den = (rng.random(n) < 0.02) * rng.integers(1, 3, n).astype(float)  # 1 or 2 events in 2% of games
+        num = rng.binomial(den.astype(int), 0.05).astype(float)
+        false += S._shown(S._estimate(rate, [(1.0, num, den)]), "<", 0.05)
+    assert false <= 20, false  # 2.5% of 400 is 10
+    ci = S._estimate(rate, [(1.0, num, den)])
+    assert 0 < ci.lo < ci.estimate < ci.hi < 0.15 and "[" in rate.fmt_ci(ci) and "inf" not in rate.fmt_ci(ci)
+    assert "no interval" in rate.fmt_ci(dataclasses.replace(ci, lo=-np.inf, hi=np.inf))
