@@ -239,4 +239,6 @@ def classed_line(rep, claim: str, contrasts: dict[str, Contrast], reference: str
     each = ", ".join(f"`{b}` {c.text()}" + (f" (its own answer: {picks[b]})" if picks and b in picks else "")
                      for b, c in contrasts.items())
     rep.conclude(claim, cls)
+    if cls == "flips":
+        rep.caveat("Reverses under stronger play", claim)
     return cls, f"{claim}: {each}; {why}"

@@ -51,6 +51,9 @@ class Report:
         self.headline_figure: str | None = None  # the figure the overview page shows
         self.conclusions: dict[str, str] = {}  # a conclusion's words -> its verdict or class (besides the answers)
         self.changed: list[str] = []  # verdicts that differ from the report this one replaces (see write)
+        # what the sections below find against the answers, said beside them (a headline that
+        # rests on one reading of a rule, or that stronger play reverses, read as the game's)
+        self.caveats: dict[str, list[str]] = {}
 
     def answer(self, answers) -> None:
         """Adds answers to the report's opening ``## Answers`` section."""
@@ -60,6 +63,11 @@ class Report:
         """Records a conclusion of a section (e.g. a stronger-play class, a ladder step), so
         that the next version of the report says when it changes."""
         self.conclusions[claim] = verdict
+
+    def caveat(self, kind: str, claim: str) -> None:
+        """Puts a section's finding against a claim beside the answers: ``kind`` is its
+        heading there (e.g. "Depends on a reading of the rules")."""
+        self.caveats.setdefault(kind, []).append(claim)
 
     def verdicts(self) -> dict[str, str]:
         """Every conclusion and its verdict: the answers' (by question and group) and the
@@ -112,11 +120,12 @@ class Report:
     # -- rendering -------------------------------------------------------------------
     def markdown(self) -> str:
         out = [f"# {self.title}", ""]
-        if self.answers:
+        if self.answers or self.fixes or self.caveats:
             # one bullet per question: its answers for each player count or cell read as one
             out += ["## Answers", ""] + [f"- {' '.join(a.sentence for a in group)}"
                                          for _, group in itertools.groupby(self.answers, key=lambda a: a.question)]
-            out += [f"- **How to fix it.** {f}" for f in self.fixes] + [""]
+            out += [f"- **How to fix it.** {f}" for f in self.fixes]
+            out += [f"- **{kind}** (sections below): " + "; ".join(claims) + "." for kind, claims in self.caveats.items()] + [""]
         if self.changed:
             out += ["## What changed since the last report", "",
                     "Conclusions whose verdict differs from the version of this report that this one replaced "
@@ -177,7 +186,8 @@ class Report:
         target.mkdir(parents=True, exist_ok=True)
         meta = {"title": self.title, "slug": self.slug, "summary": self.summary,
                 "files": {name: _sha256(data) for name, data in files.items()},
-                "answers": [a.as_dict() for a in self.answers], "fixes": self.fixes, "headline_figure": self.headline_figure,
+                "answers": [a.as_dict() for a in self.answers], "fixes": self.fixes, "caveats": self.caveats,
+                "headline_figure": self.headline_figure,
                 "conclusions": self.verdicts()}
         before = {n: _sha256((target / n).read_bytes()) for n in ours - {"report.json"} if (target / n).is_file()}
         # Every file is written beside its place first: a full disk leaves the earlier report
@@ -367,7 +377,10 @@ def fixes(rep: Report, result) -> None:
     rep.text("The smallest *compensation* (a rule change that is **not in the rulebook**, listed by "
              f"`simkit games {game.name}`) that makes a question fair, found by `simkit tune` and proven on fresh games: a "
              "fix is claimed only when those games show it fair within the margin (equivalence test, Bonferroni over "
-             "the candidates proven). Game length and the game's other seat questions are its costs.")
+             "the candidates proven). Game length and the game's other seat questions are its costs. A fix is proven "
+             "for the bots that played it, at the settings named and every other reading at its default (stand-in "
+             "components included): where the imbalance it corrects moves with a reading or with stronger play (the "
+             "sections above), its size moves too, and a playtest decides.")
     root = result.out.parent.parent / "tune"
     for i, t in enumerate(exp.tunes):
         g = goal(game, t["goal"], t["margin"], t["target"], t["curve"])

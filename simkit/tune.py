@@ -500,6 +500,7 @@ class TuneResult:
     length_tolerance: float | None
     goal_spec: Goal | None = None
     budget: int = 0  # games: given, or what the minutes came to on this machine (--budget N reproduces it)
+    played_by: tuple[str, ...] = ()  # the bots' names as played (the game's default where none was given)
 
     def sentence(self) -> str:
         """What a designer takes to a playtest."""
@@ -516,7 +517,9 @@ class TuneResult:
                     f"±{100 * self.margin:.0f} points on {self.confirm_games:,} fresh games.{tail} As written: "
                     f"{_worst(b.answer, self.goal_spec)}.")
         c = self.chosen
-        return (f"With {c.candidate.label} (not in the rulebook){where}, {_worst(c.answer, self.goal_spec)}: fair within "
+        # (a fix is proven for these bots and these settings only: a designer took it for the game's)
+        by = f", played by {' and '.join(self.played_by)} bots" if self.played_by else ""
+        return (f"With {c.candidate.label} (not in the rulebook){where}{by}, {_worst(c.answer, self.goal_spec)}: fair within "
                 f"±{100 * self.margin:.0f} points ({tests}; {c.answer.games:,} fresh games). As written: "
                 f"{_worst(b.answer, self.goal_spec)}.")
 
@@ -535,7 +538,7 @@ class TuneResult:
         if c.others:
             new = self.new_imbalances(c)
             row["other seat questions"] = ("-" if c is self.baseline else "; ".join(new) + " newly shown" if new
-                                           else "no new imbalance")
+                                           else "none newly shown unfair")  # (not 'no new imbalance': none is shown fair)
         return row
 
     def new_imbalances(self, c: Confirmed) -> list[str]:
@@ -762,7 +765,8 @@ def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None =
     return TuneResult(game.name, goal_.id, goal_.question.title, goal_.margin, goal_.target, alpha, list(ks), base,
                       tuple(bots), seed, cseed, strategy, searched, rounds, baseline, results, ok[0] if ok else None,
                       sum(v for k, v in setup.used.items() if k[0] != "confirm"), sum(v for k, v in setup.used.items() if k[0] == "confirm"),
-                      time.perf_counter() - t0, length_tolerance, goal_, budget)
+                      time.perf_counter() - t0, length_tolerance, goal_, budget,
+                      tuple(dict.fromkeys(b.name for b in setup.spec(Candidate(), 1, seed).bots)))
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:

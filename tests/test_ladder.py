@@ -153,3 +153,25 @@ def test_no_false_survives_when_the_strongest_bot_finds_nothing(ref):
         assert at_most_alpha(_rate(rng, truth, "greedy", "survives", reps), reps)
     for claims in (1, 10):
         assert _rate(rng, {"greedy": ref, "search": 0.05}, "greedy", "survives", 500, claims=claims) / 500 > 0.5
+
+
+def test_a_claim_stronger_play_reverses_or_a_reading_decides_is_said_beside_the_answers(tmp_path):
+    """A designer's review: an answer whose claim the stronger-play section calls 'flips', or
+    the readings section 'depends on A16', read as the game's own at the top of the report,
+    the caveat pages below. Both are now said beside the answers (and kept in report.json)."""
+    import json
+
+    from simkit.ladder import classed_line
+    from simkit.report import Report
+
+    rep = Report("t", "t")
+    rep.answer([])
+    cls, _ = classed_line(rep, "card 5 pays more", {"greedy": REF, "search": Contrast(-0.04, -0.07, -0.01)}, "greedy")
+    classed_line(rep, "card 2 pays less", {"greedy": REF, "search": Contrast(0.04, 0.01, 0.07)}, "greedy")
+    rep.caveat("Depends on a reading of the rules", "Tile 2 is the hardest (depends on G3 tile2_threat_research=conradoza)")
+    rep.write(tmp_path)
+    text = (tmp_path / "README.md").read_text()
+    assert cls == "flips" and "- **Reverses under stronger play** (sections below): card 5 pays more." in text
+    assert "card 2 pays less" not in text.split("## ")[1]  # (survives: no caveat)
+    assert "- **Depends on a reading of the rules** (sections below): Tile 2 is the hardest (depends on G3" in text
+    assert json.loads((tmp_path / "report.json").read_text())["caveats"]["Reverses under stronger play"] == ["card 5 pays more"]

@@ -557,8 +557,8 @@ def _notes(rep, f, sens):
         "moves when both sides play better.",
         "**Left out of the grid** (to keep it to a few minutes): scenarios on the basic game (A27, in the sensitivity section "
         "only), the searching bot on Fermi and Galvani and at budget 16 beyond the ladder, 16 players (two boxes; the "
-        "contract has 8 seats). A run 10 times larger would shrink every interval about 3 times; the verdicts that are not "
-        "shown either way would then be settled one way or the other.",
+        "contract has 8 seats). A run 10 times larger would shrink every interval about 3 times: a verdict not shown "
+        "either way now would be settled by it only where the true figure lies that far from 0 and from the margin.",
     ]
     rep.bullets(items)
 

@@ -183,7 +183,7 @@ def build(result, rep: Report) -> None:
         axes[1].set_xlabel("seat 2: win rate minus fair share (points)")
         fig.suptitle("Who wins more than the fair share, by pairing (95% intervals)")
         rep.figure(fig, "first-player", "The first player's and seat 2's win rates minus the fair share, per pairing of the bots, "
-                                         "with 95% intervals (filled: shown after Holm over the pairings; dotted: no advantage)")
+                                         "with 95% intervals (filled: shown after Holm over the pairings; hollow: not shown either way)")
 
     # -- 2. which bot is stronger ------------------------------------------------------------------
     rep.heading("Which bot is stronger, head to head")

@@ -88,7 +88,8 @@ def build(result, rep: Report) -> None:
         f"(clustered by seed). Small rates are printed with the digits their intervals need."
     )
     rep.bullets([
-        f"Runs are cached in `runs/sweeps/{exp.name}/` (`make run` runs this experiment).",
+        f"Runs are cached in `runs/sweeps/{exp.name}/` (`simkit sweep experiments/{exp.path.name}` runs this experiment"
+        + ("; `make run` does too)." if exp.path.name == "ufs-threat.toml" else ")."),
         f"Root seed {exp.seed}: game *i* of every cell uses the same seed, so cells share their dice as far as their play allows.",
         "Rules as implemented, with every ambiguity and stand-in: " + rules_link(result, "under-falling-skies.md") + ".",
         "Bots: " + "; ".join(f"`{b}`: {game.bots[b.split(':')[0]].help}" for b in bots if b.split(':')[0] in game.bots) + ".",
@@ -430,7 +431,7 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
             a, b_ = pairs[-1]
             lines.append(f"threat {t}: still paying at the top of the ladder ({a} -> {b_}: {_pts(steps[(a, t)])} points); "
                          f"reached {pct(rates[(b_, t)])}")
-            short.append(f"threat {t} at least {pct(rates[(b_, t)])} (still rising at budget {b_})")
+            short.append(f"threat {t} {pct(rates[(b_, t)])} at budget {b_}, still rising")  # ('at least 99.7% [98.1, ...]' read oddly)
         elif flat is None:
             a, b_ = pairs[-1]
             last = pairs[-2:]
@@ -450,11 +451,15 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
             shown = ("every later step's interval lies under +1 point: a gain of a point or more per step is ruled out"
                      if top_gain < 0.01 else
                      f"but the intervals do not rule out a gain of a point per step (the widest reaches {100 * top_gain:+.1f})")
+            rising = [p for p in later if steps[(p[0], t)].lo > 0]  # small, but shown: the curve has not stopped
+            if rising:
+                shown += "; " + ", ".join(f"{p[0]} -> {p[1]}" for p in rising) + " still gains, significantly"
             largest = "" if worst == (a, b_) else f", the largest {worst[0]} -> {worst[1]} {_pts(steps[(worst[0], t)])}"
-            lines.append(f"threat {t}: a larger budget stops paying at {a} (every step up from there changes the rate by under a "
-                         f"point: {a} -> {b_} {_pts(steps[(a, t)])}{largest}; {shown}); {pct(rates[(a, t)])} at budget {a}, "
+            lines.append(f"threat {t}: from budget {a} on, each step up changes the rate by under a "
+                         f"point ({a} -> {b_} {_pts(steps[(a, t)])}{largest}; {shown}); {pct(rates[(a, t)])} at budget {a}, "
                          f"{pct(rates[(mine[-1], t)])} at {mine[-1]}, planner (budget 1) {pct(rates[(budgets[0], t)])}")
-            short.append(f"threat {t} {pct(rates[(mine[-1], t)])} (flat from budget {a})")
+            short.append(f"threat {t} {pct(rates[(mine[-1], t)])} (under a point per step from budget {a}"
+                         + (", still rising)" if rising else ")"))
     rep.bullets(lines)
     rep.text("Up to the number of candidate placements (distinct dice x free columns: at most 25 per die), a larger budget only "
              "tries more candidates, "

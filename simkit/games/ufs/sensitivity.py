@@ -102,9 +102,9 @@ CLAIMS = (
     *(Claim(f"At threat {t}, New York is the easiest city and Roswell the hardest (normal side)",
             ((f"threat {t}: New York minus Washington", ">", 0.0), (f"threat {t}: Washington minus Roswell", ">", 0.0)))
       for t in (0, 1)),
-    Claim("The rulebook's normal game (threat 1) is won less than 1 time in 4 in every city",
+    Claim("The rulebook's normal game (threat 1) is won less than 1 time in 4 in every city (normal side)",
           tuple((f"win rate, {name}, threat 1", "<", 0.25) for name in CITIES.values())),
-    Claim("Threat 2 is won less than 1 time in 20 in every city",
+    Claim("Threat 2 is won less than 1 time in 20 in every city (normal side)",
           tuple((f"win rate, {name}, threat 2", "<", 0.05) for name in CITIES.values())),
 )
 
