@@ -245,7 +245,9 @@ def _mission_points(rep: Report, strat: pl.DataFrame) -> None:
             tiers = missions["city"][str(card)] if column == "city_mission" else missions["border"][BORDER_KEYS[card]]
             rows.append({label: card, "seats": f"{part.height:,}", "mission points scored": _mean(part, f"{column}_points"),
                          "tier 1 reached": _rate(pts > 0), "tier 3 reached": _rate(pts >= tiers[2][1]),
-                         "points in play (cities, herds)": _mean(part, "immediate_points", 1), "score": _mean(part, "score", 1)})
+                         "points in play (cities, herds)": _mean(part, "immediate_points", 1)})
+            # (no final score: pooled over player counts, whose scores differ by half, it read as a measure of the
+            # card; three cards showed 111.6 [111.4, 111.7] by the mix of counts alone)
         rep.table(rows, f"{label.capitalize()}s: points scored by the seats holding each (bot `{strat['table'][0]}`, all player "
                         "counts pooled; 95% intervals clustered by game)")
     rep.heading("Where the points come from", 3)

@@ -458,10 +458,12 @@ def _item_section(rep, plt, base, items):
         col = f"used_{opt}" if opt != "bluff" else "bluffs"
         uses = with_.filter(pl.col("side") == 0)[col].mean()
         eh, ea = h.estimates[0], a.estimates[0]
-        rarely = uses < 0.02
+        rarely = uses < 0.02  # (then no column's 'no change' says anything of the item: the aliens' said 'shown')
+        unmeasured = "hardly ever used by this bot: not measured"
         rows.append({"item": name, "uses per human per game": f"{uses:.2f}", "a human seat's win rate: with − without": eh.text(),
-                     "p": fmt_p(eh.p), "verdict (human seat)": "hardly ever used by this bot: not measured" if rarely else _effect_words(eh),
-                     "the aliens' share of games: with − without": ea.text(), "verdict (aliens)": _effect_words(ea), "games": f"{n:,}"})
+                     "p": fmt_p(eh.p), "verdict (human seat)": unmeasured if rarely else _effect_words(eh),
+                     "the aliens' share of games: with − without": ea.text(),
+                     "verdict (aliens)": unmeasured if rarely else _effect_words(ea), "games": f"{n:,}"})
         shown.append((name, eh))
     rep.table(rows, "Worth of each item to a human seat (Galilei, 6 players, advanced game, paired by seed and seat)")
     rep.text("These are the worths **to this bot**: an item the heuristic uses rarely cannot show its worth here, and a "

@@ -681,7 +681,9 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
         rows.append(row)
     rep.table(rows, "Drop in win rate from one threat level to the next, in points, averaged over the cities and sides "
                     "(in brackets: in how many of them the step is significant, paired by seed, Holm over each bot's steps); "
-                    "the step whose paired 95% interval reaches lowest")
+                    "the step whose paired 95% interval reaches lowest. The classes below ask another question of "
+                    "the same steps (does the strongest bot confirm the default bot's step? Bonferroni over the bots), so "
+                    "their counts can differ from this column's")
     # every step, every city and side: classed one by one, then together
     tally = dict.fromkeys(CLASSES, 0)
     named = {k: [] for k in CLASSES}
