@@ -79,19 +79,24 @@ class Matchup:
 
 
 def verdict(diffs: np.ndarray, target: float = TARGET) -> tuple[tuple[float, float, float], str]:
-    """The margin (mean of paired differences, skewness-corrected t interval) and what it
-    shows. A claim needs its interval on one side of the line. The t interval's upper bound
-    erred on the skewed differences of a rare gain (a bot winning one game in ten more,
-    else the same: 'by less than 10 points' 6.1% of the time at 100 games, 3.2% at 2,000,
-    against 2.5%; a statistician's review): :func:`~simkit.stats.skew_corrected_interval`. With no spread at all (every game the same
+    """The margin (mean of paired differences) with, on each side, the farther bound of
+    the t interval and the skewness-corrected one, and what it shows. A claim needs its
+    interval on one side of the line. The t interval's upper bound erred on the skewed
+    differences of a rare gain (a bot winning one game in ten more, else the same: 'by less
+    than 10 points' 6.1% of the time at 100 games, 3.2% at 2,000, against 2.5%; a
+    statistician's review): :func:`~simkit.stats.skew_corrected_interval`; that one alone
+    erred the other way on mostly tied games with a few decisive ones. With no spread at all (every game the same
     difference c, in [-1, 1]) the interval is exact: fewer than a share
     ``q = 1 - 0.025^(1/n)`` of games can differ, each by at most the range, so the margin
     lies in ``[c - (c + 1) q, c + (1 - c) q]``. A handful of games claims nothing; a bot
     that won all of 20 games against one that lost them is at least 10 points stronger
     (it said 'not shown', with '±0.0')."""
     x = np.asarray(diffs, np.float64)
-    d = skew_corrected_interval(x)
-    c, lo, hi = d.estimate, d.lo, d.hi
+    d, t = skew_corrected_interval(x), mean_interval(x)
+    # each bound the farther of the two: the correction fixes a rare gain's skewed upper
+    # bound, but estimated from two decisive games among ties it called equal bots stronger
+    # or weaker about 10% of the time (a second review), where the t interval did not
+    c, lo, hi = d.estimate, min(d.lo, t.lo), max(d.hi, t.hi)
     if x.size >= 2 and not hi > lo:
         q = 1 - 0.025 ** (1 / x.size)
         lo, hi = c - (c + 1) * q, c + (1 - c) * q

@@ -691,14 +691,18 @@ def test_skew_corrected_interval_on_known_values():
     mirrored = skew_corrected_interval(-np.r_[np.ones(5), np.zeros(95)])  # left skew: the mirror image
     assert (mirrored.lo, mirrored.hi) == pytest.approx((-rare.hi, -rare.lo))
     assert skew_corrected_interval(np.full(10, 0.3)) == mean_interval(np.full(10, 0.3))
+    # a third moment of rounding noise: the t interval (the inverse's difference form gave [0.1, 0.1])
+    noise = np.r_[-1.0, np.zeros(77), np.full(22, 0.5)]
+    iv, t = skew_corrected_interval(noise), mean_interval(noise)
+    assert (iv.lo, iv.hi) == pytest.approx((t.lo, t.hi), abs=1e-6) and iv.hi > iv.lo + 0.05
     assert skew_corrected_interval(np.array([1.0])) == mean_interval(np.array([1.0]))
 
 
 def test_pooled_rate_on_known_values():
     """One event in each of some units: Wilson's interval on the counts. Events that come in
     pairs within a unit, both alike: half as many effective events, Wilson's at half the
-    counts. None or all successes: Wilson's, inside [0, 1]."""
-    from simkit.stats import pooled_rate, wilson
+    counts. Fewer than 10 successes: Clopper-Pearson's with each unit's events as one."""
+    from simkit.stats import clopper_pearson, pooled_rate, wilson
 
     den = np.r_[np.ones(400), np.zeros(19600)]
     num = np.r_[np.ones(20), np.zeros(19980)]
@@ -707,5 +711,8 @@ def test_pooled_rate_on_known_values():
     pairs = pooled_rate(2 * num, 2 * den)
     half = wilson(20, 400)  # 40 of 800 events, 20 of 400 effectively
     assert (pairs.lo, pairs.hi) == pytest.approx((half.lo, half.hi), abs=2e-4)
+    # fewer than 10 events (or non-events): each unit's events as one outcome, Clopper-Pearson's
     none = pooled_rate(np.zeros(20000), den)
-    assert none.estimate == 0 and none.lo == pytest.approx(0, abs=1e-12) and none.hi == pytest.approx(wilson(0, 400).hi)
+    assert none.estimate == 0 and none.lo == 0 and none.hi == pytest.approx(clopper_pearson(0, 400).hi)
+    few = pooled_rate(2 * np.r_[np.ones(3), np.zeros(19997)], 2 * den)  # 6 of 800 events, in 3 of 400 pairs
+    assert few.estimate == 6 / 800 and (few.lo, few.hi) == pytest.approx((clopper_pearson(3, 400).lo, clopper_pearson(3, 400).hi))

@@ -60,6 +60,20 @@ def test_a_rare_gain_at_the_margin_is_not_called_less_than_it_at_more_than_the_n
     assert rate <= _bound(ALPHA_ONE_SIDED), rate
 
 
+@pytest.mark.parametrize("n, decisive", [(100, 0.01), (300, 0.005)])
+def test_equal_bots_whose_games_are_mostly_tied_are_not_called_stronger_or_weaker(n, decisive):
+    """Equal bots, each game tied but for a few won by one or the other (+1 or -1, each at
+    ``decisive``): the skewness-corrected interval alone, its skewness estimated from two
+    or three values, called them stronger or weaker about 10% of the time (a second
+    review); the farther bound of it and the t interval keeps each claim at its rate."""
+    rng = np.random.default_rng(50 + n)
+    claims = {S.AT_LEAST.format(t="10"), S.STRONGER.format(t="10"), S.STRONGER_BELOW.format(t="10"), S.WEAKER}
+    u = rng.random((REPLICATES, n))
+    d = (u < decisive).astype(float) - ((u >= decisive) & (u < 2 * decisive))
+    rate = np.mean([S.verdict(row)[1] in claims for row in d])
+    assert rate <= _bound(2 * ALPHA_ONE_SIDED), rate
+
+
 def test_a_clear_margin_is_found():
     """Power: at 70% against 50%, 2,000 games show the 10 points nearly always."""
     assert _claim_rate(0.70, 0.50, 2000, {S.AT_LEAST.format(t="10")}, seed=3) > 0.95
