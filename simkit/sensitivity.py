@@ -389,9 +389,9 @@ def _estimate(f: Figure, terms: Terms):
     interval at 0% or 100%); Tango's for one 0/1 rate minus another over the same games;
     otherwise a t interval on the linearised figure, or none where its data cannot support
     one (:func:`_untrusted`). A figure that is one rate over pooled events (a ratio of
-    totals, unit %) takes Wilson's interval: on the pooled counts with fewer than 10 events
-    or non-events (none: nothing to estimate a variance from), else at the effective number
-    of events (:func:`~simkit.stats.pooled_rate`)."""
+    totals, unit %) takes its interval at the effective number of events
+    (:func:`~simkit.stats.pooled_rate`: Wilson's, or Clopper-Pearson's with fewer than 10
+    events or non-events, where each game's events count as one)."""
     if _one_rate(f, terms):
         won = terms[0][1]
         return wilson(int(round(float(won.sum()))), int(won.size))
@@ -400,12 +400,8 @@ def _estimate(f: Figure, terms: Terms):
     if paired is not None:  # Tango's score interval, as for any paired difference of rates
         return Interval(est.estimate, paired.lo, paired.hi, est.n)
     if f.unit == "%" and len(terms) == 1 and terms[0][0] == 1:
-        num, den = float(terms[0][1].sum()), float(terms[0][2].sum())
-        if den > 0 and (num < ENOUGH or den - num < ENOUGH):  # few events, or none: Wilson's on the pooled counts
-            w = wilson(int(round(min(max(num, 0.0), den))), int(round(den)))
-            return dataclasses.replace(w, n=est.n)
-        if den > 0:  # Wilson's at the effective number of events
-            return pooled_rate(terms[0][1], terms[0][2])
+        if float(terms[0][2].sum()) > 0:
+            return pooled_rate(terms[0][1], terms[0][2], enough=ENOUGH)
     if _untrusted(terms, est.hi - est.lo):
         return dataclasses.replace(est, lo=-math.inf, hi=math.inf)
     return est
