@@ -328,6 +328,8 @@ def write_index(root: Path) -> Path | None:
             answers = [" ".join(str(a["sentence"]) for a in group)
                        for _, group in itertools.groupby(info.get("answers") or [], key=lambda a: a.get("question"))]
             answers += [f"How to fix it: {f}" for f in info.get("fixes") or [] if isinstance(f, str)]
+            answers += [f"{kind}: {'; '.join(map(str, claims))}." for kind, claims in (info.get("caveats") or {}).items()
+                        if isinstance(claims, list)]  # (the answers are not read without them here either)
             figure = info.get("headline_figure")
         except (OSError, ValueError, KeyError, TypeError):
             continue

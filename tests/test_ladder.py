@@ -175,3 +175,7 @@ def test_a_claim_stronger_play_reverses_or_a_reading_decides_is_said_beside_the_
     assert "card 2 pays less" not in text.split("## ")[1]  # (survives: no caveat)
     assert "- **Depends on a reading of the rules** (sections below): Tile 2 is the hardest (depends on G3" in text
     assert json.loads((tmp_path / "report.json").read_text())["caveats"]["Reverses under stronger play"] == ["card 5 pays more"]
+    from simkit.report import write_index  # the overview page of every report lists them too
+
+    rep.write(tmp_path / "reports" / "game")
+    assert "Reverses under stronger play: card 5 pays more." in write_index(tmp_path / "reports").read_text()
