@@ -682,11 +682,11 @@ def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None
     for name in tornado_figures or ():  # the headline figures: how far the readings move each (significant changes)
         moved = sorted((c for c in s.changes if c.figure.name == name and c.significant), key=lambda c: c.value)
         if moved:
-            f = moved[0].figure
-            ends = " to ".join(f"{f.fmt_ci(c.switched)} under {doc_label(c.variant)}"
-                               for c in (moved[:1] if len(moved) == 1 else (moved[0], moved[-1])))
-            rep.caveat("Headline figures that move with a reading",
-                       f"{name}: {f.fmt_ci(s.defaults[name])} at the default readings, {ends}")
+            f, default = moved[0].figure, s.defaults[name]
+            ends = [f"as {word} as {f.fmt_ci(c.switched)} under {doc_label(c.variant)}"
+                    for word, c in (("low", moved[0]), ("high", moved[-1])) if (c.value < default.estimate) == (word == "low")]
+            if ends:
+                rep.caveat("Headline figures that move with a reading", f"{name}: {f.fmt_ci(default)} at the default readings, {' and '.join(ends)}")
     rep.table(verdict_rows(s), "Each headline claim: holds under every reading, depends on a reading, or not shown (figures with "
                                f"95% intervals, changes with Holm-adjusted p). On {s.games:,} games a cell and reading, a claim "
                                "the sections above show on more games may be not shown here")
