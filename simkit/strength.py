@@ -80,7 +80,8 @@ class Matchup:
 
 def verdict(diffs: np.ndarray, target: float = TARGET) -> tuple[tuple[float, float, float], str]:
     """The margin (mean of paired differences) with, on each side, the farther bound of
-    the t interval and the skewness-corrected one, and what it shows. A claim needs its
+    the t interval and the skewness-corrected one (and of the empirical Bernstein bound
+    where the differences are too skewed for a t interval), and what it shows. A claim needs its
     interval on one side of the line. The t interval's upper bound erred on the skewed
     differences of a rare gain (a bot winning one game in ten more, else the same: 'by less
     than 10 points' 6.1% of the time at 100 games, 3.2% at 2,000, against 2.5%; a
