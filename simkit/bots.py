@@ -1,5 +1,6 @@
 """A bot chosen for a run (:class:`Bot`), the table of which bot plays which seat in each
-game (:func:`bot_table`), and users' own bots: ``--bot package.module:function``.
+game (:func:`bot_table`), and users' own bots: ``--bot package.module:function`` or
+``--bot path/to/file.py:function``.
 
 A user bot is ``fn(observation, legal, rng) -> action``. It is given copies, so
 nothing it writes reaches the game; what it returns must be one of ``legal`` (an
@@ -73,6 +74,14 @@ def load_user_bot(module_name: str, attr: str, text: str):
     cwd = os.getcwd()
     if cwd not in sys.path:
         sys.path.append(cwd)  # a bot file in the current folder works without PYTHONPATH
+    if module_name.endswith(".py"):  # a file's path (bots/mine.py:choose), as a user types it
+        file = Path(module_name).expanduser()
+        if not file.is_file():
+            raise UserError(f"bot {text!r}: no file {module_name}; give path/to/file.py:function or module:function")
+        folder = str(file.resolve().parent)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+        module_name = file.stem
     try:
         with _exit_refused():
             module = importlib.import_module(module_name)
@@ -111,6 +120,8 @@ def reload_user_bot(text: str, path: str | None, source: str | None):
         if folder not in sys.path:
             sys.path.insert(0, folder)
     module_name, _, attr = text.partition(":")
+    if module_name.endswith(".py") and path is not None:  # (a worker's folder need not be the command's)
+        module_name = path
     bot = load_user_bot(module_name, attr, text)
     if source is not None and bot.source != source:
         raise UserError(f"bot {text!r}: {path} changed during the run; run again to start from the new version")

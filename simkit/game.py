@@ -353,13 +353,15 @@ class GameSpec:
 
         ``NAME`` or ``NAME:OPT+OPT`` for a built-in bot, where an option is a switch
         (``strategic:no-extra``) or a number (``search:budget=64``); ``package.module:attr``
-        for a user's own bot.
+        or ``path/to/file.py:attr`` for a user's own bot.
         """
         name, _, opts = text.partition(":")
         if name in self.bots:
             info = self.bots[name]
             return Bot(name=text, code=info.code, flags=info.flags_for(opts, self.name))
         known = ", ".join(self.bots)
+        if opts and name.endswith(".py"):
+            return load_user_bot(name, opts, text)
         if opts and name.replace(".", "").replace("_", "").isalnum():
             try:
                 return load_user_bot(name, opts, text)
@@ -368,7 +370,8 @@ class GameSpec:
                     raise
                 raise UserError(f"unknown bot {name!r} for {self.name}; built-in bots: {known}; "
                                 f"for a bot of your own give module:function (no module {name!r} here)") from None
-        raise UserError(f"unknown bot {text!r} for {self.name}; built-in bots: {known}, or give package.module:function")
+        raise UserError(f"unknown bot {text!r} for {self.name}; built-in bots: {known}, or give package.module:function "
+                        "or path/to/file.py:function")
 
     def resolve_bots(self, texts: list[str] | tuple[str, ...], params: Any) -> list[Bot]:
         """One bot per seat: a single bot fills every seat; otherwise one per seat in seat order."""

@@ -128,6 +128,20 @@ def test_user_bot_from_a_module_in_the_current_folder(tmp_path, simkit_cmd):
     assert "mybot:first" in proc.stderr and "game 0" in proc.stderr and "not legal" in proc.stderr
 
 
+def test_user_bot_from_a_file_path(tmp_path, simkit_cmd):
+    """--bot path/to/file.py:function, as a user types it, in the main process and in the
+    workers (it was refused: 'cannot import ...'); a path to no file is one line."""
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "pathbot_by_file.py").write_text("def last(observation, legal, rng):\n    return int(legal[-1])\n")
+    cmd = simkit_cmd + ["run", "aau", "--set", "players=2", "-n", "8", "--chunk-size", "2", "--jobs", "2", "--no-progress",
+                        "--bot", "bots/pathbot_by_file.py:last", "--bot", "random", "--out", str(tmp_path / "o")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0 and "bots/pathbot_by_file.py:last" in proc.stdout, proc.stderr
+    proc = subprocess.run(simkit_cmd + ["run", "ufs", "-n", "2", "--bot", "nowhere/bot.py:f", "--no-progress"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "no file nowhere/bot.py" in proc.stderr, proc.stderr
+
+
 def test_games_lists_parameters_and_bots(tmp_path, simkit_cli):
     proc = simkit_cli(["games"], tmp_path)
     assert proc.returncode == 0
