@@ -56,7 +56,7 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
 
 
 SET_HELP = "Override a game parameter, e.g. --set threat=2 (repeatable; see 'simkit games')."
-BOT_HELP = "Bot name (see 'simkit games'), NAME:OPTION+OPTION, or module:function or path/to/file.py:function for your own bot. One --bot fills every seat; otherwise give one per seat in seat order."
+BOT_HELP = "Bot name (see 'simkit games'), NAME:OPTION+OPTION, or module:function or file.py:function for your own bot. One --bot fills every seat; otherwise give one per seat in seat order."
 
 
 def _game_params(game_name: str, sets: list[str]):
