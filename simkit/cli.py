@@ -447,7 +447,7 @@ def _ladder(g, params, texts: list[str], n: int, seed: int, jobs: int, fmt: str,
     notes += [f"{m.strong} against {m.weak}, by the side its seat was dealt: "
               + "; ".join(f"as {name} {100 * e[0]:+.1f} points [{100 * e[1]:+.1f}, {100 * e[2]:+.1f}] ({k:,} games)"
                           for name, k, e in m.sides) + " (descriptive, no verdict)." for m in rows if m.sides]
-    _emit([m.row() for m in rows], f"{g.title}: the bot ladder, {g.seats(params)} seat(s)", fmt, output,
+    _emit([m.row() for m in strength.shown_once(rows)], f"{g.title}: the bot ladder, {g.seats(params)} seat(s)", fmt, output,
           extra=notes, data=[dataclasses.asdict(m) for m in rows], meta={"game": g.name, "params": params.__dict__, "notes": notes})
 
 

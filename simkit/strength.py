@@ -292,13 +292,20 @@ def play_ladder(game: GameSpec, params: Any, bots: Sequence[str], games: int, se
 
 NOTES = ("'its share %': the bot's mean win share in its seat (a shared win split), ± the half width of its 95% "
          "interval; 'against's %': what the other bot got in the same seats and games playing itself; 'margin pts': "
-         "the paired difference (± half its t interval's width, corrected for skewness). Verdicts: '>= 10 shown' when the margin's interval lies above 10 points; "
+         "the paired difference, ± half its 95% interval's width (t, corrected for skewness; a bound valid at any "
+         "number of games where too skewed). The top bot at its default budget is its row above. Verdicts: '>= 10 shown' when the margin's interval lies above 10 points; "
          "'< 10 shown' above 0 and below 10; 'stronger' above 0 but holding 10; 'not shown' holding 0; 'weaker' below 0.")
 
 
 SIDE_NOTES = ("The margin over the games where the bot's seat was dealt each side, ± the half width of its 95% interval, "
               "games in brackets: where the skill pays. Descriptive: no verdict of its own; weighted by their games, the parts "
               "average to the margin.")
+
+
+def shown_once(rows: Sequence[Matchup]) -> list[Matchup]:
+    """The rows of a ladder table: the budget curve's 1x step is the top bot's own row
+    again (the same games), so it is left out."""
+    return [m for i, m in enumerate(rows) if not any((p.weak, p.share, p.margin) == (m.weak, m.share, m.margin) for p in rows[:i])]
 
 
 def side_rows(rows: Sequence[Matchup]) -> list[dict[str, str]]:
@@ -347,6 +354,6 @@ def section(rep, result) -> None:
         rep.text(summary(rows, lad["bots"]))
         for m in rows:
             rep.conclude(f"`{m.strong}` against `{m.weak}` at {m.players} seat{'s' if m.players > 1 else ''}", m.verdict)
-        rep.table([m.row() for m in rows], caption=f"{lad['games']:,} games per row. " + NOTES)
+        rep.table([m.row() for m in shown_once(rows)], caption=f"{lad['games']:,} games per row. " + NOTES)
         if split := side_rows(rows):
             rep.table(split, caption=SIDE_NOTES)

@@ -268,3 +268,12 @@ def test_a_report_from_before_conclusions_were_kept_is_read_by_its_lines(tmp_pat
     new.conclude("seat 2 is favoured (its share)", "flips")
     new.compare_with(json.loads((tmp_path / "report.json").read_text()), (tmp_path / "README.md").read_text())
     assert new.changed == ["seat 2 is favoured (its share): was *survives*, now **flips**."]
+
+
+def test_the_budget_curves_default_step_is_not_shown_twice():
+    """The top bot at 1x its default budget is the top bot's own row (the same games): a
+    table listed it twice ('search' and 'search:budget=8', both +0.7 ±1.3)."""
+    m = S.Matchup("search", "tactical", 2, 2000, 0, (0.5, 0.48, 0.52), (0.49, 0.47, 0.51), (0.007, -0.006, 0.02), S.NOT_SHOWN)
+    rows = [m, S.Matchup(**{**m.__dict__, "strong": "search:budget=4", "margin": (-0.005, -0.02, 0.01)}),
+            S.Matchup(**{**m.__dict__, "strong": "search:budget=8"})]
+    assert [r.strong for r in S.shown_once(rows)] == ["search", "search:budget=4"]
