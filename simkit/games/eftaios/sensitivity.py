@@ -162,7 +162,7 @@ CLAIMS = (
     Claim("On Galilei the humans take more basic games than the aliens, and the aliens more advanced games than the humans",
           ((teams("basic"), ">", 0.0), (teams("advanced"), "<", 0.0))),
     Claim("Some human wins most basic games on every map", tuple((human(m, "basic"), ">", 0.5) for m in MAPS)),
-    Claim("The aliens win most advanced games on every map", tuple((aliens(m, "advanced"), ">", 0.5) for m in MAPS)),
+    Claim(f"The aliens win most advanced games on every map ({PLAYERS} players)", tuple((aliens(m, "advanced"), ">", 0.5) for m in MAPS)),
     Claim("Fermi is the easiest map for the humans and Galvani the hardest (basic and advanced)",
           tuple((ranking(a, b, mode), ">", 0.0) for mode in MODES for a, b in (("fermi", "galilei"), ("galilei", "galvani")))),
     Claim("Turn order matters to humans: the first human wins more often than the last (basic and advanced)",

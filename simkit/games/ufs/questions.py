@@ -217,7 +217,8 @@ QUESTIONS = [
     ThreatLevels("threat", id="threat", title="How much harder is each threat level?", where=HEADLINE,
                  lead="For the greedy bot in Roswell (normal side)"),
     ThreatLevels("threat", id="threat_stronger", title="How much harder is each threat level under stronger play?",
-                 where=STRONGER, lead="Under stronger play (the searching bot, budget 16) in Roswell (normal side)"),
+                 where=STRONGER, lead="Under stronger play (the searching bot at budget 16, a lower bound on strong play: larger budgets win more) "
+                      "in Roswell (normal side)"),
     DamagedSide(),
     RuleVariant("damage_rule", "sum", "strict", "For the greedy bot at threat 1 in Roswell (normal side), a damage limit one "
                 "lower (G9: the city falls one damage sooner)",

@@ -459,7 +459,8 @@ def _budget_ladder(rep: Report, main: pl.DataFrame) -> list[str]:
                          f"point ({a} -> {b_} {_pts(steps[(a, t)])}{largest}; {shown}); {pct(rates[(a, t)])} at budget {a}, "
                          f"{pct(rates[(mine[-1], t)])} at {mine[-1]}, planner (budget 1) {pct(rates[(budgets[0], t)])}")
             short.append(f"threat {t} {pct(rates[(mine[-1], t)])} (under a point per step from budget {a}"
-                         + (", some steps still significant)" if rising else ")"))
+                         + (", some steps still significant" if rising else "")
+                         + ("" if top_gain < 0.01 else ", a point per step not ruled out") + ")")
     rep.bullets(lines)
     rep.text("Up to the number of candidate placements (distinct dice x free columns: at most 25 per die), a larger budget only "
              "tries more candidates, "
