@@ -391,7 +391,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
 
     # -- seats: the seat question for every bot ------------------------------------------------------
     rep.heading("Seat advantage, by bot", 3)
-    rows = []
+    rows, fair = [], {}
     for b in bots:
         for a in dataclasses.replace(Q["seat_fairness"], where={"grid": cells[b], "table": b}).answers(f):
             row = {"bot": b, "players": a.group.get("players"), "games": f"{a.games:,}", **{f"seat {k}": "" for k in range(1, 5)}}
@@ -399,6 +399,14 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
                 row[f"seat {k + 1}"] = e.text().replace(" points", "")
             row["verdict"] = a.verdict
             rows.append(row)
+            n = a.group.get("players")
+            if b == reference:
+                fair[n] = a.verdict == "equivalent"
+            elif fair.get(n) and a.verdict == "shown" and bots.index(b) > bots.index(reference):
+                # the answer says every seat is fair; a stronger bot shows one that is not
+                k, e = max(enumerate(a.estimates), key=lambda ke: abs(ke[1].estimate) if ke[1].lo > 0 or ke[1].hi < 0 else -1)
+                rep.caveat("Reverses under stronger play", f"with {n} players every seat is within the margin for `{reference}`; "
+                           f"`{b}` finds seat {k + 1} at {e.text()} from the fair share")
     rep.table(rows, "Each seat's win share minus the fair share (points, 95% intervals), equal bots at every seat; the verdict "
                     "of the seat question (shown: some seat differs, Holm; equivalent: every seat within the margin)")
     for n in sorted(f.filter(pl.col("grid") == SEAT_GRIDS[0])["players"].unique().to_list()):

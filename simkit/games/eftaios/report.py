@@ -527,6 +527,17 @@ def _ladder_section(rep, plt, lad):
     rep.table(rows, "The ladder: both sides at the same level (Galilei, 6 players), 95% intervals")
     if not gaps:
         return
+    for mode in MODES:  # a game fair to a player within the margin for the default bot, and not for a stronger one
+        ref = gaps.get((mode, "heuristic"))
+        if ref is None or not (ref.verdict == EQUIVALENT or within_margin(ref)):
+            continue
+        for bot in reversed(LADDER[LADDER.index("heuristic") + 1:]):  # (the strongest that breaks it)
+            e = gaps.get((mode, bot))
+            if e is not None and e.verdict == SHOWN and not within_margin(e):
+                rep.caveat("Reverses under stronger play", f"Galilei's {mode} game, 6 players, is fair to a player within "
+                           f"±{100 * MARGIN:.0f} points for the heuristic bots; with both sides {LADDER_NAMES[bot]}, a human seat's "
+                           f"win rate minus an alien seat's is {e.text()}")
+                break
     fig, ax = plt.subplots(figsize=(7.5, 3.8))
     _gap_axes(ax)
     for k, mode in enumerate(MODES):
