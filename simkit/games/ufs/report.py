@@ -725,8 +725,9 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
         if own != claim:
             picks[b] = f"{own[0]} -> {own[1]}"
     if claim:
+        # (pooled over games, so a city and side with more games weighs more: not the table's average over them)
         cls, line = classed_line(rep, f"the largest threat step is {claim[0]} -> {claim[1]} (its drop minus the next largest step's, "
-                          f"averaged over cities and sides)", contrasts, default, picks, other)
+                          f"pooled over the games of every city and side)", contrasts, default, picks, other)
         said[cls].append(line)
 
     # -- summary ----------------------------------------------------------------------------------------
