@@ -74,17 +74,20 @@ def load_user_bot(module_name: str, attr: str, text: str):
     cwd = os.getcwd()
     if cwd not in sys.path:
         sys.path.append(cwd)  # a bot file in the current folder works without PYTHONPATH
+    file = None
     if module_name.endswith(".py"):  # a file's path (bots/mine.py:choose), as a user types it
         file = Path(module_name).expanduser()
         if not file.is_file():
-            raise UserError(f"bot {text!r}: no file {module_name}; give path/to/file.py:function or module:function")
-        folder = str(file.resolve().parent)
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
-        module_name = file.stem
+            what = "a folder" if file.is_dir() else "no file"
+            raise UserError(f"bot {text!r}: {module_name} is {what}; give path/to/file.py:function or module:function")
+        file = file.resolve()
+        if str(file.parent) not in sys.path:
+            sys.path.append(str(file.parent))  # (its own imports; appended, so that a json.py shadows nothing)
     try:
-        with _exit_refused():
-            module = importlib.import_module(module_name)
+        with _exit_refused(), _signals_kept():
+            # a file is its own module, under a name of its own: two bot.py files in two folders
+            # are two bots (the second was the first, by its module name: a hostile review)
+            module = _import_file(file) if file is not None else importlib.import_module(module_name)
     except _ExitCalled as exc:
         raise UserError(f"bot {text!r}: importing {module_name} called os._exit({exc.args[0]}); a bot module must not end the process") from None
     except ModuleNotFoundError as exc:
@@ -112,16 +115,54 @@ def load_user_bot(module_name: str, attr: str, text: str):
     return Bot(name=text, fn=fn, path=path, source=_digest(path) if path else None)
 
 
+def _import_file(file: Path):
+    """The module of a bot file, named by its path's hash (the same name in every process)."""
+    import importlib.util
+
+    name = f"simkit_user_bot_{hashlib.sha256(str(file).encode()).hexdigest()[:12]}_{file.stem.replace('.', '_')}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, file)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+@contextlib.contextmanager
+def _signals_kept():
+    """A bot module that sets Ctrl-C or SIGTERM to be ignored when imported does so in the
+    command's own process: it outlived a SIGTERM for 120 s (a hostile review). Its handlers
+    are put back after the import."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            if handler is not None and signal.getsignal(s) is not handler:
+                signal.signal(s, handler)
+
+
 def reload_user_bot(text: str, path: str | None, source: str | None):
     """The same bot in a worker process, from the same file; refuses a file that
     changed since the run started (the run would mix two versions of the bot)."""
-    if path is not None:
-        folder = str(Path(path).parent)
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
     module_name, _, attr = text.partition(":")
     if module_name.endswith(".py") and path is not None:  # (a worker's folder need not be the command's)
         module_name = path
+    elif path is not None:
+        folder = str(Path(path).parent)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
     bot = load_user_bot(module_name, attr, text)
     if source is not None and bot.source != source:
         raise UserError(f"bot {text!r}: {path} changed during the run; run again to start from the new version")

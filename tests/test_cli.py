@@ -139,7 +139,32 @@ def test_user_bot_from_a_file_path(tmp_path, simkit_cmd):
     assert proc.returncode == 0 and "bots/pathbot_by_file.py:last" in proc.stdout, proc.stderr
     proc = subprocess.run(simkit_cmd + ["run", "ufs", "-n", "2", "--bot", "nowhere/bot.py:f", "--no-progress"],
                           capture_output=True, text=True, cwd=tmp_path, timeout=300)
-    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "no file nowhere/bot.py" in proc.stderr, proc.stderr
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "nowhere/bot.py is no file" in proc.stderr, proc.stderr
+
+
+def test_bot_files_of_one_name_in_two_folders_are_two_bots(tmp_path, monkeypatch):
+    """a/bot.py and b/bot.py: the second was the first (imported by its module name), and a
+    bot file named json.py was the standard library's json (a hostile review). A file is its
+    own module. A bot module that ignores SIGTERM or Ctrl-C when imported does not take
+    them from the command."""
+    import signal
+
+    from simkit.bots import load_user_bot
+
+    for folder, pick in (("a", "0"), ("b", "-1")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "bot.py").write_text(f"def f(observation, legal, rng):\n    return int(legal[{pick}])\n")
+    (tmp_path / "json.py").write_text("import signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                                      "def f(observation, legal, rng):\n    return 7\n")
+    monkeypatch.chdir(tmp_path)
+    a, b = load_user_bot("a/bot.py", "f", "a/bot.py:f"), load_user_bot("b/bot.py", "f", "b/bot.py:f")
+    assert a.fn([], [1, 2, 3], None) == 1 and b.fn([], [1, 2, 3], None) == 3
+    before = signal.getsignal(signal.SIGTERM)
+    mine = load_user_bot("json.py", "f", "json.py:f")
+    assert mine.fn([], [7], None) == 7 and signal.getsignal(signal.SIGTERM) is before
+    import json
+
+    assert callable(json.loads)  # (the standard library's, still)
 
 
 def test_games_lists_parameters_and_bots(tmp_path, simkit_cli):
