@@ -821,11 +821,17 @@ _terminated = False
 def _stop_as_ctrl_c(signum, frame) -> None:
     """A SIGTERM stops the command as Ctrl-C does: finished games kept, the resume line, no
     worker left behind (it ended the process at once and silently, exit 143). It is raised as
-    a SIGINT, so that the places that hold a Ctrl-C (while a worker starts) hold it too."""
+    a SIGINT, so that the places that hold a Ctrl-C (while a worker starts) hold it too;
+    where Ctrl-C is ignored (a script's background job starts so), as the KeyboardInterrupt
+    itself: the raised SIGINT was lost and the SIGTERM with it (a hostile review)."""
     import signal
 
     global _terminated
+    if _terminated:  # (one is being answered)
+        return
     _terminated = True
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        raise KeyboardInterrupt
     signal.raise_signal(signal.SIGINT)
 
 
@@ -834,8 +840,10 @@ def _fail(text: str, code: int) -> None:
 
     from .errors import printable
 
+    global _terminated
     if code == 130 and _terminated:  # the shell's code for a SIGTERM, and its name in the line
         code, text = 143, text.replace("interrupted", "stopped by SIGTERM", 1)
+    _terminated = _terminated or code in (130, 143)  # (a SIGTERM now is not answered again)
     if code in (130, 143):
         # A Ctrl-C is answered once: one pressed again, or one held back while a worker
         # started and delivered now, printed a traceback from the middle of this line or from
