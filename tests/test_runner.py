@@ -150,7 +150,7 @@ def test_interrupted_run_keeps_finished_chunks_and_resumes(tmp_path, simkit_cmd)
     assert pl.read_parquet(out / "games.parquet").equals(whole)
 
 
-@pytest.mark.parametrize("stop", ["ctrl-c", "sigterm"])
+@pytest.mark.parametrize("stop", ["ctrl-c", "sigterm", "sigterm, Ctrl-C ignored"])
 def test_ctrl_c_ends_a_run_whose_user_bot_never_returns(tmp_path, simkit_cmd, stop):
     """The main process waits for a chunk in steps: a wait without a timeout was not ended
     by Ctrl-C, and a stuck user bot (or a slow one, in a long chunk) held it for ever. A
@@ -165,7 +165,10 @@ def test_ctrl_c_ends_a_run_whose_user_bot_never_returns(tmp_path, simkit_cmd, st
                                        "    time.sleep(1000)\n")
     cmd = simkit_cmd + ["run", "ufs", "--bot", "stuck:choose", "-n", "4", "--no-progress", "--jobs", "2", "--chunk-size", "2",
                         "--out", str(tmp_path / "r")]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    # (a script's background job starts with Ctrl-C ignored: a SIGTERM raised as a SIGINT was lost there)
+    ignored = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if "ignored" in stop else None
+    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=ignored)
     deadline = time.time() + 120
     while not (tmp_path / "called").exists() and time.time() < deadline:
         assert proc.poll() is None, proc.stderr.read()
