@@ -163,17 +163,38 @@ def reload_user_bot(text: str, path: str | None, source: str | None):
         folder = str(Path(path).parent)
         if folder not in sys.path:
             sys.path.insert(0, folder)
-    bot = load_user_bot(module_name, attr, text)
-    if source is not None and bot.source != source:
-        raise UserError(f"bot {text!r}: {path} changed during the run; run again to start from the new version")
+    try:
+        bot = load_user_bot(module_name, attr, text)
+        if source is not None and bot.source != source:
+            raise UserError(_changed(text, path))
+    except UserError as exc:
+        # Said when the bot is first asked, as the chunk's own error: raised here, while the
+        # worker unpickles its task, it ended the worker and read 'a worker process died ...
+        # out of memory?' (a hostile review edited a bot file during a run)
+        return Bot(name=text, fn=_Unloadable(str(exc)), path=path, source=source)
     return bot
+
+
+def _changed(name: str, path) -> str:
+    return (f"bot {name!r}: {path} changed during the run; the finished games are kept: restore the file to resume "
+            "this run, or give another --out to play the new version")
+
+
+class _Unloadable:
+    """A bot a worker could not load again: asked for an action, it says why."""
+
+    def __init__(self, message: str):
+        self.message = message
+
+    def __call__(self, observation, legal, rng):
+        raise UserError(self.message)
 
 
 def check_unchanged(bots) -> None:
     """Refuses to play with a user bot whose file changed since it was loaded."""
     for bot in bots:
         if bot.fn is not None and bot.path and bot.source and _digest(bot.path) != bot.source:
-            raise UserError(f"bot {bot.name!r}: {bot.path} changed during the run; run again to start from the new version")
+            raise UserError(_changed(bot.name, bot.path))
 
 
 class _ExitCalled(BaseException):
@@ -258,6 +279,8 @@ def call_user_bot(name: str, fn: Callable, obs: np.ndarray, legal: np.ndarray, r
     except BaseException as exc:  # noqa: BLE001 - a user bot may raise anything, sys.exit included
         if isinstance(exc, KeyboardInterrupt) and not _ctrl_c_ignored() and pressed != [0]:
             raise
+        if isinstance(fn, _Unloadable):
+            raise UserError(fn.message) from None
         if isinstance(exc, _ExitCalled):
             raise UserError(f"{where} called os._exit({exc.args[0]}); a bot returns an action, it must not end the process") from None
         detail = _one_line(exc)

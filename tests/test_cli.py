@@ -348,3 +348,21 @@ def test_names_are_printed_as_given_never_as_emoji():
         with console.capture() as got:
             console.print("ubots:ok: and ubots:smile:")
         assert got.get().strip() == "ubots:ok: and ubots:smile:"
+
+
+def test_a_bot_file_changed_during_a_run_is_said_when_a_worker_asks_it(tmp_path, monkeypatch):
+    """A worker that loads a user's bot again finds its file changed: it said so while
+    unpickling its task, which ended the worker ('a worker process died ... out of memory?',
+    a hostile review); the bot now says it when first asked, as the chunk's one-line error."""
+    import numpy as np
+    import pytest
+
+    from simkit.bots import call_user_bot, load_user_bot, reload_user_bot
+    from simkit.errors import UserError
+
+    (tmp_path / "edited_bot_file.py").write_text("def f(observation, legal, rng):\n    return int(legal[0])\n")
+    monkeypatch.chdir(tmp_path)
+    bot = load_user_bot("edited_bot_file.py", "f", "edited_bot_file.py:f")
+    again = reload_user_bot(bot.name, bot.path, "0" * 12)  # (the source hash of another version)
+    with pytest.raises(UserError, match="changed during the run; the finished games are kept"):
+        call_user_bot(again.name, again.fn, np.zeros(3, np.int32), np.array([4]), np.random.default_rng(0), 0, 0)
