@@ -910,6 +910,8 @@ def main() -> None:
 
     import signal
 
+    global _terminated
+    _terminated = False  # (main may run again in one process: a notebook, the tests)
     _quiet_resource_tracker()
     _enough_open_files()
     signal.signal(signal.SIGTERM, _stop_as_ctrl_c)
