@@ -28,7 +28,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import polars as pl
 
-from .stats import games_for_t, holm_adjusted, paired_binary, paired_numeric, wilson
+from .stats import bernstein_half_width, bernstein_p, games_for_t, holm_adjusted, paired_binary, paired_numeric, wilson
 
 ALPHA = 0.05
 _NORMAL = NormalDist()
@@ -205,28 +205,6 @@ def fewest(columns: np.ndarray) -> tuple[int, float, bool]:
     if total[k_won] <= rest[k_not]:
         return k_won, float(total[k_won]), False
     return k_not, float(rest[k_not]), True
-
-
-def bernstein_half_width(x: np.ndarray, width: float, delta: float) -> float:
-    """Half-width of the two-sided ``1 - delta`` empirical Bernstein interval of the mean
-    of independent values in a range ``width`` wide (Maurer & Pontil 2009, Theorem 4,
-    each side at ``delta / 2``): valid at any number of values, wide at few."""
-    n = x.size
-    if n < 2:
-        return float("inf")
-    log = math.log(4 / delta)
-    return math.sqrt(2 * float(x.var(ddof=1)) * log / n) + 7 * width * log / (3 * (n - 1))
-
-
-def bernstein_p(x: np.ndarray, width: float) -> float:
-    """The smallest ``delta`` whose :func:`bernstein_half_width` interval excludes 0: the
-    bound's two-sided p-value against a mean of 0."""
-    n, m = x.size, abs(float(x.mean()))
-    if n < 2 or m == 0:
-        return 1.0
-    a, b = math.sqrt(2 * float(x.var(ddof=1)) / n), 7 * width / (3 * (n - 1))
-    root = (-a + math.sqrt(a * a + 4 * b * m)) / (2 * b)  # a sqrt(L) + b L = m, L = log(4 / delta)
-    return min(1.0, 4 * math.exp(-root * root))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -37,7 +37,7 @@ import numpy as np
 from .bots import bot_table
 from .errors import UserError
 from .game import GameSpec, Number
-from .stats import games_for_t, mean_interval, skew_corrected_interval, wilson
+from .stats import bernstein_half_width, games_for_t, mean_interval, skew_corrected_interval, wilson
 
 # Issue 25: the top bot beats the next strongest by at least 10 points of win share.
 TARGET = 0.10
@@ -105,8 +105,6 @@ def verdict(diffs: np.ndarray, target: float = TARGET) -> tuple[tuple[float, flo
         # games; widening only the long tail's side does not help, since the samples that
         # err are those that lack the tail. The price: a sparse one-way gain needs more games
         # (10 wins and 290 ties are not shown; 40 and 1,960 are)
-        from .questions import bernstein_half_width
-
         b = bernstein_half_width(x, 2.0, 0.05)
         lo, hi = max(-1.0, min(lo, c - b)), min(1.0, max(hi, c + b))
     if x.size >= 2 and not hi > lo:
