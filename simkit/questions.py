@@ -196,6 +196,10 @@ def normal_holds(columns: np.ndarray) -> bool:
     return bool(total.min() >= ENOUGH and (columns.shape[0] - total).min() >= ENOUGH)
 
 
+# The method an answer names where the normal interval is not trusted (:func:`normal_holds`).
+BOUNDS_METHOD = "bounds valid at any number of games (empirical Bernstein; the rule of three where all games ended alike)"
+
+
 def fewest(columns: np.ndarray) -> tuple[int, float, bool]:
     """The column with the smallest sum or sum of complements, that sum, and whether it
     is the complements' (games not won)."""
@@ -569,7 +573,7 @@ class SeatFairness(Question):
             sentence += (f" Few games: {self._name(positions[k])} {won} of {n:,}, so the intervals are bounds valid at "
                          f"any number of games, but wide (the normal ones need {ENOUGH} wins and {ENOUGH} games not won at "
                          f"every {self.position_name}).")
-            interval = "bounds valid at any number of games (empirical Bernstein; the rule of three where all games ended alike)"
+            interval = BOUNDS_METHOD
         return Answer(self.id, self.title, group, _cap(sentence), verdict,
                       f"per {self.position_name}: its {what} minus the average {self.position_name}'s (the fair share)",
                       f"{interval} over games (each game one vector of {self.position_name}s); {self._family(family)}; "
@@ -672,7 +676,7 @@ class SideBalance(Question):
         if not normal_holds(np.column_stack([pa, pb, ga, gb])):
             sentence += (f" Few games: one side won fewer than {ENOUGH} of {n:,} games or lost fewer than {ENOUGH}, so "
                          "the intervals are bounds valid at any number of games, but wide.")
-            interval = "bounds valid at any number of games (empirical Bernstein; the rule of three where all games ended alike)"
+            interval = BOUNDS_METHOD
         return Answer(self.id, self.title, group, _cap(sentence), verdict,
                       "per player: mean win rate of a seat on each side (difference); per side: share of games each side wins "
                       f"(difference)", f"{interval} over games; Holm over the two estimands; balanced = 90% interval "

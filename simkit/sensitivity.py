@@ -574,18 +574,22 @@ def _p(p: float) -> str:
     return fmt_p(p)
 
 
-def depends_words(s: Sensitivity, v: Verdict) -> str:
+def reading_labels(s: Sensitivity) -> dict[str, str]:
+    """Each alternative reading's label -> its name with the rules document's number."""
+    return {x.label: doc_label(x) for x in variants(s.decl)}
+
+
+def depends_words(v: Verdict, labels: dict[str, str]) -> str:
     """``depends on A16 mission_ufos=launched, ...``: the readings a claim depends on."""
-    labels = {x.label: doc_label(x) for x in variants(s.decl)}
     return "depends on " + ", ".join(labels.get(k, k) for k in v.depends_on)
 
 
 def verdict_rows(s: Sensitivity) -> list[dict[str, str]]:
-    labels = {x.label: doc_label(x) for x in variants(s.decl)}
+    labels = reading_labels(s)
     out = []
     for v in s.verdicts:
         if v.status == DEPENDS:
-            what = depends_words(s, v)
+            what = depends_words(v, labels)
         elif v.status == HOLDS:
             what = STATUS_WORDS[HOLDS]
         elif "default" in v.not_shown_under:
@@ -676,9 +680,10 @@ def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None
              "evidence names each reading and condition under which it is not (an interval that reaches its threshold), "
              "the default included: these games neither establish it under every reading nor show a reading that reverses it.")
     rep.table(readings_rows(s.game, decl), "The readings: each alternative is a setting (`--set key=value`) or a built-in data file variant")
+    labels = reading_labels(s)
     for v in s.verdicts:
         if v.status == DEPENDS:
-            rep.caveat("Depends on a reading of the rules", f"{v.claim.text} ({depends_words(s, v)})")
+            rep.caveat("Depends on a reading of the rules", f"{v.claim.text} ({depends_words(v, labels)})")
     for name in tornado_figures or ():  # the headline figures: how far the readings move each (significant changes)
         moved = sorted((c for c in s.changes if c.figure.name == name and c.significant), key=lambda c: c.value)
         if moved:
