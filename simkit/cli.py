@@ -814,7 +814,8 @@ def experiment_path(game) -> Path:
     return path if path.exists() else root / game.analysis.experiment
 
 
-# Set when a SIGTERM (a scheduler's time limit, `kill`) asked the command to stop.
+# Set when a SIGTERM (a scheduler's time limit, `kill`) asked the command to stop; a second
+# one before the line is given is not answered again.
 _terminated = False
 
 
@@ -840,20 +841,21 @@ def _fail(text: str, code: int) -> None:
 
     from .errors import printable
 
-    global _terminated
     if code == 130 and _terminated:  # the shell's code for a SIGTERM, and its name in the line
         code, text = 143, text.replace("interrupted", "stopped by SIGTERM", 1)
-    _terminated = _terminated or code in (130, 143)  # (a SIGTERM now is not answered again)
+    stop = (signal.SIGINT, signal.SIGTERM)
     if code in (130, 143):
-        # A Ctrl-C is answered once: one pressed again, or one held back while a worker
-        # started and delivered now, printed a traceback from the middle of this line or from
-        # loky's exit handler (4 in 16 early Ctrl-C of a two-worker run). Ignored while the
+        # A Ctrl-C (or SIGTERM) is answered once: one pressed again, or one held back while a
+        # worker started and delivered now, printed a traceback from the middle of this line or
+        # from loky's exit handler (4 in 16 early Ctrl-C of a two-worker run). Ignored while the
         # line is printed; after it, one ends the process at once (nothing is left to save).
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for s in stop:
+            signal.signal(s, signal.SIG_IGN)
     text = printable(text)
     err.print(Text("error: ", style="bold red") + Text(text) if code not in (130, 143) else Text(text))
     if code in (130, 143):
-        signal.signal(signal.SIGINT, lambda *_: os._exit(code))
+        for s in stop:
+            signal.signal(s, lambda *_: os._exit(code))
     sys.exit(code)
 
 
