@@ -156,7 +156,7 @@ def _in_processes(calls: list[tuple], jobs: int) -> Iterable[tuple[str, float]]:
     from .workers import wait_interruptibly
 
     with _ctrl_c_held():
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),))
     try:
         with warnings.catch_warnings():
             # loky restarts a worker whose memory grew (compiling a game takes plenty) and warns

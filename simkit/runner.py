@@ -656,9 +656,10 @@ def _ctrl_c_held():
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def _worker_init() -> None:
+def _worker_init(main_pid: int) -> None:
     """In each worker process: Ctrl-C is the main process's to handle (no traceback
-    from workers), and a worker whose main process died exits at once. A worker that
+    from workers), and a worker whose main process ``main_pid`` died exits at once (also
+    when it died while the worker was starting: its parent is then already another). A worker that
     crashes (a user's bot: a segmentation fault) prints no dump of every thread's stack
     (28 lines, which loky's default faulthandler printed under the one line that names
     the bot), unless PYTHONFAULTHANDLER asks for it."""
@@ -671,13 +672,10 @@ def _worker_init() -> None:
         global _FAULTS
         _FAULTS = open(os.devnull, "w")  # (kept open for the worker's life: the handler writes to its descriptor)
         faulthandler.enable(file=_FAULTS)
-    parent = os.getppid()
-
     def watch() -> None:
-        while True:
+        while os.getppid() == main_pid:
             time.sleep(0.5)
-            if os.getppid() != parent:
-                os._exit(1)
+        os._exit(1)
 
     threading.Thread(target=watch, daemon=True).start()
     # A worker asked to exit does not wait for threads a user's bot left running: the
@@ -750,7 +748,7 @@ def _loky(tasks: Iterator, runs: list[_Pending], jobs: int, advance: Callable[[i
     from joblib.externals.loky.process_executor import BrokenProcessPool
 
     with _ctrl_c_held():  # (loky's own thread, which starts the workers, keeps this thread's signal mask)
-        executor = get_reusable_executor(max_workers=jobs, timeout=30, initializer=_worker_init)
+        executor = get_reusable_executor(max_workers=jobs, timeout=30, initializer=_worker_init, initargs=(os.getpid(),))
     running = set()
     try:
         for task in tasks:
@@ -796,8 +794,8 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
     from .progress import warn
 
     with _ctrl_c_held():
-        compilers = ProcessPoolExecutor(max_workers=len(todo), initializer=_worker_init)
-        player = ProcessPoolExecutor(max_workers=1, initializer=_plain_worker_init, env={"NUMBA_DISABLE_JIT": "1"})
+        compilers = ProcessPoolExecutor(max_workers=len(todo), initializer=_worker_init, initargs=(os.getpid(),))
+        player = ProcessPoolExecutor(max_workers=1, initializer=_plain_worker_init, initargs=(os.getpid(),), env={"NUMBA_DISABLE_JIT": "1"})
     left = False
     try:
         with _ctrl_c_held():
@@ -846,10 +844,10 @@ def _play_while_compiling(runs: list[_Pending], todo: list, advance: Callable[[i
             stop_workers(compilers)
 
 
-def _plain_worker_init() -> None:
+def _plain_worker_init(main_pid: int) -> None:
     """A worker playing as plain Python: numpy's integer scalars warn where compiled code
     wraps around silently (the random streams' hashing), so warnings are off."""
-    _worker_init()
+    _worker_init(main_pid)
     np.seterr(all="ignore")
 
 
@@ -1083,7 +1081,10 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
             with status(enabled=progress is True) as say:
                 compile_loops(todo, say, jobs=cores)
             t0 = time.perf_counter()  # the speed remembered is of playing, not compiling
-        estimate = _plan_by_speed(pending, cores)
+        before = sum(p.stored for p in pending)
+        estimate = _plan_by_speed(pending, cores, piloted=scheduler is None)
+        if advance is not None:  # a pilot's games were played now too (a tune's budget counts them)
+            advance(sum(p.stored for p in pending) - before)
         if progress is True and estimate is not None and estimate >= 30:
             remaining = sum(p.remaining for p in pending)
             warn(f"{remaining:,} games to play, about {_duration(estimate)} on {cores} core{'s' if cores > 1 else ''} "
@@ -1215,20 +1216,22 @@ def _pilot(p: _Pending) -> float | None:
     return speed
 
 
-def _plan_by_speed(pending: list[_Pending], cores: int) -> float | None:
+def _plan_by_speed(pending: list[_Pending], cores: int, piloted: bool = True) -> float | None:
     """Sizes each run's chunks to about ``CHUNK_SECONDS`` of play, from the speed of the
-    same game, bots and settings (a pilot when none is known), and returns the seconds
-    its remaining games should take on ``cores`` cores (None when a speed is unknown)."""
+    same game, bots and settings (a pilot when none is known and ``piloted``: not for a
+    cluster, whose speed is not this machine's and whose address is checked first), and
+    returns the seconds its remaining games should take on ``cores`` cores (None when a
+    speed is unknown)."""
     speeds = _read_speeds()
-    piloted: dict[str, float] = {}
+    pilots: dict[str, float] = {}
     seconds: float | None = 0.0
     for p in pending:
         if not p.remaining:
             continue
         same_bots = _speed_key(p.spec)[1]
-        speed = _known_speed(speeds, p.spec) or piloted.get(same_bots)
-        if speed is None and (speed := _pilot(p)) is not None:
-            piloted[same_bots] = speed
+        speed = _known_speed(speeds, p.spec) or pilots.get(same_bots)
+        if speed is None and piloted and (speed := _pilot(p)) is not None:
+            pilots[same_bots] = speed
         if speed is None:
             seconds = None
             continue

@@ -308,7 +308,7 @@ def test_never_more_workers_than_chunks(monkeypatch):
     monkeypatch.setattr(R, "_loky", spy)
     # chunks as asked: with no speed of ufs greedy on record (a fresh machine) a pilot would
     # play the first chunk in this process, leaving one chunk and no pool
-    monkeypatch.setattr(R, "_plan_by_speed", lambda pending, cores: None)
+    monkeypatch.setattr(R, "_plan_by_speed", lambda pending, cores, **_: None)
     res = run(spec(n=20), None, jobs=8, chunk_size=10, progress=False)
     assert seen["jobs"] == 2 and res.frame.height == 20
 
@@ -710,7 +710,7 @@ def test_ctrl_c_before_any_game_finished_says_so(tmp_path, monkeypatch):
     def stopped(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(R, "execute", stopped)
+    monkeypatch.setattr(R, "_chunk_job", stopped)  # also a pilot's (no speed known on a fresh machine)
     with pytest.raises(Interrupted, match="^interrupted before any game had finished; run the same command again"):
         run(spec(n=10), tmp_path / "r", progress=False)
 
@@ -726,7 +726,7 @@ def test_ctrl_c_names_only_the_folders_that_keep_games(tmp_path, monkeypatch):
     def stopped(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(R, "execute", stopped)
+    monkeypatch.setattr(R, "_chunk_job", stopped)
     with pytest.raises(Interrupted, match=f"10 finished games are kept in {tmp_path / 'a'};"):
         R.run_many([(spec(n=20), tmp_path / "a"), (spec(n=10, seed=5), tmp_path / "b")], progress=False)
 
@@ -779,3 +779,13 @@ def test_a_ctrl_c_while_a_run_is_written_leaves_a_folder_that_resumes(tmp_path, 
     assert not list(out.glob(".*.tmp"))
     again = run(spec(n=30), out, chunk_size=10, progress=False)
     assert again.manifest["resumed_games"] == 30
+
+
+def test_a_worker_whose_main_process_died_while_it_started_exits():
+    """A worker took its parent at start as the process to watch: when the main process was
+    killed while its workers were still starting (a fresh machine's run: a pilot stores the
+    first part before the pool is up), they watched the new parent and never exited."""
+    code = "import time; from simkit.runner import _worker_init; _worker_init(1); time.sleep(30)"
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+    assert done.returncode == 1 and not done.stderr and time.perf_counter() - started < 15
