@@ -55,6 +55,34 @@ def simkit_cmd():
 
 
 os.environ.setdefault("COLUMNS", "120")
+
+
+def _own_cache_dir() -> None:
+    """Each test process starts as a fresh machine does, with no remembered speed and no
+    record of written files, and leaves the user's alone: SIMKIT_CACHE_DIR becomes a folder
+    of its own (removed at exit), whose numba/ is the user's compile cache (filled by
+    `make test`'s compile step). Five tests had passed only where earlier runs had left
+    a speeds.json, and every test's runs and reports went into the user's records."""
+    import atexit
+    import shutil
+    import tempfile
+
+    from simkit._cache import cache_root
+
+    compiled = cache_root()
+    compiled.mkdir(parents=True, exist_ok=True)
+    own = Path(tempfile.mkdtemp(prefix="simkit-tests-"))
+    (own / "numba").symlink_to(compiled, target_is_directory=True)
+    os.environ["SIMKIT_CACHE_DIR"] = str(own)
+
+    def remove() -> None:
+        (own / "numba").unlink()  # the link, never the compiled code it points at
+        shutil.rmtree(own, ignore_errors=True)
+
+    atexit.register(remove)
+
+
+_own_cache_dir()
 # A shell's background job (`make test &`, some CI runners) starts with Ctrl-C ignored, and a
 # process inherits that: the Ctrl-C tests' simkit would never see theirs. Ctrl-C as at a
 # terminal, for this process and the commands it starts (a handler becomes the default in
