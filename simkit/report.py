@@ -391,6 +391,8 @@ def fixes(rep: Report, result) -> None:
                    out=root / f"{exp.name}-{i}", length_tolerance=t["length_within"], keep_seats=t["keep_seats"])
         rep.heading(f"{g.question.title} ({', '.join(f'{k}={v}' for k, v in t['set'].items()) or 'default settings'})", 3)
         rep.text(res.sentence())
+        if res.chosen is not None:
+            rep.text(f"What it changes: {res.meaning()}.")
         rep.table(res.rows(), caption=(
             f"Searched {len(res.searched)} candidates on {res.search_games:,} games, proved the best {len(res.confirmed)} "
             f"on {res.confirm_games:,} fresh games. 'farthest from fair': the estimate farthest from fair, with its 95% "

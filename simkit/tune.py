@@ -66,6 +66,7 @@ class Knob:
     numeric: bool
     compensation: bool
     every: tuple = ()  # every allowed value of an integer range (brute force, and refining around a leader)
+    meaning: str = ""  # the setting's help: what a value of it does to the rules
 
     def between(self, value: Any) -> list:
         """The allowed values strictly between ``value`` and its neighbours among ``values``:
@@ -115,7 +116,8 @@ def knobs(game, names: Sequence[str] = ()) -> list[Knob]:
             raise UserError(f"{game.name}: {i.name} has no allowed values or range to search ({i.allowed()}); "
                             "name a setting with choices or a range (--knob)")
         every = tuple(range(int(i.lo), int(i.hi) + 1)) if i.type is int and i.lo is not None and i.hi is not None and i.hi - i.lo <= 1000 else ()
-        out.append(Knob(i.name, i.default, values, numeric, i.compensation, every))
+        out.append(Knob(i.name, i.default, values, numeric, i.compensation, every,
+                        i.help.removeprefix("Compensation (not in the rulebook): ")))
     return out
 
 
@@ -523,6 +525,15 @@ class TuneResult:
                 f"±{100 * self.margin:.0f} points ({tests}; {c.answer.games:,} fresh games). As written: "
                 f"{_worst(b.answer, self.goal_spec)}.")
 
+    def meaning(self) -> str:
+        """The change to try first in the words of each setting's help (a designer read
+        'city_mission_4_points=5' as a name, not as a rule); empty when there is none."""
+        if self.chosen is None:
+            return ""
+        knob = {k.name: k for k in self.knobs}
+        return "; ".join(f"{k}={_text(v)} (as written {_text(knob[k].default)}): {knob[k].meaning}"
+                         for k, v in self.chosen.candidate.changes)
+
     def rows(self) -> list[dict[str, str]]:
         """The confirmed candidates, the one to try first on top, then the rules as written."""
         out = []
@@ -556,7 +567,7 @@ class TuneResult:
             "curve": {"over": self.goal_spec.over, "targets": [[v, t] for v, t in self.goal_spec.curve]} if self.goal_spec and self.goal_spec.curve else None,
             "knobs": [k.name for k in self.knobs], "settings": self.base, "bots": list(self.bots), "seed": self.seed,
             "confirm_seed": self.confirm_seed, "strategy": self.strategy, "budget": self.budget, "sentence": self.sentence(),
-            "chosen": self.chosen.candidate.label if self.chosen else None,
+            "chosen": self.chosen.candidate.label if self.chosen else None, "meaning": self.meaning() or None,
             "search": [{"change": s.candidate.label, "games": s.games, "imbalance": s.imbalance, "se": s.se,
                         "dropped_after": s.dropped_after} for s in self.searched],
             "rounds": self.rounds, "baseline": conf(self.baseline), "confirmed": [conf(c) for c in self.confirmed],
