@@ -797,7 +797,7 @@ def tune_cmd(
         write(output, lambda tmp: tmp.write_text(doc), "--output") if output else out.print(doc, markup=False, highlight=False, soft_wrap=True)
         return
     lines = [f"answer: {res.sentence()}",
-             *([f"what it changes: {res.meaning()}"] if res.chosen is not None else []),
+             *[f"what it changes: {m}" for m in res.meanings()],
              f"searched {len(res.searched)} candidates on {res.search_games:,} games (seed {res.seed}), proved the best "
              f"{len(res.confirmed)} on {res.confirm_games:,} fresh games (seed {res.confirm_seed}); {res.seconds / 60:.1f} min",
              *([f"budget {budget}: {res.budget:,} games on this machine (--budget {res.budget} plays the same games anywhere)"]

@@ -392,7 +392,8 @@ def fixes(rep: Report, result) -> None:
         rep.heading(f"{g.question.title} ({', '.join(f'{k}={v}' for k, v in t['set'].items()) or 'default settings'})", 3)
         rep.text(res.sentence())
         if res.chosen is not None:
-            rep.text(f"What it changes: {res.meaning()}.")
+            rep.text("What it changes:")
+            rep.bullets(res.meanings())
         rep.table(res.rows(), caption=(
             f"Searched {len(res.searched)} candidates on {res.search_games:,} games, proved the best {len(res.confirmed)} "
             f"on {res.confirm_games:,} fresh games. 'farthest from fair': the estimate farthest from fair, with its 95% "

@@ -525,14 +525,13 @@ class TuneResult:
                 f"±{100 * self.margin:.0f} points ({tests}; {c.answer.games:,} fresh games). As written: "
                 f"{_worst(b.answer, self.goal_spec)}.")
 
-    def meaning(self) -> str:
-        """The change to try first in the words of each setting's help (a designer read
-        'city_mission_4_points=5' as a name, not as a rule); empty when there is none."""
+    def meanings(self) -> list[str]:
+        """Each change of the one to try first in the words of its setting's help (a designer
+        read 'city_mission_4_points=5' as a name, not as a rule); none when there is none."""
         if self.chosen is None:
-            return ""
+            return []
         knob = {k.name: k for k in self.knobs}
-        return "; ".join(f"{k}={_text(v)} (as written {_text(knob[k].default)}): {knob[k].meaning}"
-                         for k, v in self.chosen.candidate.changes)
+        return [f"{k}={_text(v)} (as written {_text(knob[k].default)}): {knob[k].meaning}" for k, v in self.chosen.candidate.changes]
 
     def rows(self) -> list[dict[str, str]]:
         """The confirmed candidates, the one to try first on top, then the rules as written."""
@@ -567,7 +566,7 @@ class TuneResult:
             "curve": {"over": self.goal_spec.over, "targets": [[v, t] for v, t in self.goal_spec.curve]} if self.goal_spec and self.goal_spec.curve else None,
             "knobs": [k.name for k in self.knobs], "settings": self.base, "bots": list(self.bots), "seed": self.seed,
             "confirm_seed": self.confirm_seed, "strategy": self.strategy, "budget": self.budget, "sentence": self.sentence(),
-            "chosen": self.chosen.candidate.label if self.chosen else None, "meaning": self.meaning() or None,
+            "chosen": self.chosen.candidate.label if self.chosen else None, "meanings": self.meanings(),
             "search": [{"change": s.candidate.label, "games": s.games, "imbalance": s.imbalance, "se": s.se,
                         "dropped_after": s.dropped_after} for s in self.searched],
             "rounds": self.rounds, "baseline": conf(self.baseline), "confirmed": [conf(c) for c in self.confirmed],
