@@ -99,9 +99,9 @@ def leave_compiling(executor, futures: set) -> None:
 
 
 def finish_compiling(say: Callable[[str], None] | None = None) -> None:
-    """Waits for the compilations runs left running (``say`` tells why first); Ctrl-C stops
-    them. A compiler's error is not raised here: the next run compiles in the foreground
-    and reports it."""
+    """Waits for the compilations runs left running (``say`` tells why first, and what
+    failed); Ctrl-C stops them. A compiler's error is not raised here: the results are
+    complete. (Unsaid, a small run on a full cache disk played as plain Python every time.)"""
     from .workers import wait_interruptibly
 
     try:
@@ -110,6 +110,10 @@ def finish_compiling(say: Callable[[str], None] | None = None) -> None:
             if say is not None:
                 say("finishing the compilation for the next runs (Ctrl-C skips it; the results are complete)")
             wait_interruptibly(futures)
+        failed = [f.exception() for f in futures if f.done() and not f.cancelled() and f.exception() is not None]
+        if failed and say is not None:
+            first = (str(failed[0]).strip().splitlines() or [type(failed[0]).__name__])[0]  # (numba's errors take pages)
+            say(f"the compilation failed, and the next run plays as plain Python again: {first}")
     finally:
         stop_compiling()
 

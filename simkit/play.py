@@ -26,6 +26,35 @@ def simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, 
     columns (per game 1-d, per seat ``(games, seats)``). ``first_index``: the run's
     index of the first game (for messages about a user bot); ``secret``: the run's key
     for user bots' generators (:func:`user_generator`)."""
+    try:
+        return _simulate(game, params, seeds, table, bots, checked, first_index, board, secret)
+    except UserError:
+        raise
+    except Exception as exc:
+        raise _damaged_cache(game, exc) or exc
+
+
+def _damaged_cache(game: GameSpec, exc: BaseException) -> UserError | None:
+    """The one line for compiled code that numba could not read back from the cache (a
+    truncated or garbled file: a traceback on every run, and `simkit compile` too)."""
+    import errno
+    import traceback
+
+    from ._cache import cache_folder
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not any(f.filename.replace("\\", "/").endswith("numba/core/caching.py") for f in frames):
+        return None
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM):
+        # (it said "writing the output: No space left on device" with the output's disk far from full)
+        return UserError(f"the compile cache {cache_folder(game.component).parent} cannot be written ({exc.strerror}); "
+                         "free some space there, or point SIMKIT_CACHE_DIR at a folder with room")
+    return UserError(f"the compiled code of {game.name} in the cache cannot be read ({type(exc).__name__}: {exc}); "
+                     f"delete {cache_folder(game.component)} and run again: it is compiled anew")
+
+
+def _simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], checked: bool,
+              first_index: int, board: np.ndarray | None, secret: bytes | None) -> dict[str, np.ndarray]:
     b = game.board(params) if board is None else board
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     table = np.ascontiguousarray(table)

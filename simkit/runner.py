@@ -1184,10 +1184,16 @@ def _known_speed(speeds: dict, spec: RunSpec) -> float | None:
     bots under other settings (a sweep's cells); else None."""
     exact, same_bots = _speed_key(spec)
     value = speeds.get(exact)
-    if isinstance(value, (int, float)) and value > 0:
+    if _a_speed(value):
         return float(value)
-    similar = [v for k, v in speeds.items() if k.startswith(same_bots) and isinstance(v, (int, float)) and v > 0]
+    similar = [v for k, v in speeds.items() if k.startswith(same_bots) and _a_speed(v)]
     return sum(similar) / len(similar) if similar else None
+
+
+def _a_speed(value) -> bool:
+    """Whether a remembered value can be a speed: a positive finite number (JSON's Infinity
+    ended a run in a traceback; true counted as 1 game/s)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < float("inf")
 
 
 def _pilot(p: _Pending) -> float | None:

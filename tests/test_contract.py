@@ -338,3 +338,24 @@ def test_a_user_bot_module_that_imports_a_missing_module_is_named_as_found(tmp_p
         get("ufs").resolve_bot("depbot:choose")
     with pytest.raises(UserError, match="no module 'nobot' here"):
         get("ufs").resolve_bot("nobot:choose")
+
+
+def test_a_compilation_left_running_that_failed_is_said(monkeypatch):
+    """A small run plays as plain Python while its loop compiles, and leaves the compiler
+    to finish: on a full cache disk it failed unsaid, and every later run played as plain
+    Python (a hundred times slower)."""
+    from concurrent.futures import Future
+
+    from simkit import compiled
+
+    class Pool:
+        def shutdown(self, wait=True, kill_workers=False):
+            pass
+
+    failed = Future()
+    failed.set_exception(ValueError("the compile cache /x cannot be written (No space left on device)\nmore lines"))
+    monkeypatch.setattr(compiled, "_LEFT_RUNNING", [(Pool(), {failed})])
+    said: list[str] = []
+    compiled.finish_compiling(said.append)
+    assert said == ["the compilation failed, and the next run plays as plain Python again: the compile cache /x "
+                    "cannot be written (No space left on device)"]

@@ -245,6 +245,22 @@ def test_a_compile_cache_that_cannot_be_written_is_one_line(tmp_path, simkit_cli
     assert not (tmp_path / "r").exists()
 
 
+def test_a_damaged_compile_cache_is_one_line_naming_the_folder(tmp_path, simkit_cmd):
+    """A truncated file of compiled code ended every run, and `simkit compile`, in numba's
+    traceback (UnpicklingError), until the user found the folder to delete."""
+    import subprocess
+
+    env = dict(os.environ, SIMKIT_CACHE_DIR=str(tmp_path / "cache"))
+    assert subprocess.run(simkit_cmd + ["compile", "template"], env=env, capture_output=True, timeout=300).returncode == 0
+    for code in (tmp_path / "cache").rglob("*.nbc"):
+        code.write_bytes(code.read_bytes()[: code.stat().st_size // 2])
+    for args in (["run", "template", "-n", "5", "--no-progress", "--out", str(tmp_path / "r")], ["compile", "template"]):
+        proc = subprocess.run(simkit_cmd + args, env=env, capture_output=True, text=True, timeout=300)
+        _one_line_exit_2(proc, "the compiled code of template in the cache cannot be read")
+        assert "delete " + str(tmp_path / "cache" / "numba" / "template-") in proc.stderr
+    assert not (tmp_path / "r").exists()
+
+
 def test_output_files_simkit_did_not_write_are_never_overwritten(tmp_path, simkit_cli):
     mine = tmp_path / "mine.json"
     mine.write_text("precious")

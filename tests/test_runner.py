@@ -324,6 +324,18 @@ def test_each_game_is_combined_once_preferring_parts_that_continue():
     assert _each_game_once([(0, 10), (12, 20)], 20) == [((0, 10), 0, 10)]  # a gap: the count check fails the run
 
 
+def test_a_remembered_speed_is_a_positive_finite_number():
+    """Infinity (JSON's, which Python reads) ended a run in a traceback sizing its chunks;
+    true counted as 1 game per second."""
+    from simkit import runner
+
+    s = spec()
+    key = runner._speed_key(s)[0]
+    for bad in (float("inf"), True, 0, -3.0, float("nan"), "fast", None):
+        assert runner._known_speed({key: bad}, s) is None, bad
+    assert runner._known_speed({key: 2.5}, s) == 2.5
+
+
 def test_speeds_are_kept_per_game_bots_and_settings_and_size_the_chunks(tmp_path, monkeypatch):
     """A run remembers its speed under its game, bots and settings; a later run of the same
     bots under other settings uses their mean, and its chunks last about CHUNK_SECONDS."""
