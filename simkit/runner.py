@@ -935,9 +935,10 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
         "command": " ".join(sys.argv) if sys.argv and "simkit" in sys.argv[0] else None,
     }
     if r.out is not None:
-        # Streamed part by part into games.parquet: memory does not grow with the run.
-        parts = [_text_not_null(pl.scan_parquet(r.done[(a, b)], glob=False)).filter(pl.col("game_index").is_between(lo, hi, closed="left"))
-                 for (a, b), lo, hi in kept]
+        # Streamed part by part into games.parquet: memory does not grow with the run. A part
+        # taken whole is not filtered: a filter of its own on each of 1,500 parts (--chunk-size 1)
+        # took polars 21 s to combine them, without one 0.3 s.
+        parts = [_games_of(r.done[(a, b)], (a, b) != (lo, hi), lo, hi) for (a, b), lo, hi in kept]
         frame = None
 
         def combine(tmp: Path) -> None:
@@ -951,7 +952,9 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
                 tmp.unlink(missing_ok=True)
                 raise UserError(f"the parts in {r.out / 'parts'} do not all have this run's columns ({_first_line(exc)}): a part was "
                                 f"edited or copied in; delete {r.out} and run again") from None
-            rows, games = pl.scan_parquet(tmp, glob=False).select(pl.len(), pl.col("game_index").n_unique()).collect().row(0)
+            index = pl.col("game_index")  # (games of the run only: parts taken whole are not filtered)
+            rows, games = pl.scan_parquet(tmp, glob=False).select(
+                pl.len(), index.filter(index.is_between(0, n, closed="left")).n_unique()).collect().row(0)
             try:
                 _check_counts((rows, games), n, seats)  # before the file takes its place
             except RuntimeError:  # parts from disk that do not hold their own games: edited, not a bug
@@ -968,6 +971,12 @@ def finish(r: _Pending, wall: float, jobs: int, backend: str) -> RunResult:
         manifest["rows"] = frame.height
     constants = {k: v for k, v in as_dict(spec.params).items() if k not in BASE_COLUMNS and k not in spec.game.columns}
     return RunResult(frame, manifest, r.out, constants)
+
+
+def _games_of(part: Path, cut: bool, lo: int, hi: int) -> pl.LazyFrame:
+    """A stored part's games, only those of ``[lo, hi)`` when ``cut``."""
+    games = _text_not_null(pl.scan_parquet(part, glob=False))
+    return games.filter(pl.col("game_index").is_between(lo, hi, closed="left")) if cut else games
 
 
 def _each_game_once(keys: list[tuple[int, int]], n: int) -> list[tuple[tuple[int, int], int, int]]:
