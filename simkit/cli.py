@@ -906,6 +906,14 @@ def _reader_gone() -> None:
     sys.exit(0)
 
 
+def _current_folder_gone() -> bool:
+    try:
+        os.getcwd()
+        return False
+    except FileNotFoundError:
+        return True
+
+
 def main() -> None:
     """The ``simkit`` command: bad input, a misbehaving bot, a full disk or Ctrl-C end in
     one line on stderr (exit 2; 130 for Ctrl-C, 143 for a SIGTERM), never a traceback."""
@@ -950,6 +958,9 @@ def main() -> None:
             _reader_gone()
         raise
     except OSError as exc:
+        if exc.errno == errno.ENOENT and _current_folder_gone():  # (it said only "No such file or directory")
+            _fail("the current folder no longer exists (deleted or moved); cd to a folder that exists and run the "
+                  "command again, or give --out an absolute path", 2)
         full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
         # (a full device without a file name: the terminal or wherever standard output was sent)
         where = f"{exc.filename}: " if exc.filename else ("writing the output: " if full else "")

@@ -948,3 +948,15 @@ def test_a_sweep_refusing_an_edited_cell_clears_no_other_cell_first(tmp_path):
     with pytest.raises(UserError, match="was changed after simkit wrote it"):
         sweep(exp, out_root=runs, progress=False)
     assert {p: p.read_bytes() for c in cells for p in c.rglob("*") if p.is_file()} == before
+
+
+def test_a_current_folder_that_was_deleted_is_named(tmp_path, simkit_cmd):
+    """With the default --out, a deleted current folder gave only 'No such file or directory'."""
+    import shlex
+    import subprocess
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = f"cd {shlex.quote(str(gone))} && rmdir {shlex.quote(str(gone))} && exec {shlex.join(simkit_cmd)} run template -n 5 --no-progress"
+    proc = subprocess.run(["sh", "-c", script], capture_output=True, text=True, timeout=120)
+    _one_line_exit_2(proc, "the current folder no longer exists")
