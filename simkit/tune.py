@@ -153,6 +153,15 @@ class Candidate:
         return len(self.changes), sum(knob_map[k].move(v) for k, v in self.changes)
 
 
+def _longer(c: "Confirmed") -> str:
+    """A fix's cost in game length, in its sentence when shown (a designer took a fix that
+    lengthened games by 11% to a playtest: the cost was only in the table)."""
+    if c.length is None or c.length[1] <= 0 <= c.length[2]:
+        return ""
+    est, lo, hi = (100 * x for x in c.length)
+    return f"; games {'longer' if est > 0 else 'shorter'} by {abs(est):.1f}% [{min(abs(lo), abs(hi)):.1f}, {max(abs(lo), abs(hi)):.1f}]"
+
+
 def _text(v: Any) -> str:
     return json.dumps(v) if isinstance(v, bool) else str(v)
 
@@ -522,7 +531,7 @@ class TuneResult:
         # (a fix is proven for these bots and these settings only: a designer took it for the game's)
         by = f", played by {' and '.join(self.played_by)} bots" if self.played_by else ""
         return (f"With {c.candidate.label} (not in the rulebook){where}{by}, {_worst(c.answer, self.goal_spec)}: fair within "
-                f"±{100 * self.margin:.0f} points ({tests}; {c.answer.games:,} fresh games). As written: "
+                f"±{100 * self.margin:.0f} points ({tests}; {c.answer.games:,} fresh games){_longer(c)}. As written: "
                 f"{_worst(b.answer, self.goal_spec)}.")
 
     def meanings(self) -> list[str]:

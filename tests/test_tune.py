@@ -167,6 +167,7 @@ def test_the_search_finds_the_smallest_fix_and_proves_it(monkeypatch):
     assert res.chosen.fair and not res.baseline.fair
     assert res.chosen.length[0] == pytest.approx(1.5 / 21.5, abs=0.01)  # measured, reported as a cost
     assert "With handicap=3 (not in the rulebook)" in res.sentence()
+    assert "; games longer by 7." in res.sentence(), res.sentence()  # the cost in the answer (it was only in the table)
     # and in words: a designer read 'handicap=3' as a setting's name, not as a rule
     assert res.meanings() == ["handicap=3 (as written 0): points of handicap for seat 1"]
     assert res.rows()[0]["verdict"] == "try first"
