@@ -396,7 +396,7 @@ def fixes(rep: Report, result) -> None:
             rep.bullets(res.meanings())
         rep.table(res.rows(), caption=(
             f"Searched {len(res.searched)} candidates on {res.search_games:,} games, proved the best {len(res.confirmed)} "
-            f"on {res.confirm_games:,} fresh games. 'farthest from fair': the estimate farthest from fair, with its 95% "
+            f"and the rules as written on {res.confirm_games:,} fresh games in all. 'farthest from fair': the estimate farthest from fair, with its 95% "
             "interval; 'length change': mean game length against the rules as written, same fresh seeds."))
         cmd = " ".join([f"simkit tune {game.name} --goal {t['goal']}", *[f"--knob {k}" for k in t["knobs"]],
                         *[f"--set {k}={v}" for k, v in t["set"].items()], *[f"--bot {b}" for b in t["bots"]],
