@@ -327,7 +327,11 @@ def run_cmd(
     settings = {k: (str(v) if isinstance(v, Path) else v) for k, v in as_dict(params).items()}
     run_info = {"game": g.name, "settings": settings, "bots": [b.name for b in bots], "seed": seed, "games": n,
                 "rotate_seats": rotate_seats, "folder": str(path)}
-    _emit(summarize(frame, g), f"{g.title}: {n:,} games, seed {seed}, {', '.join(sorted(set(m['bots'])))}", fmt, output, extra,
+    # the bots in seat order, and the settings that differ from the game's defaults (they were said nowhere)
+    defaults = as_dict(g.params())
+    changed = [f"{k}={v}" for k, v in settings.items() if v != defaults.get(k)]
+    title = f"{g.title}: {n:,} games, seed {seed}, {', '.join(dict.fromkeys(m['bots']))}" + (f"; {', '.join(changed)}" if changed else "")
+    _emit(summarize(frame, g), title, fmt, output, extra,
           data=summary_data(frame, g), run=run_info, answers=answers)
 
 

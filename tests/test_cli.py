@@ -99,6 +99,8 @@ def test_run_prints_a_summary_and_writes_results(tmp_path, simkit_cli):
     proc = simkit_cli(["run", "ufs", "-n", "300", "--seed", "4", "--out", str(out), "--no-progress", "--set", "threat=0"], tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "win rate" in proc.stdout and "answer: The player wins" in proc.stdout
+    # the settings played, where they differ from the game's (a newcomer found them nowhere)
+    assert proc.stdout.splitlines()[0].strip() == "Under Falling Skies: 300 games, seed 4, greedy; threat=0"
     m = json.loads((out / "manifest.json").read_text())
     assert m["n_games"] == 300 and m["params"]["threat"] == 0
 
