@@ -21,9 +21,8 @@ import numpy as np
 
 from . import _cache
 from .bots import Bot
-from .errors import UserError
 from .game import GameSpec
-from .play import bots_used, every_bot_loop, simulate
+from .play import bots_used, cache_unwritable, every_bot_loop, simulate
 from .seeding import game_seeds
 from .workers import stop_workers, worker_count
 
@@ -60,8 +59,7 @@ def check_cache_writable() -> None:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
-        raise UserError(f"the compile cache {root} cannot be written ({exc.strerror or exc}); point SIMKIT_CACHE_DIR "
-                        "at a folder you can write") from None
+        raise cache_unwritable(exc) from None
 
 
 def uncompiled(runs: Iterable[tuple[GameSpec, Iterable[Bot]]]) -> list[tuple[GameSpec, list[Bot]]]:
@@ -110,7 +108,7 @@ def finish_compiling(say: Callable[[str], None] | None = None) -> None:
             if say is not None:
                 say("finishing the compilation for the next runs (Ctrl-C skips it; the results are complete)")
             wait_interruptibly(futures)
-        failed = [f.exception() for f in futures if f.done() and not f.cancelled() and f.exception() is not None]
+        failed = [e for f in futures if f.done() and not f.cancelled() and (e := f.exception()) is not None]
         if failed and say is not None:
             first = (str(failed[0]).strip().splitlines() or [type(failed[0]).__name__])[0]  # (numba's errors take pages)
             say(f"the compilation failed, and the next run plays as plain Python again: {first}")

@@ -47,10 +47,22 @@ def _damaged_cache(game: GameSpec, exc: BaseException) -> UserError | None:
         return None
     if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM):
         # (it said "writing the output: No space left on device" with the output's disk far from full)
-        return UserError(f"the compile cache {cache_folder(game.component).parent} cannot be written ({exc.strerror}); "
-                         "free some space there, or point SIMKIT_CACHE_DIR at a folder with room")
+        return cache_unwritable(exc)
     return UserError(f"the compiled code of {game.name} in the cache cannot be read ({type(exc).__name__}: {exc}); "
                      f"delete {cache_folder(game.component)} and run again: it is compiled anew")
+
+
+def cache_unwritable(exc: OSError) -> UserError:
+    """The one line for a compile cache that cannot be written, found before compiling
+    (:func:`simkit.compiled.check_cache_writable`) or while numba saves the code."""
+    import errno
+
+    from ._cache import cache_root
+
+    full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    return UserError(f"the compile cache {cache_root()} cannot be written ({exc.strerror or exc}); "
+                     + ("free some space there, or point SIMKIT_CACHE_DIR at a folder with room" if full
+                        else "point SIMKIT_CACHE_DIR at a folder you can write"))
 
 
 def _simulate(game: GameSpec, params: Any, seeds: np.ndarray, table: np.ndarray, bots: list[Bot], checked: bool,
