@@ -752,6 +752,7 @@ def tune_cmd(
     """
     from .params import parse_assignments
     from .progress import bar
+    from .runner import _duration
     from .workers import worker_count
     from .tune import check_budget, goal as make_goal, knobs, parse_budget, tune
 
@@ -804,15 +805,11 @@ def tune_cmd(
              *[f"what it changes: {m}" for m in res.meanings()],
              f"searched {len(res.searched)} candidates on {res.search_games:,} games (seed {res.seed}), proved the best "
              f"{len(res.confirmed)} and the rules as written on {res.confirm_games:,} fresh games in all (seed {res.confirm_seed}); "
-             f"{_minutes(res.seconds)}",
+             f"{_duration(res.seconds)}",  # (a short tune said "0.0 min")
              *([f"budget {budget}: {res.budget:,} games on this machine (--budget {res.budget} plays the same games anywhere)"]
                if minutes is not None else []),
              f"result: {out_dir / 'tune.json'}"]
     _emit(res.rows(), f"{g.title}: how to make {goal!r} fair (proof on fresh games)", "table", output, lines)
-
-
-def _minutes(seconds: float) -> str:
-    return f"{seconds / 60:.1f} min" if seconds >= 60 else f"{seconds:.0f} s"  # (a short tune said "0.0 min")
 
 
 def experiment_path(game) -> Path:
