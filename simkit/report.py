@@ -372,6 +372,7 @@ def fixes(rep: Report, result) -> None:
     exp = result.experiment
     if not exp.tunes:
         return
+    from .progress import bar
     from .tune import goal, knobs, tune
 
     game = exp.game
@@ -387,8 +388,10 @@ def fixes(rep: Report, result) -> None:
     for i, t in enumerate(exp.tunes):
         g = goal(game, t["goal"], t["margin"], t["target"], t["curve"])
         ks = knobs(game, t["knobs"])
-        res = tune(game, g, ks, base=t["set"], bots=t["bots"], budget=t["budget"], seed=t["seed"], jobs=result.jobs,
-                   out=root / f"{exp.name}-{i}", length_tolerance=t["length_within"], keep_seats=t["keep_seats"])
+        with bar(f"{game.name} tune {t['goal']}", t["budget"], enabled=result.progress is True) as advance:  # (it played unseen)
+            res = tune(game, g, ks, base=t["set"], bots=t["bots"], budget=t["budget"], seed=t["seed"], jobs=result.jobs,
+                       out=root / f"{exp.name}-{i}", length_tolerance=t["length_within"], keep_seats=t["keep_seats"],
+                       progress=advance)
         rep.heading(f"{g.question.title} ({', '.join(f'{k}={v}' for k, v in t['set'].items()) or 'default settings'})", 3)
         rep.text(res.sentence())
         if res.chosen is not None:

@@ -1096,7 +1096,7 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
             advance(sum(p.stored for p in pending) - before)
         if progress is True and estimate is not None and estimate >= 30:
             remaining = sum(p.remaining for p in pending)
-            warn(f"{remaining:,} games to play, about {_duration(estimate)} on {cores} core{'s' if cores > 1 else ''} "
+            warn(f"{name}: {remaining:,} games to play, about {_duration(estimate)} on {cores} core{'s' if cores > 1 else ''} "
                  "(at the speed of the same game, bots and settings on this machine)")
         resumed = sum(p.resumed + p.stored for p in pending)
         if resumed < total:
@@ -1159,7 +1159,7 @@ def _read_speeds() -> dict:
 
 
 CHUNK_SECONDS = 1.5  # a chunk's play time: Ctrl-C never waits longer for compiled code to return
-MIN_TIMED = 0.2  # seconds of play a speed is remembered from (less is mostly noise)
+MIN_TIMED = 0.02  # seconds of play a speed is remembered from (less is mostly noise; 0.2 left a report's fast ladder runs unknown)
 PILOT_SECONDS = 0.25  # the play time of a pilot's last batch, when no speed is known for a run's game, bots and settings
 
 
@@ -1197,6 +1197,43 @@ def _known_speed(speeds: dict, spec: RunSpec) -> float | None:
         return float(value)
     similar = [v for k, v in speeds.items() if k.startswith(same_bots) and _a_speed(v)]
     return sum(similar) / len(similar) if similar else None
+
+
+def stored_games(spec: RunSpec, out: Path | None) -> int:
+    """The games of this very run already kept in ``out``, from its run.json and its parts'
+    names (nothing is read, checked or moved): an estimate's count before anything plays."""
+    if out is None:
+        return 0
+    try:
+        previous = json.loads((Path(out) / "run.json").read_text())
+        previous.pop("secret", None)
+    except (OSError, ValueError, AttributeError, TypeError):
+        return 0
+    if previous != json.loads(json.dumps(spec.identity(), default=str)):
+        return 0  # another run, or older code: played again
+    n, end, kept = spec.n_games, 0, 0
+    spans = sorted((int(m.group(1)), int(m.group(2))) for p in (Path(out) / "parts").glob("games-*.parquet") if (m := PART.match(p.name)))
+    for a, b in spans:
+        if a >= end and b > a:  # (as _parts chooses: no overlaps)
+            kept += max(0, min(b, n) - a)
+            end = b
+    return kept
+
+
+def estimate(runs: list[tuple[RunSpec, Path | None]], cores: int) -> tuple[int, float | None]:
+    """The games ``runs`` have left to play and the seconds they should take on ``cores``
+    cores at the remembered speed of the same game, bots and settings (None when one is
+    not known: a pilot measures it when the run starts)."""
+    speeds = _read_speeds()
+    games, seconds = 0, 0.0
+    for spec, out in runs:
+        left = spec.n_games - stored_games(spec, out)
+        if left <= 0:
+            continue
+        games += left
+        speed = _known_speed(speeds, spec)
+        seconds = None if seconds is None or speed is None else seconds + left / speed
+    return games, None if seconds is None else seconds / max(cores, 1)
 
 
 def _a_speed(value) -> bool:

@@ -187,39 +187,69 @@ def head_to_head(game: GameSpec, params: Any, strong: str, weak: str, games: int
     across calls (a budget curve reuses one); ``out``: a folder simkit manages keeping
     both runs (resumable, one folder per bot and pairing; a run there of older code or
     settings is played again, as a sweep's cells are)."""
-    from .runner import RunSpec, run_many
+    from .runner import run_many
 
-    seats = game.seats(params)
     if games < 2:
         raise UserError("a head-to-head needs at least 2 games")
     cache = {} if selfplay is None else selfplay
-    bots = tuple(game.resolve_bots([strong] + [weak] * (seats - 1), params))
-    # A built-in bot is its code and flags: search:budget=D is search, played once.
-    same = (bots[0].code, bots[0].flags, weak, seed, games) if bots[0].fn is None and bots[0].source is None else None
+    needed = _runs_needed(game, params, strong, weak, games, seed, cache, out)
+    results = run_many([(spec, where) for _, spec, where in needed], jobs=jobs, progress=progress,
+                       label=f"{game.name} {strong} vs {weak}", replace_stale=True) if needed else []
+    played = None
+    for (key, _, _), result in zip(needed, results):
+        if key is None:  # a user's bot: played at each call, never cached
+            played = seat_values(result, games, game.seats(params))
+        else:
+            _keep(cache, game, params, key, result, games)
+    seats = game.seats(params)
+    same = _strong_key(game, params, strong, weak, games, seed)
     key = (weak, seed, games)
-    fresh = same is None or same not in cache
-    where = (lambda name: out / _folder(name)) if out is not None else (lambda name: None)
-    specs = [(RunSpec(game, params, bots, games, seed, True), where(f"{strong}-vs-{weak}"))] if fresh else []
-    if key not in cache:
-        specs.append((RunSpec(game, params, tuple(game.resolve_bots([weak], params)), games, seed, True), where(f"{weak}-self")))
-    results = run_many(specs, jobs=jobs, progress=progress, label=f"{game.name} {strong} vs {weak}",
-                       replace_stale=True) if specs else []
-    question = side_question(game) if seats > 1 else None
-    if key not in cache:
-        cache[key] = seat_values(results[-1], games, seats)
-        if question is not None:  # the same seeds deal the same sides whoever plays: the self-play run's deal
-            cache[("sides", key)] = seat_sides(results[-1], games, seats, question.side)
-    values = seat_values(results[0], games, seats) if fresh else cache[same]
-    if same is not None:
-        cache[same] = values
+    values = cache[same] if same is not None else played
     at = strong_seats(games, seats)
     rows = np.arange(games)
     mine = values[rows, at]
     theirs = cache[key][rows, at]
     margin, said = verdict(mine - theirs, target)
+    question = side_question(game) if seats > 1 else None
     dealt = cache.get(("sides", key)) if question is not None else None
     sides = split_by_side(mine - theirs, dealt[rows, at], question) if dealt is not None else ()
     return Matchup(strong, weak, seats, games, seed, _share_interval(mine), _share_interval(theirs), margin, said, sides)
+
+
+def _strong_key(game: GameSpec, params: Any, strong: str, weak: str, games: int, seed: int) -> tuple | None:
+    """The cache key of the stronger bot's run: a built-in bot is its code and flags
+    (search:budget=D is search, played once); None for a user's bot."""
+    bot = game.resolve_bots([strong], params)[0]
+    return (bot.code, bot.flags, weak, seed, games) if bot.fn is None and bot.source is None else None
+
+
+def _runs_needed(game: GameSpec, params: Any, strong: str, weak: str, games: int, seed: int, cache: dict,
+                 out: Path | None) -> list[tuple[tuple | None, Any, Path | None]]:
+    """The runs a head-to-head still needs, each with the cache key its seat values go
+    under: the stronger bot against the weaker, and the weaker bot's self-play."""
+    from .runner import RunSpec
+
+    seats = game.seats(params)
+    same = _strong_key(game, params, strong, weak, games, seed)
+    key = (weak, seed, games)
+    where = (lambda name: out / _folder(name)) if out is not None else (lambda name: None)
+    needed = []
+    if same is None or same not in cache:
+        bots = tuple(game.resolve_bots([strong] + [weak] * (seats - 1), params))
+        needed.append((same, RunSpec(game, params, bots, games, seed, True), where(f"{strong}-vs-{weak}")))
+    if key not in cache:
+        needed.append((key, RunSpec(game, params, tuple(game.resolve_bots([weak], params)), games, seed, True), where(f"{weak}-self")))
+    return needed
+
+
+def _keep(cache: dict, game: GameSpec, params: Any, key: tuple, result, games: int) -> None:
+    """Keeps a run's seat values in the cache (and, of a self-play run, the sides dealt:
+    the same seeds deal the same sides whoever plays)."""
+    seats = game.seats(params)
+    cache[key] = seat_values(result, games, seats)
+    question = side_question(game) if seats > 1 else None
+    if len(key) == 3 and question is not None:
+        cache[("sides", key)] = seat_sides(result, games, seats, question.side)
 
 
 def ladder(game: GameSpec, params: Any, bots: Sequence[str] | None = None, games: int = 1000, seed: int = 0, *,
@@ -280,12 +310,70 @@ def play_ladder(game: GameSpec, params: Any, bots: Sequence[str], games: int, se
                 out: Path | None = None) -> list[Matchup]:
     """The ladder, then (``curve``, when the top bot has a ``budget=``) its budget curve
     against the next strongest, sharing the weaker bots' self-play."""
-    cache: dict = {}
-    rows = ladder(game, params, bots, games, seed, jobs=jobs, progress=progress, say=say, selfplay=cache, out=out)
-    if curve and budget_option(game, bots[-1]) is not None:
-        rows += budget_curve(game, params, bots[-1], bots[-2], games, seed, jobs=jobs, progress=progress, say=say,
-                             selfplay=cache, out=out)
-    return rows
+    return play_ladders(game, [(params, out)], bots, games, seed, curve=curve, jobs=jobs, progress=progress, say=say)[0]
+
+
+def play_ladders(game: GameSpec, cases: Sequence[tuple[Any, Path | None]], bots: Sequence[str], games: int, seed: int = 0, *,
+                 curve: bool = True, jobs: int = 1, progress: bool | Callable[[int], None] = False,
+                 say: Callable[[str], None] = lambda text: None) -> list[list[Matchup]]:
+    """:func:`play_ladder` at each ``(params, out)`` of ``cases`` (a report's player
+    counts). Every run of built-in bots is played in one pool, under one progress bar and
+    one estimate of its time: a pool per pairing left a core idle at each pairing's end,
+    and said no time at all when each pairing was short."""
+    from .runner import run_many
+
+    planned = [ladder_runs(game, params, bots, games, seed, curve=curve, out=out) for params, out in cases]
+    flat = [(spec, where) for runs in planned for _, spec, where in runs]
+    if flat:
+        say(f"{len(flat)} runs of {games:,} games")
+    seats = sorted({game.seats(params) for params, _ in cases})
+    label = f"{game.name} ladder" + (f", {'/'.join(map(str, seats))} seats" if seats != [1] else "")
+    results = iter(run_many(flat, jobs=jobs, progress=progress, label=label, replace_stale=True) if flat else [])
+    found = []
+    for (params, out), runs in zip(cases, planned):
+        cache: dict = {}
+        for key, _, _ in runs:
+            _keep(cache, game, params, key, next(results), games)
+        tell = say if not flat else (lambda text: None)  # (played above: its lines would follow the games)
+        rows = ladder(game, params, bots, games, seed, jobs=jobs, progress=progress, say=tell, selfplay=cache, out=out)
+        if curve and budget_option(game, bots[-1]) is not None:
+            rows += budget_curve(game, params, bots[-1], bots[-2], games, seed, jobs=jobs, progress=progress, say=tell,
+                                 selfplay=cache, out=out)
+        found.append(rows)
+    return found
+
+
+def report_cases(exp, root: Path) -> list[tuple[Any, Any, Path]]:
+    """The experiment's [ladder] at each player count it names: ``(players, params,
+    folder)``, the folders under ``root`` (runs/ladder/<experiment>/)."""
+    from .params import build
+
+    lad = exp.ladder
+    cases = []
+    for n in (lad["players"] or [None]) if lad else []:
+        sets = {**lad["set"], **({"players": n} if n is not None else {})}
+        folder = root / "-".join(f"{k}={v}" for k, v in sorted(sets.items())) if sets else root / "default"
+        cases.append((n, build(exp.game.params, sets, exp.game.name), folder))
+    return cases
+
+
+def ladder_runs(game: GameSpec, params: Any, bots: Sequence[str], games: int, seed: int = 0, *, curve: bool = True,
+                out: Path | None = None) -> list[tuple[tuple, Any, Path | None]]:
+    """The runs of :func:`play_ladder` whose bots are all built in (a user's bot is played
+    pairing by pairing), each once, with the cache key of its seat values."""
+    pairs = list(zip(bots[1:], bots[:-1]))
+    if curve and len(bots) > 1 and budget_option(game, bots[-1]) is not None:
+        name, steps = budgets(game, bots[-1])
+        pairs += [(f"{name}:budget={b}", bots[-2]) for b in steps]
+    seen: dict = {}
+    runs = []
+    for strong, weak in pairs:
+        for key, spec, where in _runs_needed(game, params, strong, weak, games, seed, seen, out):
+            if key is None or any(b.fn is not None or b.source is not None for b in spec.bots):
+                continue
+            seen[key] = True
+            runs.append((key, spec, where))
+    return runs
 
 
 NOTES = ("'its share %': the bot's mean win share in its seat (a shared win split), ± the half width of its 95% "
@@ -326,8 +414,6 @@ def summary(rows: Sequence[Matchup], bots: Sequence[str]) -> str:
 def section(rep, result) -> None:
     """A report's "How strong are the bots?": the experiment's [ladder] at each player
     count it names, runs kept under runs/ladder/<experiment>/ (resumed)."""
-    from .params import build
-
     exp = result.experiment
     lad = exp.ladder
     if not lad:
@@ -340,13 +426,11 @@ def section(rep, result) -> None:
              "minus 50%; one seat against three, minus what the weaker bot got in that seat; solo, the difference of win "
              f"rates). Then the top bot at 1/4, 1/2, 1 and 2 times its default budget against the next strongest. Root seed "
              f"{exp.seed}; `simkit bench {game.name} --ladder` reproduces a table.")
-    root = result.out.parent.parent / "ladder" / exp.name
-    for n in lad["players"] or [None]:
-        sets = {**lad["set"], **({"players": n} if n is not None else {})}
-        params = build(game.params, sets, game.name)
+    cases = report_cases(exp, result.out.parent.parent / "ladder" / exp.name)
+    played = play_ladders(game, [(params, folder) for _, params, folder in cases], lad["bots"], lad["games"], exp.seed,
+                          curve=lad["budgets"], jobs=result.jobs, progress=result.progress)
+    for (_, params, _), rows in zip(cases, played):
         seats = game.seats(params)
-        rows = play_ladder(game, params, lad["bots"], lad["games"], exp.seed, curve=lad["budgets"], jobs=result.jobs,
-                           progress=result.progress, out=root / "-".join(f"{k}={v}" for k, v in sorted(sets.items())) if sets else root / "default")
         if len(lad["players"]) > 1:
             rep.heading(f"{seats} players", 3)
         rep.text(summary(rows, lad["bots"]))

@@ -356,6 +356,23 @@ def test_speeds_are_kept_per_game_bots_and_settings_and_size_the_chunks(tmp_path
     assert p.chunk_size == int(10.0 * runner.CHUNK_SECONDS)
 
 
+def test_an_estimate_counts_the_games_kept_and_the_remembered_speed(tmp_path, monkeypatch):
+    """Before anything plays, an estimate counts the games a folder already keeps of the very
+    same run (none of another run's) and prices the rest at the remembered speed."""
+    from simkit import runner
+
+    monkeypatch.setattr(runner, "_speeds_file", lambda: tmp_path / "speeds.json")
+    a = spec(n=300, bot="random")
+    run(a, tmp_path / "r", chunk_size=100, progress=False)
+    (tmp_path / "r" / "parts" / "games-000000000200-000000000300.parquet").unlink()  # as if stopped after 200 games
+    assert runner.stored_games(a, tmp_path / "r") == 200
+    assert runner.stored_games(spec(n=300, bot="random", seed=9), tmp_path / "r") == 0  # another run: played again
+    assert runner.stored_games(a, tmp_path / "none") == runner.stored_games(a, None) == 0
+    (tmp_path / "speeds.json").write_text(json.dumps({runner._speed_key(a)[0]: 50.0}))
+    assert runner.estimate([(a, tmp_path / "r"), (a, None)], cores=2) == (400, pytest.approx(4.0))  # 400 games at 50/s on 2 cores
+    assert runner.estimate([(spec(n=10, bot="greedy"), None)], cores=1) == (10, None)  # a speed not known
+
+
 def test_a_process_first_chunk_is_no_measure_of_speed(tmp_path, monkeypatch):
     """The first chunk a process plays of some game and bots also loads (or compiles) their
     loop: its time is kept out of the remembered speed, which a later run's estimate and

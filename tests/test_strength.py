@@ -277,3 +277,36 @@ def test_the_budget_curves_default_step_is_not_shown_twice():
     rows = [m, S.Matchup(**{**m.__dict__, "strong": "search:budget=4", "margin": (-0.005, -0.02, 0.01)}),
             S.Matchup(**{**m.__dict__, "strong": "search:budget=8"})]
     assert [r.strong for r in S.shown_once(rows)] == ["search", "search:budget=4"]
+
+
+def test_a_report_says_first_what_it_plays_in_all(tmp_path, monkeypatch):
+    """Before any game, a report's first line prices every step it plays (its cells, the
+    ladder, how to fix it) at the remembered speeds, and counts what is kept: the first
+    estimate a newcomer saw was of the cells alone ("about 42 s" for 2 min 28 s)."""
+    from simkit import progress, runner
+    from simkit.sweep import _say_report_time, load, sweep
+
+    exp_file = tmp_path / "e.toml"
+    exp_file.write_text('name = "e"\ngame = "template"\nseed = 3\nreport = "rep"\n[[grid]]\ngames = 50\n'
+                        '[ladder]\ngames = 60\nplayers = [2, 4]\n'
+                        '[[tune]]\ngoal = "seat_fairness"\nknobs = ["dice"]\nbudget = 4000\n')
+    said = []
+    monkeypatch.setattr(progress, "warn", said.append)
+    monkeypatch.setattr(runner, "_known_speed", lambda speeds, spec: 2.0)  # 2 games/s: every step is priced
+    out = tmp_path / "runs" / "sweeps" / "e"
+    exp = load(exp_file)
+    cells = [(c.spec, out / "cell") for c in exp.cells]
+    _say_report_time(exp, out, cells, cores=2)
+    # 50 cell games, 2 x 2 ladder runs of 60, a tune of at most 4,000: at 2 games/s on 2 cores
+    assert said == ["this report plays 4,290 games, about 18 min on 2 cores: its cells 50 games (about 12 s), "
+                    "the ladder 240 games (about 60 s), how to fix it 4,000 games (about 17 min)"]
+    monkeypatch.setattr(runner, "_known_speed", lambda speeds, spec: None)
+    _say_report_time(exp, out, cells, cores=2)
+    assert said[-1].startswith("this report plays 4,290 games, on 2 cores: its cells 50 games (time not known yet), ")
+    sweep(exp_file, out_root=tmp_path / "runs" / "sweeps", progress=False, report=False)
+    for n in (2, 4):  # the ladder's runs, as the report keeps them
+        S.play_ladder(exp.game, build(exp.game.params, {"players": n}, "template"), exp.ladder["bots"], 60, 3,
+                             out=tmp_path / "runs" / "ladder" / "e" / f"players={n}")
+    monkeypatch.setattr(runner, "_known_speed", lambda speeds, spec: 2.0)
+    _say_report_time(exp, out, [(c.spec, out / f) for c, f in zip(exp.cells, sorted(p.name for p in out.iterdir() if p.is_dir()))], cores=2)
+    assert said[-1] == "this report plays 4,000 games, about 17 min on 2 cores: how to fix it 4,000 games (about 17 min)"
