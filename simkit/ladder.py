@@ -40,6 +40,9 @@ from statistics import NormalDist
 
 import numpy as np
 
+# the answers' caveat for a conclusion the stronger bots reverse (the section calls the class "flips")
+FLIPS_CAVEAT = "Flips under stronger play"
+
 CLASSES = ("survives", "flips", "fades", "undecided")
 ALPHA = 0.05
 _Z95 = NormalDist().inv_cdf(0.975)
@@ -240,5 +243,5 @@ def classed_line(rep, claim: str, contrasts: dict[str, Contrast], reference: str
                      for b, c in contrasts.items())
     rep.conclude(claim, cls)
     if cls == "flips":
-        rep.caveat("Reverses under stronger play", claim)
+        rep.caveat(FLIPS_CAVEAT, claim)
     return cls, f"{claim}: {each}; {why}"

@@ -543,6 +543,12 @@ def doc_label(v: Variant) -> str:
     return "default" if v.reading is None else f"{v.reading.doc_id} {v.label}"
 
 
+def _change_words(c: Change) -> str:
+    """``-4.5 points [-5.2, -3.8] under damage_rule=strict (G9/A29)``."""
+    unit = " points" if c.figure.unit in ("%", "") and c.figure.scale == 100 else ""
+    return f"{c.figure.fmt_change(c.diff)}{unit} under {c.variant.label} ({c.variant.reading.doc_id})"
+
+
 def change_rows(s: Sensitivity, significant_only: bool = False) -> list[dict[str, str]]:
     """One row per figure and alternative reading: default, value, paired change, Holm p."""
     rows = []
@@ -686,12 +692,13 @@ def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None
             rep.caveat("Depends on a reading of the rules", f"{v.claim.text} ({depends_words(v, labels)})")
     for name in tornado_figures or ():  # the headline figures: how far the readings move each (significant changes)
         moved = sorted((c for c in s.changes if c.figure.name == name and c.significant), key=lambda c: c.value)
-        if moved:
-            f, default = moved[0].figure, s.defaults[name]
-            ends = [f"as {word} as {f.fmt_ci(c.switched)} under {doc_label(c.variant)}"
-                    for word, c in (("low", moved[0]), ("high", moved[-1])) if (c.value < default.estimate) == (word == "low")]
-            if ends:
-                rep.caveat("Headline figures that move with a reading", f"{name}: {f.fmt_ci(default)} at the default readings, {' and '.join(ends)}")
+        # the paired change, not this smaller sample's own levels: those, beside the answers'
+        # figures of more games, read as two different values of one figure
+        ends = moved[:1] + moved[-1:] if len(moved) > 1 else moved
+        if ends:
+            rep.caveat("Headline figures that move with a reading",
+                       f"{name}: {' and '.join(_change_words(c) for c in ends)} (paired, {s.games:,} games a reading; "
+                       "the readings are listed below)")
     rep.table(verdict_rows(s), "Each headline claim: holds under every reading, depends on a reading, or not shown (figures with "
                                f"95% intervals, changes with Holm-adjusted p). On {s.games:,} games a cell and reading, a claim "
                                "the sections above show on more games may be not shown here")

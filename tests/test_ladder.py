@@ -171,11 +171,11 @@ def test_a_claim_stronger_play_reverses_or_a_reading_decides_is_said_beside_the_
     rep.caveat("Depends on a reading of the rules", "Tile 2 is the hardest (depends on G3 tile2_threat_research=conradoza)")
     rep.write(tmp_path)
     text = (tmp_path / "README.md").read_text()
-    assert cls == "flips" and "- **Reverses under stronger play** (sections below): card 5 pays more." in text
+    assert cls == "flips" and "- **Flips under stronger play** (sections below): card 5 pays more." in text
     assert "card 2 pays less" not in text.split("## ")[1]  # (survives: no caveat)
     assert "- **Depends on a reading of the rules** (sections below): Tile 2 is the hardest (depends on G3" in text
-    assert json.loads((tmp_path / "report.json").read_text())["caveats"]["Reverses under stronger play"] == ["card 5 pays more"]
+    assert json.loads((tmp_path / "report.json").read_text())["caveats"]["Flips under stronger play"] == ["card 5 pays more"]
     from simkit.report import write_index  # the overview page of every report lists them too
 
     rep.write(tmp_path / "reports" / "game")
-    assert "Reverses under stronger play: card 5 pays more." in write_index(tmp_path / "reports").read_text()
+    assert "Flips under stronger play: card 5 pays more." in write_index(tmp_path / "reports").read_text()

@@ -11,7 +11,7 @@ import re
 import numpy as np
 import polars as pl
 
-from ...ladder import CLASSES, Contrast, classed_line, difference, rules
+from ...ladder import CLASSES, FLIPS_CAVEAT, Contrast, classed_line, difference, rules
 from ...questions import SHOWN, Answer
 from ...report import PALETTE, Report, fmt_p, pct, rules_link, style
 from ...stats import clustered_mean, holm_adjusted, mean_interval, paired_numeric, wilson
@@ -405,7 +405,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, game) -> None:
             elif fair.get(n) and a.verdict == "shown" and bots.index(b) > bots.index(reference):
                 # the answer says every seat is fair; a stronger bot shows one that is not
                 k, e = max(enumerate(a.estimates), key=lambda ke: abs(ke[1].estimate) if ke[1].lo > 0 or ke[1].hi < 0 else -1)
-                rep.caveat("Reverses under stronger play", f"with {n} players every seat is within the margin for `{reference}`; "
+                rep.caveat(FLIPS_CAVEAT, f"with {n} players every seat is within the margin for `{reference}`; "
                            f"`{b}` finds seat {k + 1} at {e.text()} from the fair share")
     rep.table(rows, "Each seat's win share minus the fair share (points, 95% intervals), equal bots at every seat; the verdict "
                     "of the seat question (shown: some seat differs, Holm; equivalent: every seat within the margin)")

@@ -15,6 +15,7 @@ import dataclasses
 import numpy as np
 import polars as pl
 
+from ...ladder import FLIPS_CAVEAT
 from ...questions import ALPHA, EQUIVALENT, SHOWN, VariantEffect, fmt_p
 from ...report import PALETTE, Report, pct, rules_link, style
 from ...stats import mean_interval, wilson
@@ -534,7 +535,7 @@ def _ladder_section(rep, plt, lad):
         for bot in reversed(LADDER[LADDER.index("heuristic") + 1:]):  # (the strongest that breaks it)
             e = gaps.get((mode, bot))
             if e is not None and e.verdict == SHOWN and not within_margin(e):
-                rep.caveat("Reverses under stronger play", f"Galilei's {mode} game, 6 players, is fair to a player within "
+                rep.caveat(FLIPS_CAVEAT, f"Galilei's {mode} game, 6 players, is fair to a player within "
                            f"±{100 * MARGIN:.0f} points for the heuristic bots; with both sides {LADDER_NAMES[bot]}, a human seat's "
                            f"win rate minus an alien seat's is {e.text()}")
                 break
