@@ -112,3 +112,21 @@ def test_report_answers_first_damaged_side_per_city_and_no_survival_from_absence
     assert pairs.endswith(f"of its {sum(counts.values())} pairs.")
     assert re.match(r"- \*\*(\w+)\*\*", pairs).group(1) == max(counts, key=counts.get), pairs
     assert "% interval [" in md and not re.search(r"\d% \[[+-]", md)  # a Bonferroni interval says it is one
+
+
+def test_the_normal_game_is_answered_for_the_searching_bot_beside_greedy():
+    """The first answers give the normal game's win rate for greedy and, beside it, for the
+    searching bot: greedy's 10% alone was read as the game's difficulty (search wins 97%)."""
+    import polars as pl
+
+    from simkit.games.ufs.questions import QUESTIONS
+
+    def games(table, wins, n=100):
+        return pl.DataFrame({"game_index": range(n), "seat": [1] * n, "won": [i < wins for i in range(n)], "table": [table] * n,
+                             "city": ["roswell"] * n, "city_side": ["normal"] * n, "damage_rule": ["sum"] * n, "threat": [1] * n})
+
+    frame = pl.concat([games("greedy", 10), games("search:budget=16", 97)])
+    (first,), (stronger,) = (q.answers(frame) for q in QUESTIONS[:2])
+    assert first.sentence.startswith("At threat 1 (the rulebook's normal game), the greedy bot defending Roswell (normal side) wins 10")
+    assert stronger.question == "normal_game_stronger" and stronger.sentence.startswith("In the same game, the searching bot at budget 16")
+    assert " wins 97" in stronger.sentence and stronger.games == 100

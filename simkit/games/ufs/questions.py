@@ -214,6 +214,10 @@ class RuleVariant:
 QUESTIONS = [
     NormalGame(id="normal_game", title="How often is the rulebook's normal game won?", where={**HEADLINE, "threat": 1},
                who="At threat 1 (the rulebook's normal game), the greedy bot defending Roswell (normal side)"),
+    # the same game under stronger play, beside it: the greedy bot's rate alone read as the game's difficulty
+    NormalGame(id="normal_game_stronger", title="How often is the normal game won under stronger play?",
+               where={**STRONGER, "threat": 1},
+               who="In the same game, the searching bot at budget 16 (stronger play; a lower bound on strong play: larger budgets win more)"),
     ThreatLevels("threat", id="threat", title="How much harder is each threat level?", where=HEADLINE,
                  lead="For the greedy bot in Roswell (normal side)"),
     ThreatLevels("threat", id="threat_stronger", title="How much harder is each threat level under stronger play?",
