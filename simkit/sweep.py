@@ -446,8 +446,8 @@ def _say_report_time(exp: Experiment, out: Path, cell_runs: list, cores: int) ->
     total = sum(known)
     if total < 30 and len(known) == len(steps):
         return
-    parts = [f"{what} {games:,} games ({'about ' + _duration(secs) if secs is not None else 'time not known yet'})"
-             for what, games, secs in steps]
+    parts = [f"{what} {'at most ' if what.startswith('how to fix') else ''}{games:,} games "  # (a tune's budget is a cap)
+             f"({'about ' + _duration(secs) if secs is not None else 'time not known yet'})" for what, games, secs in steps]
     on = f"on {cores} core{'s' if cores > 1 else ''}"
     when = f"about {_duration(total)} {on}" if len(known) == len(steps) else f"more than {_duration(total)} {on}" if known else on
     warn(f"this report plays {sum(g for _, g, _ in steps):,} games, {when}: " + ", ".join(parts))
