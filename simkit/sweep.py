@@ -377,7 +377,10 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
     refuse_if_edited(out, "all.parquet")  # before any game: it is written again at the end
     cell_runs = [(c.spec, out / folder[g]) for g, c in unique.items()]
     if report and exp.report is not None and progress is True:
-        _say_report_time(exp, out, cell_runs, processes(worker_count(jobs), backend))
+        try:
+            _say_report_time(exp, out, cell_runs, processes(worker_count(jobs), backend))
+        except (OSError, UserError, ValueError):
+            pass  # only an estimate: whatever it met, the step that meets it says so in its own line
     results = run_many(cell_runs, jobs=jobs, backend=backend, scheduler=scheduler,
                        chunk_size=exp.chunk_size, progress=progress, replace_stale=True, label=exp.name)
     by_key = dict(zip(unique, results))
