@@ -11,7 +11,6 @@ code only adds the sections that are truly about that game."""
 from __future__ import annotations
 
 import base64
-import datetime as dt
 import html
 import itertools
 import io
@@ -163,7 +162,8 @@ class Report:
             body = body.replace(f'src="{name}.png"', f'src="data:image/png;base64,{b64}"')
         return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(self.title)}</title>{STYLE}</head><body>"
                 f"<p><a href='../index.html'>all reports</a></p>\n{body}"
-                f"<hr><p style='color:#777'>simkit {__version__}, generated {dt.date.today().isoformat()}</p></body></html>")
+                # no date: a report is a function of its runs, and `make run` left two tracked pages changed by their date alone
+                f"<hr><p style='color:#777'>simkit {__version__}</p></body></html>")
 
     def write(self, target: Path) -> None:
         """Writes the report into ``target``, overwriting or removing only files simkit

@@ -59,3 +59,16 @@ def test_report_html_is_rendered_markdown_not_literal_asterisks():
     assert "<em>i</em>" in html and "<strong>bold</strong>" in html and "<code>code</code>" in html
     assert "<a href=\"x.md\">a link</a>" in html and "<table>" in html and "1 | 2" in html
     assert "*i*" not in html
+
+
+def test_a_report_page_is_the_same_whatever_the_day():
+    """A report is a function of its runs: its page carries no date (`make run` on another
+    day left two tracked pages changed by their date alone)."""
+    import datetime as dt
+
+    from simkit.report import Report
+
+    rep = Report("t", "t")
+    rep.text("a line")
+    page = rep.html()
+    assert dt.date.today().isoformat() not in page and "generated" not in page
