@@ -192,6 +192,11 @@ def _finite(x: Any) -> Any:
     return x
 
 
+# What an answer's numbers are, in a file (its ``unit`` only says how a page prints them: a
+# "pts" row held 0.012, a share difference, not 0.012 points).
+UNITS = {"rate": "share (0-1)", "pts": "difference of shares (-1 to 1)", "num": "number"}
+
+
 def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra: list[str] = (), data: list[dict] | None = None,
           run: dict | None = None, answers: list | None = None, meta: dict | None = None) -> None:
     """Prints (or writes) rows as a table, JSON, CSV or Parquet: nothing is cut. The table
@@ -220,7 +225,7 @@ def _emit(rows: list[dict], title: str, fmt: str, output: Optional[Path], extra:
         for a in answers:
             for e in a.estimates:
                 flat.append({"row": "answer", "question": a.question, "group": json.dumps(a.group, default=str), "label": e.label,
-                             "estimate": e.estimate, "lo": e.lo, "hi": e.hi, "unit": e.unit, "p": e.p, "verdict": e.verdict,
+                             "estimate": e.estimate, "lo": e.lo, "hi": e.hi, "unit": UNITS.get(e.unit, e.unit), "p": e.p, "verdict": e.verdict,
                              "answer_verdict": a.verdict, **settings})
         frame = pl.DataFrame(flat, infer_schema_length=None) if fmt != "json" else frame
     if fmt == "parquet":

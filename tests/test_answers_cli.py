@@ -54,6 +54,8 @@ def test_csv_rows_carry_the_settings_and_the_answers(runner):
     assert set(f["row"]) == {"summary", "answer"}
     assert f.filter(pl.col("row") == "summary")["set_players"].to_list() == [3, 3, 3]
     assert f.filter(pl.col("row") == "answer")["estimate"].dtype == pl.Float64
+    # each answer row says what its numbers are (a "pts" row held fractions)
+    assert set(f.filter(pl.col("row") == "answer")["unit"]) <= {"share (0-1)", "difference of shares (-1 to 1)", "number"}
 
 
 def test_by_column_prints_rates_per_value_and_the_verdict(runner):
