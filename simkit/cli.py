@@ -640,7 +640,7 @@ def sweep_cmd(
     experiment: Path = typer.Argument(..., help="Experiment file (TOML), e.g. experiments/ufs-threat.toml."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
     games: Optional[int] = typer.Option(None, "--games", help="At most this many games per cell, for a quick look (the report then goes under runs/reports/)."),
-    out_root: Path = typer.Option(Path("runs/sweeps"), "--out", "-o", help="Folder of the cells' runs (one folder per experiment inside)."),
+    out_root: Path = typer.Option(Path("runs/sweeps"), "--out", "-o", help="Folder of the cells' runs (one folder per experiment inside); the report's other runs (sensitivity, ladder, tune) go beside a folder named sweeps, as runs/sweeps's go in runs/, and inside any other."),
     backend: str = typer.Option("loky", "--backend", help="joblib backend: loky, threading, dask or ray."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Address of a dask scheduler or ray cluster."),
     report: bool = typer.Option(True, "--report/--no-report", help="Write the report the experiment names."),
@@ -700,7 +700,7 @@ def report_cmd(
     game: str = typer.Argument(..., help="Game name, e.g. ufs."),
     jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
     games: Optional[int] = typer.Option(None, "--games", help="At most this many games per cell, for a quick look: the report then goes under runs/reports/, never over the committed one."),
-    out_root: Path = typer.Option(Path("runs/sweeps"), "--out", "-o", help="Folder of the cells' runs (as in sweep)."),
+    out_root: Path = typer.Option(Path("runs/sweeps"), "--out", "-o", help="Folder of the cells' runs, the report's other runs inside it or, for a folder named sweeps, beside it (as in sweep)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
 ) -> None:
     """Write a game's balance report (runs the game's default experiment, reusing finished cells).
@@ -712,7 +712,7 @@ def report_cmd(
 
     g = get(game)
     # a game that ships no experiment file gets a default one: its declared questions still answer
-    path = experiment_path(g) if g.analysis.experiment else default_experiment(g, games, out_root.parent)
+    path = experiment_path(g) if g.analysis.experiment else default_experiment(g, games, out_root)
     res = sweep(path, jobs=jobs, games=games, out_root=out_root, progress=progress)
     _say_report(res.experiment.report)
     if games is not None:

@@ -384,7 +384,9 @@ def fixes(rep: Report, result) -> None:
              "for the bots that played it, at the settings named and every other reading at its default (stand-in "
              "components included): where the imbalance it corrects moves with a reading or with stronger play (the "
              "sections above), its size moves too, and a playtest decides.")
-    root = result.out.parent.parent / "tune"
+    from .sweep import beside
+
+    root = beside(result.out.parent, "tune")
     for i, t in enumerate(exp.tunes):
         g = goal(game, t["goal"], t["margin"], t["target"], t["curve"])
         ks = knobs(game, t["knobs"])

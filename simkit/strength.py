@@ -426,7 +426,9 @@ def section(rep, result) -> None:
              "minus 50%; one seat against three, minus what the weaker bot got in that seat; solo, the difference of win "
              f"rates). Then the top bot at 1/4, 1/2, 1 and 2 times its default budget against the next strongest. Root seed "
              f"{exp.seed}; `simkit bench {game.name} --ladder` reproduces a table.")
-    cases = report_cases(exp, result.out.parent.parent / "ladder" / exp.name)
+    from .sweep import beside
+
+    cases = report_cases(exp, beside(result.out.parent, "ladder") / exp.name)
     played = play_ladders(game, [(params, folder) for _, params, folder in cases], lad["bots"], lad["games"], exp.seed,
                           curve=lad["budgets"], jobs=result.jobs, progress=result.progress)
     for (_, params, _), rows in zip(cases, played):

@@ -128,10 +128,20 @@ class SweepResult:
     @property
     def sensitivity_runs(self) -> Path:
         """Where the report's sensitivity runs are kept: ``runs/sensitivity`` beside ``runs/sweeps``."""
-        return self.out.parent.parent / "sensitivity"
+        return beside(self.out.parent, "sensitivity")
 
 
 NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"  # a folder name under runs/sweeps: no "..", no "/"
+BESIDE = ("sensitivity", "ladder", "tune", "reports")  # a report's other runs and quick-look pages (see beside)
+
+
+def beside(out_root: Path, kind: str) -> Path:
+    """Where a report keeps its other runs and pages (``kind``: one of ``BESIDE``): beside
+    the sweeps folder in the default layout (runs/sweeps -> runs/sensitivity, runs/ladder,
+    runs/tune, runs/reports), and inside any other ``--out`` folder, so that nothing is
+    written outside the folder a user named (``--out /tmp/x`` wrote /tmp/sensitivity)."""
+    root = Path(out_root)
+    return root.parent / kind if root.name == "sweeps" else root / kind
 
 
 class _Grid(BaseModel):
@@ -205,6 +215,8 @@ def load(path: Path, games_override: int | None = None) -> Experiment:
     doc, _ = read(str(path), "experiment file")
     exp = validated(_ExperimentFile, doc, path, "see experiments/*.toml for the format")
     game = get(exp.game)
+    if exp.name in BESIDE:  # (its cells' folder would be a report's other runs in an --out folder)
+        raise _fail(path, "name", f"{exp.name!r} is the name of a report's own folder ({', '.join(BESIDE)}); choose another")
     names = {i.name for i in describe(game.params)}
     # The report folder of an experiment file shipped with simkit is in simkit's own
     # folder, wherever the command runs (simkit report GAME); data paths find simkit's
@@ -335,7 +347,7 @@ def _simkits_manifest(path: Path) -> bool:
     return isinstance(m, dict) and all(isinstance(m.get(k), t) for k, t in types.items())
 
 
-def default_experiment(game, games: int | None = None, out_root: Path = Path("runs")) -> Experiment:
+def default_experiment(game, games: int | None = None, out_root: Path = Path("runs/sweeps")) -> Experiment:
     """The experiment of a game that ships none (``simkit report GAME``): its default
     settings and bot at every seat, seats rotated, ``games`` games (20,000 by default), its
     readings when it declares them; the report goes to ``runs/reports/<slug>/``."""
@@ -346,7 +358,7 @@ def default_experiment(game, games: int | None = None, out_root: Path = Path("ru
     cell = Cell(RunSpec(game, params, bots, n, 0, True), {"bots": game.default_bot}, 0)
     sens = min(n, 4_000) if game.analysis.sensitivity else None
     return Experiment(Path(f"(default experiment of {game.name})"), f"{game.name}-default", game, 0,
-                      Path(out_root) / "reports" / game.slug, 10_000, [cell], f"{game.title}: default experiment", sens)
+                      beside(out_root, "reports") / game.slug, 10_000, [cell], f"{game.title}: default experiment", sens)
 
 
 def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None, out_root: Path = Path("runs/sweeps"),
@@ -357,7 +369,7 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
     that a committed report is never replaced by a smaller run."""
     exp = path if isinstance(path, Experiment) else load(path, games)
     if games is not None and exp.report is not None and not isinstance(path, Experiment):
-        exp.report = Path(out_root).parent / "reports" / f"{exp.report.name}-{games}-games"
+        exp.report = beside(out_root, "reports") / f"{exp.report.name}-{games}-games"
         exp.games_cap = games
     out = Path(out_root) / exp.name
     if out.exists() and not out.is_dir():
@@ -428,16 +440,16 @@ def _say_report_time(exp: Experiment, out: Path, cell_runs: list, cores: int) ->
     game = exp.game
     steps = [("its cells", *estimate(cell_runs, cores))]
     if exp.sensitivity:
-        runs = sensitivity.plan(game, sensitivity.declaration(game), exp.sensitivity, exp.seed, out.parent.parent / "sensitivity" / game.name)
+        runs = sensitivity.plan(game, sensitivity.declaration(game), exp.sensitivity, exp.seed, beside(out.parent, "sensitivity") / game.name)
         steps.append(("the readings of unclear rules", *estimate([(spec, o) for _, _, spec, o in runs], cores)))
     if exp.ladder:
         lad = exp.ladder
-        runs = [(spec, o) for _, params, folder in strength.report_cases(exp, out.parent.parent / "ladder" / exp.name)
+        runs = [(spec, o) for _, params, folder in strength.report_cases(exp, beside(out.parent, "ladder") / exp.name)
                 for _, spec, o in strength.ladder_runs(game, params, lad["bots"], lad["games"], exp.seed, curve=lad["budgets"], out=folder)]
         steps.append(("the ladder", *estimate(runs, cores)))
     for i, t in enumerate(exp.tunes):  # at most its budget of new games, at the speed of the rules as written
         params = build(game.params, t["set"], game.name)
-        kept = sum(int(m.group(2)) - int(m.group(1)) for p in (out.parent.parent / "tune" / f"{exp.name}-{i}").glob("**/parts/games-*.parquet")
+        kept = sum(int(m.group(2)) - int(m.group(1)) for p in (beside(out.parent, "tune") / f"{exp.name}-{i}").glob("**/parts/games-*.parquet")
                    if (m := PART.match(p.name)))
         spec = RunSpec(game, params, tuple(game.resolve_bots(list(t["bots"]), params)), max(1, t["budget"] - kept), exp.seed, True)
         games, secs = estimate([(spec, None)], cores)

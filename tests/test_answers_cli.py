@@ -119,6 +119,6 @@ def test_a_quick_look_says_it_is_capped_and_how_to_play_it_again(tmp_path):
     (tmp_path / "e.toml").write_text('name = "quick"\ngame = "template"\nseed = 1\nreport = "rep"\n'
                                      '[[grid]]\ngames = 60\nplayers = [2, 3]\nbots = ["count"]\n')
     sweep(tmp_path / "e.toml", games=20, jobs=1, progress=False, out_root=tmp_path / "runs")
-    md = (tmp_path / "reports" / "rep-20-games" / "README.md").read_text()
+    md = (tmp_path / "runs" / "reports" / "rep-20-games" / "README.md").read_text()  # inside --out, never beside it
     assert "40 simulated games" in md and "each capped at 20 games (a quick look)" in md
     assert f"Reproduce: `simkit sweep {tmp_path / 'e.toml'} --games 20`" in md

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -312,7 +313,9 @@ def test_ufs_report_is_honest_about_shared_seeds(tmp_path):
     assert m and abs(float(m[1]) ** 2 - float(m[3])) < 0.06 and abs(float(m[2]) ** 2 - float(m[4])) < 0.06
     # the section on the readings of unclear rules, from runs kept beside the sweep's
     assert "How sure are these numbers" in text and "100 games per cell and reading" in text
-    assert "Holm-adjusted over all" in text and (tmp_path / "sensitivity" / "ufs").is_dir()
+    # kept inside the --out folder a user named (beside a folder named sweeps: runs/sensitivity)
+    assert "Holm-adjusted over all" in text and (tmp_path / "runs" / "sensitivity" / "ufs").is_dir()
+    assert not (tmp_path / "sensitivity").exists()
 
 
 def test_numbers_are_printed_with_their_digits():
@@ -378,3 +381,18 @@ def test_games_caps_each_cell_and_never_enlarges_it(tmp_path):
     (tmp_path / "e.toml").write_text('name = "e"\ngame = "template"\n[[grid]]\ngames = 100\n[[grid]]\ngames = 5000\nplayers = [3]\n')
     sizes = [c.spec.n_games for c in load(tmp_path / "e.toml", games_override=1000).cells]
     assert sizes == [100, 1000]
+
+
+def test_a_report_keeps_its_other_runs_inside_the_out_folder_a_user_named(tmp_path):
+    """The default layout keeps a report's other runs beside runs/sweeps (runs/sensitivity,
+    runs/ladder, runs/tune, runs/reports); any other --out keeps them inside it (--out
+    /tmp/x wrote /tmp/sensitivity, /tmp/ladder and /tmp/tune), so an experiment may not
+    take one of their names."""
+    from simkit.sweep import BESIDE, beside, load
+
+    assert beside(Path("runs/sweeps"), "ladder") == Path("runs/ladder")
+    assert beside(tmp_path / "mine", "tune") == tmp_path / "mine" / "tune"
+    for name in BESIDE:
+        (tmp_path / "e.toml").write_text(f'name = "{name}"\ngame = "template"\n[[grid]]\ngames = 10\n')
+        with pytest.raises(UserError, match="name.*a report's own folder"):
+            load(tmp_path / "e.toml")
