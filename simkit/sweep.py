@@ -447,7 +447,7 @@ def _say_report_time(exp: Experiment, out: Path, cell_runs: list, cores: int) ->
         runs = [(spec, o) for _, params, folder in strength.report_cases(exp, beside(out.parent, "ladder") / exp.name)
                 for _, spec, o in strength.ladder_runs(game, params, lad["bots"], lad["games"], exp.seed, curve=lad["budgets"], out=folder)]
         steps.append(("the ladder", *estimate(runs, cores)))
-    for i, t in enumerate(exp.tunes):  # at most its budget of new games, at the speed of the rules as written
+    for i, t in enumerate(exp.tunes):  # about its budget of new games (its rounds round up), at the rules' speed as written
         params = build(game.params, t["set"], game.name)
         kept = sum(int(m.group(2)) - int(m.group(1)) for p in (beside(out.parent, "tune") / f"{exp.name}-{i}").glob("**/parts/games-*.parquet")
                    if (m := PART.match(p.name)))
@@ -461,8 +461,8 @@ def _say_report_time(exp: Experiment, out: Path, cell_runs: list, cores: int) ->
     total = sum(known)
     if total < 30 and len(known) == len(steps):
         return
-    parts = [f"{what} {'at most ' if what.startswith('how to fix') else ''}{games:,} games "  # (a tune's budget is a cap)
-             f"({'about ' + _duration(secs) if secs is not None else 'time not known yet'})" for what, games, secs in steps]
+    parts = [f"{what} {games:,} games ({'about ' + _duration(secs) if secs is not None else 'time not known yet'})"
+             for what, games, secs in steps]
     on = f"on {cores} core{'s' if cores > 1 else ''}"
     when = f"about {_duration(total)} {on}" if len(known) == len(steps) else f"more than {_duration(total)} {on}" if known else on
     warn(f"this report plays {sum(g for _, g, _ in steps):,} games, {when}: " + ", ".join(parts))

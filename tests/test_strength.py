@@ -299,7 +299,7 @@ def test_a_report_says_first_what_it_plays_in_all(tmp_path, monkeypatch):
     _say_report_time(exp, out, cells, cores=2)
     # 50 cell games, 2 x 2 ladder runs of 60, a tune of at most 4,000: at 2 games/s on 2 cores
     assert said == ["this report plays 4,290 games, about 18 min on 2 cores: its cells 50 games (about 12 s), "
-                    "the ladder 240 games (about 60 s), how to fix it at most 4,000 games (about 17 min)"]
+                    "the ladder 240 games (about 60 s), how to fix it 4,000 games (about 17 min)"]
     monkeypatch.setattr(runner, "_known_speed", lambda speeds, spec: None)
     _say_report_time(exp, out, cells, cores=2)
     assert said[-1].startswith("this report plays 4,290 games, on 2 cores: its cells 50 games (time not known yet), ")
@@ -309,4 +309,4 @@ def test_a_report_says_first_what_it_plays_in_all(tmp_path, monkeypatch):
                              out=tmp_path / "runs" / "ladder" / "e" / f"players={n}")
     monkeypatch.setattr(runner, "_known_speed", lambda speeds, spec: 2.0)
     _say_report_time(exp, out, [(c.spec, out / f) for c, f in zip(exp.cells, sorted(p.name for p in out.iterdir() if p.is_dir()))], cores=2)
-    assert said[-1] == "this report plays 4,000 games, about 17 min on 2 cores: how to fix it at most 4,000 games (about 17 min)"
+    assert said[-1] == "this report plays 4,000 games, about 17 min on 2 cores: how to fix it 4,000 games (about 17 min)"
