@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
 
@@ -19,6 +19,21 @@ class _Rate(ProgressColumn):
         if played <= 0 or elapsed < 0.5:
             return Text("", style="cyan")
         return Text(f"{played / elapsed:,.0f} games/s", style="cyan")
+
+
+def _short(n: float) -> str:
+    """A count in at most 6 characters: 18,000, 520k, 6.2M."""
+    n = int(n)
+    return f"{n:,}" if n < 100_000 else f"{n / 1e3:.0f}k" if n < 1_000_000 else f"{n / 1e6:.3g}M"
+
+
+class _Count(ProgressColumn):
+    """Games done of the total, short (at 80 columns the full '6200000/6200000' was cut
+    to '6200000/62000…', which read as 62,000)."""
+
+    def render(self, task) -> Text:
+        total = "?" if task.total is None else _short(task.total)
+        return Text(f"{_short(task.completed)}/{total}", style="green")
 
 
 @contextmanager
@@ -36,7 +51,8 @@ def bar(label: str, total: int | None, completed: int = 0, enabled: bool = True,
     from rich.console import Console
 
     remaining = [TextColumn("eta"), TimeRemainingColumn()] if eta else []
-    with Progress(TextColumn("{task.description}", markup=False, style="bold"), BarColumn(), MofNCompleteColumn(), _Rate(),
+    # the bar takes what the text leaves: nothing wraps at 80 columns
+    with Progress(TextColumn("{task.description}", markup=False, style="bold"), BarColumn(bar_width=None), _Count(), _Rate(),
                   TimeElapsedColumn(), *remaining, console=Console(stderr=True, emoji=False)) as progress:
         task = progress.add_task(label, total=total, completed=completed, resumed=completed)
 

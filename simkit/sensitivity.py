@@ -346,7 +346,11 @@ def sensitivity(game, *, games: int | None = None, seed: int | None = None, jobs
     frames: dict[str, dict[str, Any]] = {}
     for (v, cell, _, _), res in zip(runs, results):
         frames.setdefault(v.label, {})[cell.name] = res  # read when its variant is analysed
-    return analyse(game, decl, frames, games, len(runs))
+    from .progress import status
+
+    with status(enabled=progress is True) as say:  # (a report said nothing for 15 s here)
+        say(f"{game.name} sensitivity: measuring {len(decl.figures)} figures under {len(frames)} readings")
+        return analyse(game, decl, frames, games, len(runs))
 
 
 def _frames(cells: dict[str, Any]) -> dict[str, pl.DataFrame]:
