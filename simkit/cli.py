@@ -759,7 +759,7 @@ def tune_cmd(
     from .progress import bar
     from .runner import _duration
     from .workers import worker_count
-    from .tune import check_budget, goal as make_goal, knobs, parse_budget, tune
+    from .tune import check_budget, goal as make_goal, interrupted_in, knobs, parse_budget, tune
 
     if fmt not in ("table", "json"):
         raise UserError(f"--format {fmt!r}: use table or json")
@@ -796,10 +796,7 @@ def tune_cmd(
             res = tune(g, goal_, ks, base=sets, bots=bot, budget=games or 0, minutes=minutes, seed=seed, jobs=n_jobs,
                        out=out_dir, progress=advance, length_tolerance=length_within, keep_seats=keep_seats)
     except (Interrupted, KeyboardInterrupt):
-        # one line for the whole tune (a play's own counted its folders only, or nothing was said between plays)
-        if not (out_dir.is_dir() and any(out_dir.iterdir())):  # (stopped in the pilot, which keeps nothing)
-            raise Interrupted("interrupted before any game was kept; run the same command again to start") from None
-        raise Interrupted(f"interrupted: the games played so far are kept in {out_dir}; run the same command again to resume") from None
+        raise interrupted_in(out_dir) from None  # one line for the whole tune
 
     doc = json.dumps(_finite(res.as_dict()), indent=2, default=str)
     write(out_dir / "tune.json", lambda tmp: tmp.write_text(doc), "--out")

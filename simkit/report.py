@@ -373,7 +373,8 @@ def fixes(rep: Report, result) -> None:
     if not exp.tunes:
         return
     from .progress import bar
-    from .tune import goal, knobs, tune
+    from .errors import Interrupted
+    from .tune import goal, interrupted_in, knobs, tune
 
     game = exp.game
     rep.heading("How to fix it")
@@ -390,10 +391,13 @@ def fixes(rep: Report, result) -> None:
     for i, t in enumerate(exp.tunes):
         g = goal(game, t["goal"], t["margin"], t["target"], t["curve"])
         ks = knobs(game, t["knobs"])
-        with bar(f"{game.name} tune {t['goal']}", t["budget"], enabled=result.progress is True) as advance:  # (it played unseen)
-            res = tune(game, g, ks, base=t["set"], bots=t["bots"], budget=t["budget"], seed=t["seed"], jobs=result.jobs,
-                       out=root / f"{exp.name}-{i}", length_tolerance=t["length_within"], keep_seats=t["keep_seats"],
-                       progress=advance)
+        try:
+            with bar(f"{game.name} tune {t['goal']}", t["budget"], enabled=result.progress is True) as advance:  # (it played unseen)
+                res = tune(game, g, ks, base=t["set"], bots=t["bots"], budget=t["budget"], seed=t["seed"], jobs=result.jobs,
+                           out=root / f"{exp.name}-{i}", length_tolerance=t["length_within"], keep_seats=t["keep_seats"],
+                           progress=advance)
+        except (Interrupted, KeyboardInterrupt):
+            raise interrupted_in(root / f"{exp.name}-{i}") from None
         rep.heading(f"{g.question.title} ({', '.join(f'{k}={v}' for k, v in t['set'].items()) or 'default settings'})", 3)
         rep.text(res.sentence())
         if res.chosen is not None:

@@ -380,3 +380,25 @@ def test_a_minutes_budget_too_short_names_minutes(monkeypatch):
     game = get("ufoo")
     with pytest.raises(UserError, match=r"^0.001 min buys about 9 games here, too few .* or more minutes \(--budget\)$"):
         T.tune(game, T.goal(game, "first_player"), T.knobs(game, []), minutes=0.001, seed=0)
+
+
+def test_a_reports_tune_interrupted_names_its_folder(tmp_path, monkeypatch):
+    """A report's tune stopped by Ctrl-C says where all its games are kept: the line of the
+    play it stopped counted that play's folders only ('24,000 finished games are kept in 3
+    folders' of a tune that had played 48,000; a newcomer's review)."""
+    from simkit.errors import Interrupted
+    from simkit.sweep import sweep
+
+    real, calls = T.Setup.play, []
+
+    def second_play_stopped(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) > 1:
+            raise Interrupted("interrupted: 10 finished games are kept in 3 folders; run the same command again to resume")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(T.Setup, "play", second_play_stopped)
+    (tmp_path / "e.toml").write_text('name = "e"\ngame = "template"\nseed = 3\nreport = "rep"\n[[grid]]\ngames = 50\n'
+                                     '[[tune]]\ngoal = "seat_fairness"\nknobs = ["dice"]\nbudget = 4000\n')
+    with pytest.raises(Interrupted, match=r"^interrupted: the games played so far are kept in .*tune/e-0; run the same command again to resume$"):
+        sweep(tmp_path / "e.toml", out_root=tmp_path / "runs" / "sweeps", progress=False)
