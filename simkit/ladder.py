@@ -41,7 +41,7 @@ from statistics import NormalDist
 import numpy as np
 
 # the answers' caveat for a conclusion the stronger bots reverse (the section calls the class "flips")
-FLIPS_CAVEAT = "Flips under stronger play"
+FLIPS_CAVEAT = "Flips under stronger play (found by the default bot, not by a stronger one)"
 
 CLASSES = ("survives", "flips", "fades", "undecided")
 ALPHA = 0.05

@@ -547,10 +547,17 @@ def doc_label(v: Variant) -> str:
     return "default" if v.reading is None else f"{v.reading.doc_id} {v.label}"
 
 
+# the answers' caveat for the headline figures a reading moves: the section's own games, so a
+# figure there need not match the answer's of more games
+MOVED_CAVEAT = "Headline figures that move with a reading (paired changes on the readings' own games)"
+
+
 def _change_words(c: Change) -> str:
-    """``-4.5 points [-5.2, -3.8] under damage_rule=strict (G9/A29)``."""
-    unit = " points" if c.figure.unit in ("%", "") and c.figure.scale == 100 else ""
-    return f"{c.figure.fmt_change(c.diff)}{unit} under {c.variant.label} ({c.variant.reading.doc_id.replace(' (stand-in)', ', a stand-in')})"
+    """``-4.5 points [-5.2, -3.8] under damage_rule=strict (G9/A29)``: points, as the
+    answers say, for a rate or a difference of rates (pp)."""
+    text = c.figure.fmt_change(c.diff).removesuffix(" pp")
+    unit = " points" if c.figure.unit in ("%", "pp") and c.figure.scale == 100 else ""
+    return f"{text}{unit} under {c.variant.label} ({c.variant.reading.doc_id.replace(' (stand-in)', ', a stand-in')})"
 
 
 def change_rows(s: Sensitivity, significant_only: bool = False) -> list[dict[str, str]]:
@@ -700,7 +707,7 @@ def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None
         # figures of more games, read as two different values of one figure
         ends = moved[:1] + moved[-1:] if len(moved) > 1 else moved
         if ends:
-            rep.caveat("Headline figures that move with a reading (paired changes)", f"{name}: {' and '.join(_change_words(c) for c in ends)}")
+            rep.caveat(MOVED_CAVEAT, f"{name}: {' and '.join(_change_words(c) for c in ends)}")
     rep.table(verdict_rows(s), "Each headline claim: holds under every reading, depends on a reading, or not shown (figures with "
                                f"95% intervals, changes with Holm-adjusted p). On {s.games:,} games a cell and reading, a claim "
                                "the sections above show on more games may be not shown here")

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from simkit.ladder import ALPHA, Contrast, Means, boot_taus, classify, difference, family
+from simkit.ladder import ALPHA, FLIPS_CAVEAT, Contrast, Means, boot_taus, classify, difference, family
 
 REF = Contrast(0.05, 0.03, 0.07)  # the reference bot separates the claim: +5 [+3, +7] points
 
@@ -171,11 +171,11 @@ def test_a_claim_stronger_play_reverses_or_a_reading_decides_is_said_beside_the_
     rep.caveat("Depends on a reading of the rules", "Tile 2 is the hardest (depends on G3 tile2_threat_research=conradoza)")
     rep.write(tmp_path)
     text = (tmp_path / "README.md").read_text()
-    assert cls == "flips" and "- **Flips under stronger play** (sections below): card 5 pays more." in text
+    assert cls == "flips" and "- **Flips under stronger play (found by the default bot, not by a stronger one)** (sections below): card 5 pays more." in text
     assert "card 2 pays less" not in text.split("## ")[1]  # (survives: no caveat)
     assert "- **Depends on a reading of the rules** (sections below): Tile 2 is the hardest (depends on G3" in text
-    assert json.loads((tmp_path / "report.json").read_text())["caveats"]["Flips under stronger play"] == ["card 5 pays more"]
+    assert json.loads((tmp_path / "report.json").read_text())["caveats"][FLIPS_CAVEAT] == ["card 5 pays more"]
     from simkit.report import write_index  # the overview page of every report lists them too
 
     rep.write(tmp_path / "reports" / "game")
-    assert "Flips under stronger play: card 5 pays more." in write_index(tmp_path / "reports").read_text()
+    assert f"{FLIPS_CAVEAT}: card 5 pays more." in write_index(tmp_path / "reports").read_text()

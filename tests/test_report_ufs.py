@@ -99,6 +99,8 @@ def test_report_answers_first_damaged_side_per_city_and_no_survival_from_absence
     assert "greedy bot defending Roswell" in answers["normal_game"].sentence
     side = answers["damaged_side"]
     assert "Holm over 3 cities" in side.sentence and len(side.estimates) == 3
+    # a side shown easier comes with why (a reader took the name "damaged" for its difficulty)
+    assert ("shown easier" in side.sentence) == ("stronger ability" in side.sentence)
     assert all(e.verdict in (SHOWN, EQUIVALENT, NOT_SHOWN) for e in side.estimates)
     assert "never significantly harder" not in md
     assert md.index("## Answers") < md.index("## Win rate by threat level")

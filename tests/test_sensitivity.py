@@ -234,11 +234,12 @@ def test_a_small_sensitivity_run_and_its_report_section(name, games, tmp_path):
     S.report_section(rep, s, tornado)
     # each headline figure a reading moves significantly is said beside the answers, with its range
     moved = {c.figure.name for c in s.changes if c.significant and c.figure.name in tornado}
-    said = rep.caveats.get("Headline figures that move with a reading (paired changes)", [])
+    said = rep.caveats.get(S.MOVED_CAVEAT, [])
     assert len(said) == len(moved) and all(any(x.startswith(f"{m}: ") and " under " in x for x in said) for m in moved)
     for m in moved:  # its farthest moves as paired changes with their intervals, not the sample's own levels
         low = min((c for c in s.changes if c.figure.name == m and c.significant), key=lambda c: c.value)
-        assert any(x.startswith(f"{m}: {low.figure.fmt_change(low.diff)}") for x in said)
+        assert any(x.startswith(f"{m}: {low.figure.fmt_change(low.diff).removesuffix(' pp')}") for x in said)
+    assert not any(" pp " in x or x.endswith(" pp") for x in said)  # points, as the answers say
     rep.write(tmp_path)
     text = (tmp_path / "README.md").read_text()
     assert "How sure are these numbers" in text and (tmp_path / "sensitivity.png").exists()

@@ -145,7 +145,9 @@ class DamagedSide:
             parts.append("shown harder in none")
         sentence = (f"For {self.who}, averaged over {span}, the damaged side of a city is " + "; ".join(parts)
                     + " (its win rate minus the normal side's, paired by seed; "
-                    + (f"Holm over {len(est)} cities, 5%)." if len(est) > 1 else "5%)."))
+                    + (f"Holm over {len(est)} cities, 5%)." if len(est) > 1 else "5%).")
+                    # (why "easier" is no paradox: a reader took the side's name for its difficulty)
+                    + (" A damaged side trades a longer research track for a stronger ability (`simkit games ufs`)." if easier else ""))
         verdict = SHOWN if harder or easier else (EQUIVALENT if len(level) == len(est) else NOT_SHOWN)
         return [Answer(self.id, self.title, {}, sentence[:1].upper() + sentence[1:], verdict,
                        f"per city: the win rate on its damaged side minus its normal side, averaged over {span}",
