@@ -1094,10 +1094,12 @@ def _play_all(pending: list[_Pending], jobs: int, backend: str, scheduler: str |
         estimate = _plan_by_speed(pending, cores, piloted=scheduler is None)
         if advance is not None:  # a pilot's games were played now too (a tune's budget counts them)
             advance(sum(p.stored for p in pending) - before)
-        if progress is True and estimate is not None and estimate >= 30:
-            remaining = sum(p.remaining for p in pending)
-            warn(f"{name}: {remaining:,} games to play, about {_duration(estimate)} on {cores} core{'s' if cores > 1 else ''} "
-                 "(at the speed of the same game, bots and settings on this machine)")
+        if progress is True and estimate is not None and estimate >= 10:  # (other work may stretch it past 30 s)
+            estimate, shared = sharing(estimate, cores, busy_cores())
+            if estimate >= 30:
+                remaining = sum(p.remaining for p in pending)
+                warn(f"{name}: {remaining:,} games to play, about {_duration(estimate)} on {cores} core{'s' if cores > 1 else ''} "
+                     f"(at the speed of the same game, bots and settings on this machine{shared})")
         resumed = sum(p.resumed + p.stored for p in pending)
         if resumed < total:
             with bar(name, total, resumed, enabled=progress is True) as shown:
@@ -1234,6 +1236,35 @@ def estimate(runs: list[tuple[RunSpec, Path | None]], cores: int) -> tuple[int, 
         speed = _known_speed(speeds, spec)
         seconds = None if seconds is None or speed is None else seconds + left / speed
     return games, None if seconds is None else seconds / max(cores, 1)
+
+
+def busy_cores(sample: float = 0.2) -> float:
+    """How many of the machine's cores other work keeps busy, from /proc/stat over ``sample``
+    seconds (0 where it cannot be read): at the speed of a quiet machine, estimates ran 2 to
+    4 times short beside another heavy job (a newcomer's review, load 3.5-5 on 2 cores)."""
+    def read() -> tuple[int, int]:
+        with open("/proc/stat") as f:
+            ticks = [int(x) for x in f.readline().split()[1:9]]  # user .. steal
+        return sum(ticks), ticks[3] + ticks[4]  # all, idle and waiting for the disk
+
+    try:
+        all0, idle0 = read()
+        time.sleep(sample)
+        all1, idle1 = read()
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    if all1 <= all0:
+        return 0.0
+    return (os.cpu_count() or 1) * max(0.0, 1 - (idle1 - idle0) / (all1 - all0))
+
+
+def sharing(seconds: float, cores: int, busy: float) -> tuple[float, str]:
+    """``seconds`` of play on ``cores`` workers, stretched by the cores ``busy`` with other
+    work (their workers share the machine with it), and the words saying so ('' when quiet)."""
+    machine = os.cpu_count() or 1
+    if busy < 0.5:
+        return seconds, ""
+    return seconds * max(1.0, (busy + cores) / machine), f", other work keeping {busy:.1f} of its {machine} cores busy"
 
 
 def _a_speed(value) -> bool:

@@ -434,7 +434,7 @@ def _say_report_time(exp: Experiment, out: Path, cell_runs: list, cores: int) ->
     says its own estimate when it starts). The first estimate a newcomer saw was of the
     cells alone: "about 42 s" for a report that took 2 min 28 s."""
     from .progress import warn
-    from .runner import _duration, estimate
+    from .runner import _duration, busy_cores, estimate, sharing
     from . import sensitivity, strength
 
     game = exp.game
@@ -457,13 +457,15 @@ def _say_report_time(exp: Experiment, out: Path, cell_runs: list, cores: int) ->
     steps = [(what, games, secs) for what, games, secs in steps if games]
     if not steps:
         return
+    busy = busy_cores()
+    steps = [(what, games, None if secs is None else sharing(secs, cores, busy)[0]) for what, games, secs in steps]
     known = [secs for _, _, secs in steps if secs is not None]
     total = sum(known)
     if total < 30 and len(known) == len(steps):
         return
     parts = [f"{what} {games:,} games ({'about ' + _duration(secs) if secs is not None else 'time not known yet'})"
              for what, games, secs in steps]
-    on = f"on {cores} core{'s' if cores > 1 else ''}"
+    on = f"on {cores} core{'s' if cores > 1 else ''}{sharing(0, cores, busy)[1]}"
     when = f"about {_duration(total)} {on}" if len(known) == len(steps) else f"more than {_duration(total)} {on}" if known else on
     warn(f"this report plays {sum(g for _, g, _ in steps):,} games, {when}: " + ", ".join(parts))
 

@@ -373,6 +373,22 @@ def test_an_estimate_counts_the_games_kept_and_the_remembered_speed(tmp_path, mo
     assert runner.estimate([(spec(n=10, bot="greedy"), None)], cores=1) == (10, None)  # a speed not known
 
 
+def test_the_cores_other_work_keeps_busy_stretch_an_estimate(monkeypatch):
+    """Estimates were at a quiet machine's speed and ran 2 to 4 times short beside another
+    heavy job: the busy share of the machine is read from /proc/stat and stretches them."""
+    import io
+
+    from simkit import runner
+
+    readings = iter(["cpu  100 0 100 800 0 0 0 0 0 0\n", "cpu  200 0 200 1000 0 0 0 0 0 0\n"])  # half the ticks idle
+    monkeypatch.setattr("builtins.open", lambda *a, **k: io.StringIO(next(readings)))
+    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
+    assert runner.busy_cores(sample=0) == pytest.approx(1.0)
+    assert runner.sharing(60.0, 2, 1.0) == (pytest.approx(90.0), ", other work keeping 1.0 of its 2 cores busy")
+    assert runner.sharing(60.0, 1, 1.0)[0] == 60.0  # one worker beside one busy core: a core each
+    assert runner.sharing(60.0, 2, 0.2) == (60.0, "")  # a quiet machine says nothing
+
+
 def test_a_process_first_chunk_is_no_measure_of_speed(tmp_path, monkeypatch):
     """The first chunk a process plays of some game and bots also loads (or compiles) their
     loop: its time is kept out of the remembered speed, which a later run's estimate and

@@ -293,6 +293,7 @@ def test_a_report_says_first_what_it_plays_in_all(tmp_path, monkeypatch):
     said = []
     monkeypatch.setattr(progress, "warn", said.append)
     monkeypatch.setattr(runner, "_known_speed", lambda speeds, spec: 2.0)  # 2 games/s: every step is priced
+    monkeypatch.setattr(runner, "busy_cores", lambda: 0.0)  # a quiet machine (the suite's other workers are not)
     out = tmp_path / "runs" / "sweeps" / "e"
     exp = load(exp_file)
     cells = [(c.spec, out / "cell") for c in exp.cells]
@@ -310,3 +311,9 @@ def test_a_report_says_first_what_it_plays_in_all(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "_known_speed", lambda speeds, spec: 2.0)
     _say_report_time(exp, out, [(c.spec, out / f) for c, f in zip(exp.cells, sorted(p.name for p in out.iterdir() if p.is_dir()))], cores=2)
     assert said[-1] == "this report plays 4,000 games, about 17 min on 2 cores: how to fix it 4,000 games (about 17 min)"
+    # beside other work keeping both cores busy, two workers get half the machine: twice the time
+    monkeypatch.setattr(runner, "busy_cores", lambda: 2.0)
+    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
+    _say_report_time(exp, out, [], cores=2)
+    assert said[-1] == ("this report plays 4,000 games, about 33 min on 2 cores, other work keeping 2.0 of its 2 cores busy: "
+                        "how to fix it 4,000 games (about 33 min)")
