@@ -424,6 +424,10 @@ def sweep(path: "Path | Experiment", *, jobs: int = 1, games: int | None = None,
     write_with_manifest(out / "all.parquet", combine, manifest)  # the next sweep replaces it only unedited
     result = SweepResult(exp, out, manifest, jobs, bool(progress))
     if report and exp.report is not None:
+        if progress is True:  # (a rerun of make run said nothing for its first 7 s)
+            from .progress import warn
+
+            warn(f"{exp.name}: {total:,} games ready; writing the report (answers, sections, plots) to {exp.report}")
         write_report(result)
     return result
 
