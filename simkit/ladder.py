@@ -196,7 +196,7 @@ class Tau:
         if not np.isfinite(self.estimate):
             return "n/a (ties)"
         if not (np.isfinite(self.lo) and np.isfinite(self.hi)):
-            return f"{self.estimate:+.2f} (no interval)"
+            return f"{self.estimate:+.2f}"  # (the table or sentence says once that no interval is given)
         return f"{self.estimate:+.2f} [{self.lo:+.2f}, {self.hi:+.2f}]"
 
 
@@ -227,7 +227,7 @@ class Means:
 
 def boot_taus(means: dict[str, Means], pairs: list[tuple[str, str]], replicates: int = 400, seed: int = 2026) -> dict:
     """Kendall's tau-b between the bots' group means for each pair of bots, as a point
-    estimate with no interval (``lo``, ``hi`` nan; ``str`` prints "(no interval)"): the
+    estimate with no interval (``lo``, ``hi`` nan; its caller says so once): the
     percentile bootstrap interval it returned did not keep its level (module docstring).
     ``replicates`` and ``seed`` are accepted and unused, so callers keep working."""
     return {(a, b): Tau(_kendall(means[a].point(), means[b].point())) for a, b in pairs}

@@ -539,7 +539,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
     rep.table([{"bots": f"{a} vs {b}", **{f"threat {t}": str(taus[(a, b, t)]) for t in threats}}
                for a, b in itertools.combinations(skill, 2)],
               f"Kendall's tau between the bots' rankings of the {len(labels)} cities and sides, at each threat level "
-              f"[n/a: a bot wins every cell alike]")
+              f"(point estimates: a bootstrap interval did not keep its level, so none is given) [n/a: a bot wins every cell alike]")
 
     # pairs of cells: does the order the default bot finds hold?
     kinds = ("survives", "flips", "fades", "undecided")
@@ -636,7 +636,7 @@ def _stronger_play(rep: Report, f: pl.DataFrame, main: pl.DataFrame, bots: list[
             means[b] = Means(one["game_index"].to_numpy(), group.to_numpy(), one["won"].to_numpy(), len(tiles))
         tile_taus = boot_taus(means, list(itertools.combinations(skill, 2)))
         rep.text("Kendall's tau between the bots' orders of the tiles: " + "; ".join(
-            f"{a} vs {b} {tile_taus[(a, b)]}" for a, b in itertools.combinations(skill, 2)) + ".")
+            f"{a} vs {b} {tile_taus[(a, b)]}" for a, b in itertools.combinations(skill, 2)) + " (point estimates, no interval).")
         claim = min(by_bot[default], key=lambda k: by_bot[default][k].estimate)
         contrasts, picks, other = {}, {}, {}
         for b in skill:
