@@ -372,8 +372,9 @@ def fixes(rep: Report, result) -> None:
     exp = result.experiment
     if not exp.tunes:
         return
-    from .progress import bar
     from .errors import Interrupted
+    from .progress import bar
+    from .sweep import beside
     from .tune import goal, interrupted_in, knobs, tune
 
     game = exp.game
@@ -385,8 +386,6 @@ def fixes(rep: Report, result) -> None:
              "for the bots that played it, at the settings named and every other reading at its default (stand-in "
              "components included): where the imbalance it corrects moves with a reading or with stronger play (the "
              "sections above), its size moves too, and a playtest decides.")
-    from .sweep import beside
-
     root = beside(result.out.parent, "tune")
     for i, t in enumerate(exp.tunes):
         g = goal(game, t["goal"], t["margin"], t["target"], t["curve"])
