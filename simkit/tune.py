@@ -657,7 +657,6 @@ def games_in(setup: Setup, seconds: float, say: Callable[[str], None] | None = N
     return max(0, int(n / took * (seconds - (time.perf_counter() - start))))
 
 
-@kept_workers()  # its rounds are plays in a row
 def interrupted_in(out: Path) -> Exception:
     """The one line for a tune stopped by Ctrl-C: its games are kept in ``out`` (the line of
     the play it stopped counted that play's folders only: '24,000 finished games are kept in
@@ -669,6 +668,7 @@ def interrupted_in(out: Path) -> Exception:
     return Interrupted(f"interrupted: the games played so far are kept in {out}; run the same command again to resume")
 
 
+@kept_workers()  # its rounds are plays in a row
 def tune(game, goal_: Goal, ks: Sequence[Knob], *, base: dict[str, Any] | None = None, bots: Sequence[str] = (),
          budget: int = 200_000, minutes: float | None = None, seed: int = 0, jobs: int = 1, out: Path | None = None, alpha: float = 0.05,
          keep: int = 2, confirm_share: float = 0.4, length_tolerance: float | None = None, keep_seats: bool = False,

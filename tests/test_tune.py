@@ -402,3 +402,23 @@ def test_a_reports_tune_interrupted_names_its_folder(tmp_path, monkeypatch):
                                      '[[tune]]\ngoal = "seat_fairness"\nknobs = ["dice"]\nbudget = 4000\n')
     with pytest.raises(Interrupted, match=r"^interrupted: the games played so far are kept in .*tune/e-0; run the same command again to resume$"):
         sweep(tmp_path / "e.toml", out_root=tmp_path / "runs" / "sweeps", progress=False)
+
+
+def test_a_tunes_rounds_keep_their_workers(monkeypatch):
+    """A tune's rounds are plays in a row: they run inside kept_workers, so its workers stay
+    up from round to round (a helper inserted above `tune` once took the decorator from it)."""
+    from simkit import runner
+    from simkit.errors import Interrupted
+    from simkit.games import get
+
+    seen = []
+
+    def play(self, *args, **kwargs):
+        seen.append(runner._KEPT is not None)
+        raise Interrupted("stop")
+
+    monkeypatch.setattr(T.Setup, "play", play)
+    game = get("ufoo")
+    with pytest.raises(Interrupted):
+        T.tune(game, T.goal(game, "first_player"), T.knobs(game, []), budget=20_000, seed=0)
+    assert seen == [True]
