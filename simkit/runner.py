@@ -227,11 +227,15 @@ def _parts(out: Path, seats: int, warn: Callable[[str], None] | None = None) -> 
                 warn(f"{p} was damaged (unreadable or incomplete): set aside as {bad.name}, its games are played again")
             continue
         found[(a, b)] = p
-    chosen: dict[tuple[int, int], Path] = {}
-    end = 0
-    for (a, b), p in sorted(found.items()):
+    return {span: found[span] for span in _without_overlaps(found)}
+
+
+def _without_overlaps(spans) -> list[tuple[int, int]]:
+    """The parts' spans ``(a, b)`` a run uses, in order: a part overlapping an earlier one is not used."""
+    chosen, end = [], 0
+    for a, b in sorted(spans):
         if a >= end:
-            chosen[(a, b)] = p
+            chosen.append((a, b))
             end = b
     return chosen
 
@@ -490,7 +494,7 @@ def prepare(spec: RunSpec, out: Path | None, chunk_size: int = 10_000, replace_s
         raise UserError(f"the seed must be a non-negative integer, not {spec.seed!r} (--seed)")
     if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or not 1 <= chunk_size <= MAX_CHUNK:
         raise UserError(f"--chunk-size must be from 1 to {MAX_CHUNK:,}")
-    identity = json.loads(json.dumps(spec.identity(), default=str))
+    identity = _identity(spec)
     secret = (secret or os.urandom(32)) if spec.has_user_bots else None
     done: dict[tuple[int, int], Path] = {}
     lock = seen = None
@@ -1211,15 +1215,15 @@ def stored_games(spec: RunSpec, out: Path | None) -> int:
         previous.pop("secret", None)
     except (OSError, ValueError, AttributeError, TypeError):
         return 0
-    if previous != json.loads(json.dumps(spec.identity(), default=str)):
+    if previous != _identity(spec):
         return 0  # another run, or older code: played again
-    n, end, kept = spec.n_games, 0, 0
-    spans = sorted((int(m.group(1)), int(m.group(2))) for p in (Path(out) / "parts").glob("games-*.parquet") if (m := PART.match(p.name)))
-    for a, b in spans:
-        if a >= end and b > a:  # (as _parts chooses: no overlaps)
-            kept += max(0, min(b, n) - a)
-            end = b
-    return kept
+    spans = [(int(m.group(1)), int(m.group(2))) for p in (Path(out) / "parts").glob("games-*.parquet") if (m := PART.match(p.name))]
+    return sum(max(0, min(b, spec.n_games) - a) for a, b in _without_overlaps(x for x in spans if x[1] > x[0]))
+
+
+def _identity(spec: RunSpec) -> dict[str, Any]:
+    """A run's identity as its run.json keeps it (JSON's types: what a resumed run is compared with)."""
+    return json.loads(json.dumps(spec.identity(), default=str))
 
 
 def estimate(runs: list[tuple[RunSpec, Path | None]], cores: int) -> tuple[int, float | None]:

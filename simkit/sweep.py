@@ -455,9 +455,9 @@ def _say_report_time(exp: Experiment, out: Path, cell_runs: list, cores: int) ->
         params = build(game.params, t["set"], game.name)
         kept = sum(int(m.group(2)) - int(m.group(1)) for p in (beside(out.parent, "tune") / f"{exp.name}-{i}").glob("**/parts/games-*.parquet")
                    if (m := PART.match(p.name)))
-        spec = RunSpec(game, params, tuple(game.resolve_bots(list(t["bots"]), params)), max(1, t["budget"] - kept), exp.seed, True)
-        games, secs = estimate([(spec, None)], cores)
-        steps.append((f"how to fix it{f' ({i + 1})' if len(exp.tunes) > 1 else ''}", games if kept < t["budget"] else 0, secs))
+        if kept < t["budget"]:
+            spec = RunSpec(game, params, tuple(game.resolve_bots(list(t["bots"]), params)), t["budget"] - kept, exp.seed, True)
+            steps.append((f"how to fix it{f' ({i + 1})' if len(exp.tunes) > 1 else ''}", *estimate([(spec, None)], cores)))
     steps = [(what, games, secs) for what, games, secs in steps if games]
     if not steps:
         return
