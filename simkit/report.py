@@ -11,7 +11,9 @@ code only adds the sections that are truly about that game."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import html
+import inspect
 import itertools
 import io
 import json
@@ -418,6 +420,21 @@ def fixes(rep: Report, result) -> None:
         rep.fixes.append(res.sentence())
 
 
+def _reading_only(result, questions, builder):
+    """The sweep with only the columns its report reads: the questions', the settings' and
+    those its builder's module declares in ``READS`` (a builder that declares none reads
+    every column). A large sweep's report then holds a fraction of its games' columns
+    (O.V.N.I.: 93 columns, 2.9 M rows)."""
+    from .questions import columns_read
+
+    reads = getattr(inspect.getmodule(builder), "READS", None) if builder is not None else ()
+    if reads is None:
+        return result
+    settings = [f.name for f in dataclasses.fields(result.experiment.game.params)]
+    columns = tuple(columns_read(questions, result.schema, [*settings, *reads]))
+    return dataclasses.replace(result, columns=columns, _frame=result.read(columns))
+
+
 def compose(result, builder=None) -> Report:
     """A sweep's whole report: the answers to the game's declared questions, their
     evidence, the game's own sections (``builder(result, report)``, if it has one) and the
@@ -433,8 +450,9 @@ def compose(result, builder=None) -> Report:
     if folder != game.slug:  # another report of the same game (e.g. research sizes): the index must tell them apart
         title += f" ({folder.removeprefix(game.slug + '-').replace('-', ' ')})"
     rep = Report(title, game.slug)
-    frame = result.frame
     questions = [q for q in declared(game) if hasattr(q, "answers")]  # Questions and games' own (e.g. paired families)
+    result = _reading_only(result, declared(game), builder)
+    frame = result.frame
     answered = [(q, q.answers(frame)) for q in questions]
     for _, answers in answered:
         rep.answer(answers)

@@ -594,3 +594,30 @@ def test_answers_need_only_the_columns_read(name, tmp_path):
     assert len(needed) < len(res.schema)
     full, part = Q.answer_frame(g, res.frame), Q.answer_frame(g, res.read(needed))
     assert full and [a.as_dict() for a in part] == [a.as_dict() for a in full]
+
+
+@pytest.mark.parametrize("name", [n for n in REGISTRY if get(n).analysis.report])
+def test_a_report_builder_declares_every_column_it_names(name):
+    """A report reads only its questions' columns, the settings and what its builder's
+    module declares in READS (simkit.report.compose): a column the builder names but does
+    not declare would be missing from the sweep's frame. A name built by an f-string (e.g.
+    f"points_{c}") counts as every column it could build."""
+    import ast
+    import dataclasses
+    import importlib
+    import inspect
+    import re
+
+    g = get(name)
+    module = importlib.import_module(g.analysis.report.partition(":")[0])
+    nodes = list(ast.walk(ast.parse(inspect.getsource(module))))
+    named = {node.value for node in nodes if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    settings = [f.name for f in dataclasses.fields(g.params)]
+    columns = [*g.columns, "seed", *settings, *Q.COMMON_COLUMNS]
+    for node in nodes:
+        if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.FormattedValue) and v.format_spec is None
+                                                   or isinstance(v, ast.Constant) and re.fullmatch(r"\w+", v.value) for v in node.values):
+            pattern = "".join(re.escape(v.value) if isinstance(v, ast.Constant) else r"\w+" for v in node.values)
+            named |= {c for c in columns if re.fullmatch(pattern, c)}
+    read = Q.columns_read(Q.declared(g), columns, [*settings, *module.READS])
+    assert sorted(named & set(columns) - set(read)) == []

@@ -90,8 +90,17 @@ def test_report_answers_first_damaged_side_per_city_and_no_survival_from_absence
     path = tmp_path / "tiny.toml"
     path.write_text(TINY)
     result = sweep(path, jobs=1, progress=False, report=False, out_root=tmp_path / "runs")
-    rep = compose(result, build)
+    held = []
+
+    def holding(result, rep):
+        held.append(result.frame.columns)
+        build(result, rep)
+
+    holding.__module__ = build.__module__  # its READS
+    rep = compose(result, holding)
     md = rep.markdown()
+    # the report holds only the columns it reads: its questions', the settings and READS
+    assert "damage_taken" not in held[0] and "city_hits" not in held[0] and {"won", "threat", "rounds"} <= set(held[0])
     answers = {a.question: a for a in rep.answers}
     # the searching bot did not play: its question is skipped, not a crash
     assert list(answers) == ["normal_game", "threat", "damaged_side", "damage_limit"]
@@ -132,3 +141,21 @@ def test_the_normal_game_is_answered_for_the_searching_bot_beside_greedy():
     assert first.sentence.startswith("At threat 1 (the rulebook's normal game), the greedy bot defending Roswell (normal side) wins 10")
     assert stronger.question == "normal_game_stronger" and stronger.sentence.startswith("In the same game, the searching bot at budget 16")
     assert " wins 97" in stronger.sentence and stronger.games == 100
+
+
+def test_select_games_keeps_a_shared_cell_once_with_all_its_games():
+    """A cell that two grids share comes once per grid in a sweep's frame, each grid holding
+    a prefix of the same run: the games kept are the union (the unique rows), not a sum."""
+    import polars as pl
+
+    from simkit.games.ufs.questions import select_games
+
+    def cell(grid, threat, n):
+        return pl.DataFrame({"game_index": range(n), "won": [i % 3 == 0 for i in range(n)], "threat": [threat] * n,
+                             "table": ["greedy"] * n, "grid": [grid] * n})
+
+    frame = pl.concat([cell(0, 1, 40), cell(0, 2, 30), cell(1, 1, 60), cell(2, 1, 60)])
+    got = select_games(frame, None)
+    assert got.sort("threat", "game_index").equals(frame.drop("grid").unique().sort("threat", "game_index"))
+    assert got.height == 90 and "grid" not in got.columns
+    assert select_games(frame, {"threat": 2}).height == 30

@@ -23,6 +23,10 @@ POWER_BITS = {"protection": 1, "cover": 2, "neighbourhood": 4, "extra": 8}
 BORDER_KEYS = {"Pacific": "PAC", "Mexico": "MEX", "Gulf": "GULF", "Atlantic": "ATL"}
 CARDS = {"city_mission": [2, 3, 4, 5], "border_mission": list(BORDER_KEYS)}
 Q = {q.id: q for q in QUESTIONS}
+# The columns build() reads beyond its questions' and the settings (simkit.report.compose reads only these;
+# tests/test_questions.py checks that every column build() names is declared here).
+READS = ("bases_destroyed", "bases_points", "border_mission_points", "city_mission_points", "expansion_points",
+         "immediate_points", "mission_points", "parks", "parks_points", "powers_used", "protection_points", "score")
 
 # Grids of experiments/aau-balance.toml: seats and missions (0: greedy and strategic; 4:
 # search), powers (5: greedy, 2: strategic, 6: search), the search against strategic (3).

@@ -37,6 +37,10 @@ SHORT = {"random": "rand / rand", "heuristic:no-avoid": "heur (no avoid) / heur"
          "heuristic:no-track": "heur / heur (no track)", "search:humans": "search / heur",
          "search:aliens": "heur / search", "search": "search / search"}
 ITEMS = ("attack", "teleport", "adrenaline", "sedatives", "spotlight", "defence")
+# The columns build() reads beyond its questions' and the settings (simkit.report.compose reads only these;
+# tests/test_questions.py checks that every column build() names is declared here).
+READS = ("alien_win", "attacks", "bluffs", "draw", "escaped", "fate", "fate_round", "human_win", "humans", "infected",
+         "kills", "stranded", *(f"used_{item}" for item in ITEMS))
 LADDER = ("random", "heuristic:no-track+no-avoid+no-bluff", "heuristic", "search", "search:budget=16")
 LADDER_NAMES = {"random": "random", "heuristic:no-track+no-avoid+no-bluff": "heuristic, no skills",
                 "heuristic": "heuristic", "search": "search (budget 4)", "search:budget=16": "search (budget 16)"}

@@ -30,6 +30,11 @@ BLANKABLE = ("mapping_worth_4", "ufo_worth_3", "three_starting_aliens")
 REFERENCE = HEADLINE["table"]
 STRENGTH = ("random", "greedy", REFERENCE, "search")  # weakest to strongest
 Q = {q.id: q for q in QUESTIONS}
+# The columns build() reads beyond its questions' and the settings (simkit.report.compose reads only these;
+# tests/test_questions.py checks that every column build() names is declared here).
+READS = ("areas_unclaimed", "capped", "end_class", "humans", "mission_1", "mission_2", "mission_1_done", "mission_2_done",
+         "mission_1_card", "mission_2_card", "missions_done", "missions_kept", "reshuffles", "rounds", "score",
+         *(f"points_{c}" for c in CATEGORIES))
 MIN_KEPT = 30  # a mission's payoff from fewer holders rests on a handful of games: its robust interval is not to be trusted
 
 

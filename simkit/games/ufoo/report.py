@@ -18,6 +18,11 @@ from ...report import PALETTE, Report, fmt_p, pct, rules_link, style
 from ...stats import holm_adjusted, wilson
 from .questions import BOTS, DEFAULTS, QUESTIONS, OptionWorth, Seats, paired_family
 
+# The columns build() reads beyond its questions' and the settings (simkit.report.compose reads only these;
+# tests/test_questions.py checks that every column build() names is declared here).
+READS = ("asteroid_damage", "backfires", "draw", "first_seat", "ions", "laser_wins", "lasers", "ms_attacks", "ms_hits",
+         "pushes", "repairs", "repairs_ok", "turns", "ufos_lost", "volley_hits", "winner")
+
 
 def _question(qid: str):
     return next(q for q in QUESTIONS if q.id == qid)

@@ -18,6 +18,10 @@ BUDGET = re.compile(r"(?:^|[:+])budget=(\d+)")
 
 TILE_NAMES = {1: "tile 4 (top)", 2: "tile 3", 4: "tile 2 (skull)", 8: "tile 1 (bottom)"}
 
+# The columns build() reads beyond its questions' and the settings (simkit.report.compose reads only these;
+# tests/test_questions.py checks that every column build() names is declared here).
+READS = ("flipped", "loss_cause", "research_len", "research_reached", "rounds", "seed", "ships_shot")
+
 
 def _rate(part: pl.DataFrame):
     """One cell's win rate: its games are independent (one seed each)."""
