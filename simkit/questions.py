@@ -930,11 +930,13 @@ def columns_read(questions: Sequence, schema: Sequence[str], extra: Sequence[str
 
 
 def answer_frame(game, frame: pl.DataFrame, *, use_where: bool = False) -> list[Answer]:
-    """Every declared single-frame question answered on ``frame`` (one run: `simkit run`)."""
+    """Every declared single-frame question answered on ``frame`` (one run: `simkit run`),
+    each answer once: questions that a report asks of two cells (e.g. UFS's normal game for
+    two bots) are one question of a run's games."""
     out = []
     for q in declared(game):
         if isinstance(q, Question):
-            out += q.answers(frame, use_where=use_where)
+            out += [a for a in q.answers(frame, use_where=use_where) if a.sentence not in {b.sentence for b in out}]
     return out
 
 

@@ -594,6 +594,8 @@ def test_answers_need_only_the_columns_read(name, tmp_path):
     assert len(needed) < len(res.schema)
     full, part = Q.answer_frame(g, res.frame), Q.answer_frame(g, res.read(needed))
     assert full and [a.as_dict() for a in part] == [a.as_dict() for a in full]
+    # a question a report asks of two cells is one question of a run's games: said once
+    assert len({a.sentence for a in full}) == len(full), [a.sentence for a in full]
 
 
 @pytest.mark.parametrize("name", [n for n in REGISTRY if get(n).analysis.report])
