@@ -135,8 +135,8 @@ def build(result, rep: Report) -> None:
         ax.set_ylabel("win rate (%, log scale)")
         _log_axis(ax)
     axes[0][0].legend(loc="lower left")
-    zero = any(_rate(part).estimate == 0 for part in f.filter(pl.col("bot").is_in(plotted))
-               .partition_by("bot", "city", "city_side", "threat"))
+    zero = (f.lazy().filter(pl.col("bot").is_in(plotted)).group_by("bot", "city", "city_side", "threat")
+            .agg(pl.col("won").any()).filter(~pl.col("won")).collect().height > 0)  # a cell without a win
     fig.suptitle("Win rate against threat level (95% intervals; dashed: damaged city side"
                  + ("; v: no win, drawn at the upper bound)" if zero else ")"))
     rep.figure(fig, "win-rate-by-threat", "Win rate against threat level, per bot, city and side, with 95% error bars, on a log scale "
