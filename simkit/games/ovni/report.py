@@ -255,7 +255,7 @@ def _abilities(rep: Report, f: pl.DataFrame, ref: pl.DataFrame, players_list: li
     switched = []
     for n in players_list:
         base = ref.filter(pl.col("players") == n)
-        for card in sorted(set(base["ability_1"].to_list()) | set(base["ability_2"].to_list())):
+        for card in sorted(set(base["ability_1"].unique().to_list()) | set(base["ability_2"].unique().to_list())):
             if card in ACTIVE:
                 label = f"{REFERENCE}:{ACTIVE[card]}"
                 variant = _default_files(f).filter((pl.col("players") == n) & (pl.col("table") == label))

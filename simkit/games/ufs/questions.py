@@ -43,9 +43,9 @@ def select_games(frame: pl.DataFrame, where: dict[str, Any] | None) -> pl.DataFr
     # A cell is its settings and bots; where grids share one, the grid holding most of its
     # games keeps it (the cells of a game key are prefixes of one run). A filter, not a
     # unique() over every row and column (5.4 M rows: 2 GB more at the report's peak).
-    cell = [c for c in frame.columns if c in SETTINGS or c == "table"]
-    sizes = frame.group_by([*cell, "grid"]).len()
-    kept = sizes.sort(["len", "grid"], descending=[True, False]).unique(cell, keep="first", maintain_order=True)
+    cell = [c for c in frame.columns if (c in SETTINGS or c == "table") and frame[c].n_unique() > 1]  # (a constant tells no cell apart)
+    sizes = frame.group_by([*cell, "grid"]).len().sort(["len", "grid"], descending=[True, False])
+    kept = sizes.unique(cell, keep="first", maintain_order=True) if cell else sizes.head(1)
     if kept.height < sizes.height:
         frame = frame.join(kept.drop("len"), on=[*cell, "grid"], how="semi", nulls_equal=True, maintain_order="left")
     return frame.drop("grid")
@@ -111,7 +111,7 @@ class DamagedSide:
             return []
         z = scipy.special.ndtri(0.975)
         raw = []
-        for city in [c for c in CITY_NAMES if c in set(f["city"].to_list())]:
+        for city in [c for c in CITY_NAMES if c in set(f["city"].unique().to_list())]:
             wide = (f.filter(pl.col("city") == city)
                     .pivot(on="city_side", index=["threat", "game_index"], values="won", aggregate_function="first")
                     .drop_nulls())
@@ -170,7 +170,7 @@ class DamagedSide:
         test), Holm over all of them: the answer's evidence, level by level."""
         f = self._games(frame)
         rows = []
-        for city in [c for c in CITY_NAMES if c in set(f["city"].to_list())]:
+        for city in [c for c in CITY_NAMES if c in set(f["city"].unique().to_list())]:
             for t in sorted(f["threat"].unique().to_list()):
                 part = f.filter((pl.col("city") == city) & (pl.col("threat") == t))
                 wide = part.pivot(on="city_side", index="game_index", values="won", aggregate_function="first").drop_nulls()

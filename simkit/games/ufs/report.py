@@ -75,12 +75,12 @@ def build(result, rep: Report) -> None:
     # searching bot's budget ladder) are read in "Does it hold under stronger play?".
     n_cells = main.select("threat", "city", "city_side").unique().height
     covered = dict(main.group_by("bot").agg(pl.struct("threat", "city", "city_side").n_unique().alias("n")).iter_rows())
-    bots = [b for b in dict.fromkeys(main["bot"].to_list()) if covered[b] == n_cells]
+    bots = [b for b in main["bot"].unique(maintain_order=True).to_list() if covered[b] == n_cells]
     f = main.filter(pl.col("bot").is_in(bots))
     default = game.default_bot if game.default_bot in bots else bots[0]
-    cities = [c for c in CITY_NAMES if c in set(f["city"].to_list())]
-    sides = [s for s in ("normal", "damaged") if s in set(f["city_side"].to_list())]
-    threats = sorted(set(f["threat"].to_list()))
+    cities = [c for c in CITY_NAMES if c in set(f["city"].unique().to_list())]
+    sides = [s for s in ("normal", "damaged") if s in set(f["city_side"].unique().to_list())]
+    threats = sorted(set(f["threat"].unique().to_list()))
     rep.headline_figure = "win-rate-by-threat"
 
     n_default = f.filter(pl.col("bot") == default).group_by("threat", "city", "city_side").len()["len"].min()
@@ -275,7 +275,7 @@ def build(result, rep: Report) -> None:
 
     # -- a rule variant, and why pairing pays ---------------------------------------------------
     variant = everything.filter((pl.col("damage_rule") == "strict") & (pl.col("bot") == default))
-    strict = sorted(set(variant["threat"].to_list()))
+    strict = sorted(set(variant["threat"].unique().to_list()))
     if strict:
         rep.heading("A rule variant: the city falls one damage sooner (G9)")
         rep.text("The rules can be read to end the game when damage reaches the sum of the damage segments (as implemented) "
