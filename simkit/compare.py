@@ -6,7 +6,8 @@ score interval and the score test it inverts (McNemar's, uncorrected) for win/lo
 paired t for numbers; each test is significant exactly when its interval excludes 0. The same data analysed as
 two independent samples show how many more games an unpaired design would need.
 
-Every seat is compared (or one, with ``seat``), or every bot (``by="bot"``: the rows of
+Every seat is compared (or one, with ``seat``; a game's own columns, such as who took the
+game or its length, once for the game), or every bot (``by="bot"``: the rows of
 each bot of the table, averaged over its seats in each game, so that with rotated seats
 the answer to "does variant B change who wins?" is one table). Each row also gives the
 ratio B / A (a ratio of totals over the same games, with a delta-method interval that
@@ -120,14 +121,21 @@ def compare(
         groups = [(f"bot {name}", pl.col("bot").cast(pl.Utf8) == name) for name in names_a]
     else:
         groups = [(f"seat {k}", pl.col("seat") == k) for k in (range(1, seats + 1) if seat is None else [seat])]
-    names = metrics or ["won", *game.analysis.compare_metrics, *game.analysis.summary_means]
+    names = list(dict.fromkeys(metrics or ["won", *game.analysis.compare_metrics, *game.analysis.summary_means]))
+    # A game's own columns (who took the game, its length) hold one value for all its seats:
+    # compared once, not once per seat (each copy also counted in Holm's family).
+    shared = [n for n in names if n in game.game_columns] if len(groups) > 1 else []
+    if shared:
+        groups = [("the game", pl.col("seat") == 1, shared)] + [(label, cond, [n for n in names if n not in shared]) for label, cond in groups]
+    else:
+        groups = [(label, cond, names) for label, cond in groups]
     results = []
-    for label, cond in groups:
+    for label, cond, wanted in groups:
         fa = _per_game(res_a.frame.filter(cond))
         fb = _per_game(res_b.frame.filter(cond))
         if not np.array_equal(fa["game_index"].to_numpy(), fb["game_index"].to_numpy()):
             raise AssertionError("paired runs must share their games")
-        for name in dict.fromkeys(names):
+        for name in wanted:
             if name not in fa.columns or name not in fb.columns:
                 continue
             results.append(_metric(name, fa[name].to_numpy(), fb[name].to_numpy(), label))

@@ -45,6 +45,9 @@ def test_compare_every_seat_by_default():
     c = compare(g, RunSpec(g, a, bots, 100, 2), RunSpec(g, b, bots, 100, 2), progress=False, metrics=["score"])
     assert [m.group for m in c.metrics] == ["seat 1", "seat 2"]
     assert all(m.b > m.a for m in c.metrics)  # herds can only score more
+    # a game's own column is compared once, not once per seat (each copy counted in Holm's family)
+    c = compare(g, RunSpec(g, a, bots, 100, 2), RunSpec(g, b, bots, 100, 2), progress=False, metrics=["earth_won", "score"])
+    assert [(m.group, m.metric) for m in c.metrics] == [("the game", "earth_won"), ("seat 1", "score"), ("seat 2", "score")]
 
 
 def test_a_and_b_and_their_ratio_have_intervals_whose_ratio_covers_at_the_nominal_rate():
