@@ -525,14 +525,14 @@ class TuneResult:
             best = min(self.confirmed, key=lambda c: c.imbalance) if self.confirmed else None
             tail = f" The closest is {best.candidate.label}: {_worst(best.answer, self.goal_spec)}." if best else ""
             return (f"No fix is shown{where}: none of the {len(self.confirmed)} best changes found is shown fair within "
-                    f"±{100 * self.margin:.0f} points on {self.confirm_games:,} fresh games.{tail} As written: "
-                    f"{_worst(b.answer, self.goal_spec)}.")
+                    f"±{100 * self.margin:.0f} points on {self.confirm_games:,} fresh games.{tail} As written, on "
+                    f"the same {b.answer.games:,} fresh games: {_worst(b.answer, self.goal_spec)}.")
         c = self.chosen
         # (a fix is proven for these bots and these settings only: a designer took it for the game's)
         by = f", played by {' and '.join(self.played_by)} bots" if self.played_by else ""
         return (f"With {c.candidate.label} (not in the rulebook){where}{by}, {_worst(c.answer, self.goal_spec)}: fair within "
-                f"±{100 * self.margin:.0f} points ({tests}; {c.answer.games:,} fresh games){_longer(c)}. As written: "
-                f"{_worst(b.answer, self.goal_spec)}.")
+                f"±{100 * self.margin:.0f} points ({tests}; {c.answer.games:,} fresh games){_longer(c)}. As written, on "
+                f"the same {b.answer.games:,} fresh games: {_worst(b.answer, self.goal_spec)}.")
 
     def meanings(self) -> list[str]:
         """Each change of the one to try first in the words of its setting's help (a designer
