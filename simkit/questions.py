@@ -89,7 +89,7 @@ class Answer:
 
     def rows(self) -> list[dict[str, str]]:
         """The evidence as a table a report prints."""
-        return [{"": e.label, "estimate [95% CI]": e.text(), "p": "" if e.p is None else fmt_p(e.p),
+        return [{"": e.label, "estimate [95% CI, its own]": e.text(), "p (adjusted)": "" if e.p is None else fmt_p(e.p),
                  "verdict": e.verdict} for e in self.estimates]
 
 

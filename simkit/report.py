@@ -467,7 +467,9 @@ def compose(result, builder=None) -> Report:
     rep.text(f"{n_games:,} simulated games in {source}, root seed {exp.seed}; every rate "
              f"with its 95% interval. Reproduce: `{again}`. Each answer above comes from a question defined "
              f"once in `simkit/questions.py` and declared for this game in `simkit/games/{game.name}/questions.py`; the "
-             "sections below give its evidence.")
+             "sections below give its evidence. In their tables, each interval is the figure's own; a verdict and its p are "
+             "adjusted for the family of tests it belongs to (each names its family and method, e.g. Holm's), so an interval that "
+             "leaves out 0 can still read \"not shown\". Points are percentage points of a rate or share.")
     if exp.larger:
         rep.text(f"These are quick sizes, for an answer in minutes. `simkit sweep experiments/{exp.larger}` plays the larger "
                  "tables (more games per cell, the long research grids) in about 15 minutes on two cores; its report is the reference.")
