@@ -549,9 +549,13 @@ class SeatFairness(Question):
         if shown:
             top = max(shown, key=lambda e: abs(e.estimate))
             k = est.index(top)
-            word = "favoured" if top.estimate > 0 else "disfavoured"
+            word = "favoured" if top.estimate > 0 else "disfavoured"  # (not "disfavoured by -6 points")
             sentence = (f"{lead}{self._name(positions[k])} has a {what} of {_pts(rates[k])}% against a fair share of "
-                        f"{_pts(fair)}%: {word} by {top.text()} ({self._family(family)}, {_pct(self.alpha)}).")
+                        f"{_pts(fair)}%: {word}, {top.text()} ({self._family(family)}, {_pct(self.alpha)}).")
+            also = [f"{self._name(positions[est.index(e)])} {'favoured' if e.estimate > 0 else 'disfavoured'}, {e.text()}"
+                    for e in shown if e is not top]
+            if also:  # (a run's answer named seat 1 alone where seat 4 was shown too)
+                sentence += f" Also shown: {'; '.join(also)}."
             verdict = SHOWN
         elif all(e.verdict == EQUIVALENT for e in est):
             worst = _worst_deviation(est)

@@ -179,6 +179,9 @@ def test_seat_fairness_answer_on_a_frame():
     (a,) = Q.SeatFairness().answers(frame)
     assert a.verdict == Q.SHOWN and a.sentence.startswith("Seat 1 ") and "favoured" in a.sentence and "Holm over 3 seats" in a.sentence
     assert a.estimates[0].estimate == pytest.approx(won[:, 0].mean() - won.mean())
+    # every seat shown is named, not the largest deviation alone (seats 2 and 3 lose what seat 1 wins)
+    shown = [e.label.split(":")[0] for e in a.estimates if e.verdict == Q.SHOWN]
+    assert len(shown) > 1 and all(name.lower() in a.sentence.lower() for name in shown), a.sentence
     two = frame.filter(pl.col("seat") < 3).with_columns(pl.lit(2).alias("players"))
     two = two.filter(pl.col("game_index").is_in(np.flatnonzero(won[:, 2] == 0)))
     (b,) = Q.SeatFairness().answers(two)
