@@ -334,7 +334,9 @@ def _missions(rep: Report, f: pl.DataFrame, ref: pl.DataFrame, players_list: lis
             ci = wilson(int(done.sum()), done.size)
             e = est.get(m)
             rows.append({"players": n, "mission": m, "kept by": f"{done.size:,}", "completed": pct(ci),
-                         "net points": _game_mean(np.where(done == 1, 8, -5), 1),
+                         # +8 completed, -5 not: the completion rate's Wilson interval, valid for any number kept
+                         # (a t interval printed [-inf, inf] for one holder and [-5.0, -5.0] for three who all failed)
+                         "net points": f"{-5 + 13 * ci.estimate:.1f} [{-5 + 13 * ci.lo:.1f}, {-5 + 13 * ci.hi:.1f}]",
                          "payoff (win share, adjusted)": (e.text() + (" *" if e.verdict == SHOWN else "")) if e else ""})
             plot.setdefault(n, []).append((m, ci))
     rep.table(rows, "Each mission card when kept: completion rate, net points (+8 / -5) and its payoff (points of win share "

@@ -322,7 +322,9 @@ def _change(s, figure: str, label: str) -> str:
     c = s.change(figure, label)
     if c is None:
         return "-"
-    return f"{c.figure.fmt(c.default)} to {c.figure.fmt(c.value)} ({c.figure.fmt_change(c.diff)})"
+    # (at a quick look's sizes these notes said "moves" of changes the section's table calls not shown)
+    shown = "" if c.significant else "; a change not shown on these games (Holm)"
+    return f"{c.figure.fmt(c.default)} to {c.figure.fmt(c.value)} ({c.figure.fmt_change(c.diff)}{shown})"
 
 
 def _sensitivity_notes(s) -> list[str]:
