@@ -20,9 +20,13 @@ def describe_action(params, s: np.ndarray, b: np.ndarray, a: int) -> str:
         d, cell = divmod(k, 30)
         row, col = divmod(cell, 5)
         colour = "white" if s[E.DIE_WHITE + d] else "grey"
-        where = "AA" if row == 0 else f"row {row}"
+        where = "AA gun row" if row == 0 else f"row {row}"
         r = int(b[B_CELL_ROOM + cell]) if row else -1
-        return f"place {colour} {s[E.DIE_VAL + d]} on column {col + 1} {where}{_room(b, r) if r >= 0 else ''}"
+        # (a trace showed the next die with a value the roll never had)
+        left = sum(1 for i in range(5) if i != d and s[E.DIE_CELL + i] < 0)
+        rest = "the die not yet placed is" if left == 1 else f"the {left} dice not yet placed are"
+        reroll = f"; {rest} rerolled (R1.2)" if colour == "white" and left else ""
+        return f"place {colour} {s[E.DIE_VAL + d]} on column {col + 1} {where}{_room(b, r) if r >= 0 else ''}{reroll}"
     if kind == "six":
         return f"turn die {k} to 6"
     if kind == "room":
