@@ -554,7 +554,7 @@ class SeatFairness(Question):
                         f"{_pts(fair)}%: {word}, {top.text()} ({self._family(family)}, {_pct(self.alpha)}).")
             also = [f"{self._name(positions[est.index(e)])} {'favoured' if e.estimate > 0 else 'disfavoured'}, {e.text()}"
                     for e in shown if e is not top]
-            if also:  # (a run's answer named seat 1 alone where seat 4 was shown too)
+            if also and family > 1:  # (a run's answer named seat 1 alone where seat 4 was shown too; two are mirrors)
                 sentence += f" Also shown: {'; '.join(also)}."
             verdict = SHOWN
         elif all(e.verdict == EQUIVALENT for e in est):
