@@ -316,9 +316,9 @@ def run_cmd(
     if by is not None:
         extra += _by_lines(frame, by)
     if g.analysis.summary_means:
-        from .summary import MEANS_NOTE
+        from .summary import MEANS_NOTE, per_game_line
 
-        extra.append(MEANS_NOTE)
+        extra += [line for line in [per_game_line(frame, g)] if line] + [MEANS_NOTE]
     names = [b.name for b in spec.bots]
     if len(set(names)) > 1 and not spec.rotate_seats:
         extra.append("note: the seats have different bots and are not rotated, so seat and bot effects are mixed: no answer about the seats or head to head (use --rotate-seats)")

@@ -36,16 +36,40 @@ def summary_data(frame: pl.DataFrame, game: GameSpec) -> list[dict]:
 MEANS_NOTE = "mean X ± Y: Y is the half width of the mean's 95% interval"
 
 
+def _per_game_means(frame: pl.DataFrame, game: GameSpec) -> list[str]:
+    """The summary's means of the game's own columns (who took the game, its length): the
+    same for every seat of a game, so said once, not on each seat's row."""
+    return [c for c in game.analysis.summary_means if c in game.game_columns] if frame["seat"].max() > 1 else []
+
+
+def _mean_text(m: Interval) -> str:
+    return f"{m.estimate:.2f} ± {(m.hi - m.lo) / 2:.2f}"  # "± the 95% interval's half width": MEANS_NOTE
+
+
 def summarize(frame: pl.DataFrame, game: GameSpec) -> list[dict[str, str]]:
     """:func:`summary_data` as the table ``simkit run`` prints."""
     rows = []
+    once = _per_game_means(frame, game)
     for d in summary_data(frame, game):
         row = {k: str(d[k]) for k in ("seat", "bot") if k in d}
         row["games"] = f"{d['games']:,}"
         # in percent, as the answer lines under the table give it (it was 0.017 [0.016, 0.019] above "1.75% [1.64, 1.87]")
         row["win rate [95% CI]"] = pct(Interval(d["win_rate"], d["win_rate_lo"], d["win_rate_hi"], d["games"]))
         for col in game.analysis.summary_means:
-            # "± the 95% interval's half width" is said under the table (MEANS_NOTE)
-            row[f"mean {col}"] = f"{d[f'mean_{col}']:.2f} ± {(d[f'mean_{col}_hi'] - d[f'mean_{col}_lo']) / 2:.2f}"
+            if col not in once:
+                row[f"mean {col}"] = _mean_text(Interval(d[f"mean_{col}"], d[f"mean_{col}_lo"], d[f"mean_{col}_hi"], d["games"]))
         rows.append(row)
     return rows
+
+
+def per_game_line(frame: pl.DataFrame, game: GameSpec) -> str | None:
+    """The line under the table with the means of the game's own columns, once per game."""
+    once = _per_game_means(frame, game)
+    if not once:
+        return None
+    games = frame.filter(pl.col("seat") == 1).select(once)
+    means = []
+    for col in once:
+        x = games[col]
+        means.append(f"mean {col} {_mean_text(mean_interval_of(float(x.mean()), float(x.std(ddof=1) or 0.0) if games.height > 1 else 0.0, games.height))}")
+    return f"per game ({games.height:,}): " + ", ".join(means)

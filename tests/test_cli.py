@@ -103,6 +103,10 @@ def test_run_prints_a_summary_and_writes_results(tmp_path, simkit_cli):
     assert proc.stdout.splitlines()[0].strip() == "Under Falling Skies: 300 games, seed 4, greedy; threat=0"
     m = json.loads((out / "manifest.json").read_text())
     assert m["n_games"] == 300 and m["params"]["threat"] == 0
+    # a game's own columns (its length, the escapes) are said once per game, not on every seat's row
+    proc = simkit_cli(["run", "eftaios", "-n", "60", "--out", str(tmp_path / "e"), "--no-progress"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("mean rounds") == 1 and "per game (60): mean escaped" in proc.stdout, proc.stdout
 
 
 def test_user_bot_from_a_module_in_the_current_folder(tmp_path, simkit_cmd):
