@@ -216,8 +216,14 @@ def test_workers_exit_when_the_main_process_is_killed(tmp_path, simkit_cmd):
     cmd = simkit_cmd + ["run", "ufs", "-n", "400000", "--chunk-size", "2000", "--bot", "planner", "--out", str(out), "--no-progress", "--jobs", "2"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_parts(out, 1, proc)
+    # (a first part may come before the workers: with no speed known, the main process plays a
+    # short chunk while they start, and under load the test looked before they existed)
+    deadline = time.time() + 60
+    while not any("LokyProcess" in " ".join(w.cmdline()) for w in _children(proc.pid)) and time.time() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
     workers = _children(proc.pid)
-    assert workers
+    assert any("LokyProcess" in " ".join(w.cmdline()) for w in workers)
     proc.kill()
     proc.wait()
     gone, alive = psutil.wait_procs(workers, timeout=10)
