@@ -496,7 +496,8 @@ def compare_cmd(
 
     Example: simkit compare ufs --set threat=1 --vs threat=2 -n 50000
 
-    Example: simkit compare aau --set players=3 --vs semi_coop=true --bot strategic --bot greedy --bot greedy --rotate-seats --by-bot --metric win_share
+    Example: simkit compare aau --set players=3 --vs semi_coop=true \\
+      --bot strategic --bot greedy --bot greedy --rotate-seats --by-bot --metric win_share
     """
     from .compare import compare, data, describe_side, rows
     from .games import get
@@ -549,7 +550,8 @@ def sensitivity_cmd(
 
     Example: simkit sensitivity ufs -n 2000
 
-    Example: simkit sensitivity ovni --format json --output ovni-readings.json --plot ovni-readings.png
+    Example: simkit sensitivity ovni --format json --output ovni-readings.json \\
+      --plot ovni-readings.png
     """
     from .games import get
     from .owned import check_target, write
@@ -751,9 +753,11 @@ def tune_cmd(
 
     Example: simkit tune ovni --goal seat_fairness --set players=2 --budget 300k
 
-    Example: simkit tune aau --goal city_mission --knob city_mission_5_points --knob city_mission_2_points
+    Example: simkit tune aau --goal city_mission \\
+      --knob city_mission_5_points --knob city_mission_2_points
 
-    Example: simkit tune ufs --goal normal_game --set city=new_york --knob robots --curve threat=0:0.6,1:0.3,2:0.1
+    Example: simkit tune ufs --goal normal_game --set city=new_york \\
+      --knob robots --curve threat=0:0.6,1:0.3,2:0.1
     """
     from .params import parse_assignments
     from .progress import bar
@@ -983,10 +987,12 @@ def main() -> None:
 
 
 # Help text from the docstrings, each paragraph on one line: typer's rich help keeps a
-# paragraph's line breaks, which broke its lines mid-sentence once it rewrapped them.
+# paragraph's line breaks, which broke its lines mid-sentence once it rewrapped them. An
+# example keeps its lines (a long command continues with "\\" on a line that fits 100 columns).
 for _command in app.registered_commands:
     if _command.help is None and _command.callback is not None and _command.callback.__doc__:
-        _command.help = "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(_command.callback.__doc__).split("\n\n"))
+        _command.help = "\n\n".join(p if p.startswith("Example:") else " ".join(p.split())
+                                     for p in inspect.cleandoc(_command.callback.__doc__).split("\n\n"))
 
 
 if __name__ == "__main__":
