@@ -102,8 +102,8 @@ def games_cmd(game_name: Optional[str] = typer.Argument(None, metavar="GAME", he
         wrap = functools.partial(textwrap.fill, width=width, initial_indent="    ", subsequent_indent="    ")
         infos = describe(game.params)
         for heading, group in (("settings (--set NAME=VALUE)", [i for i in infos if not i.compensation]),
-                               ("compensations: rule changes NOT in the rulebook, for balancing "
-                                "(--set NAME=VALUE; simkit tune searches them)", [i for i in infos if i.compensation])):
+                               ("compensations, NOT in the rulebook (--set NAME=VALUE; simkit tune searches them)",
+                                [i for i in infos if i.compensation])):
             if not group:
                 continue
             out.print(Text(heading, style="bold"), overflow="fold")
@@ -114,8 +114,10 @@ def games_cmd(game_name: Optional[str] = typer.Argument(None, metavar="GAME", he
         out.print(Text("bots (--bot NAME or NAME:OPTION)", style="bold"))
         for name, info in game.bots.items():
             mark = " (default)" if name == game.default_bot else ""
-            opts = f"   options: {', '.join(info.options)}" if info.options else ""
-            out.print(Text(f"  {name}{mark}", style="bold") + Text(opts), overflow="fold")
+            out.print(Text(f"  {name}{mark}", style="bold"), overflow="fold")
+            if info.options:  # (folded at the terminal's edge, the last options looked like a heading)
+                out.print(textwrap.fill("options: " + ", ".join(info.options), width=width, initial_indent="    ",
+                                        subsequent_indent="      "), markup=False, highlight=False)
             out.print(wrap(info.help), markup=False, highlight=False)
         if game_name is not None:  # (the full list would bury the games)
             from .runner import BASE_COLUMNS
