@@ -681,7 +681,7 @@ def report_section(rep, s: Sensitivity, tornado_figures: list[str] | None = None
         f"figure at the default, paired game by game, with a 95% interval (Tango's score interval for a win rate; otherwise "
         f"a t interval on the delta-method linearisation of the figure; pp: percentage points), and its p-value is Holm-adjusted over all "
         f"{len(s.changes)} changes of this section (family-wise error rate 5%). The default values here come from these "
-        f"games, so they differ from the tables above by sampling error."
+        f"games: where a table above played more or other games, the two differ by sampling error."
         + (f" Reproduce: `{command}`." if command else "")
     )
     rep.text("**How a claim is judged.** The claims are statements that the report's sections and tables make or "

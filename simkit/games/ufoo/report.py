@@ -350,15 +350,16 @@ def _sensitivity_notes(s) -> list[str]:
     notes.append("A37's literal reading (the turn ends when no enemy UFO is in a line of fire: no mothership attack, no "
                  "repair) stretches the aggressive bot's games from "
                  f"{_change(s, 'aggressive vs aggressive: mean game length', 'no_target_ends_turn=True')} "
-                 "and moves the first player's edge between tactical bots from "
+                 "and moves the first player's wins minus losses between tactical bots (twice its win rate's distance from a fair "
+                 "50%) from "
                  f"{_change(s, _adv_name('tactical'), 'no_target_ends_turn=True')}: a mothership can then be hit only "
                  "while some enemy UFO happens to stand 2 hexes from a friend.")
-    notes.append("Without the four outlying asteroids the first player's advantage moves from "
+    notes.append("Without the four outlying asteroids the first player's wins minus losses move from "
                  f"{_change(s, _adv_name('tactical'), 'board=no-outliers')} with tactical bots and from "
                  f"{_change(s, _adv_name('aggressive'), 'board=no-outliers')} with aggressive bots; which of the outliers' effects "
                  "(longer paths, asteroid rolls beside them, blocked lines of fire) causes it was not isolated.")
     notes.append("With the belt's gaps at columns 1, 4 and 7 (side lanes one column farther out) the first player's "
-                 f"advantage with tactical bots moves from {_change(s, _adv_name('tactical'), 'board=belt-1-4-7')}; on the "
+                 f"wins minus losses with tactical bots move from {_change(s, _adv_name('tactical'), 'board=belt-1-4-7')}; on the "
                  "board two rows longer (launch hexes 10 steps apart instead of 8) from "
                  f"{_change(s, _adv_name('tactical'), 'board=13-rows')}, and the tactical games' length from "
                  f"{_change(s, 'tactical vs tactical: mean game length', 'board=13-rows')}.")
