@@ -303,8 +303,8 @@ def build(result, rep: Report) -> None:
         "aggressive bot's parking, above) as much as the game.",
     ])
     rep.heading("Compare variants yourself", 3)
-    rep.code("simkit compare ufoo --bot tactical --set board=no-outliers --vs board= -n 40000\n"
-             "simkit compare ufoo --bot tactical --set board=13-rows --vs board= -n 40000\n"
+    rep.code("simkit compare ufoo --bot tactical --vs board=no-outliers -n 40000\n"
+             "simkit compare ufoo --bot tactical --vs board=13-rows -n 40000\n"
              "simkit compare ufoo --bot tactical --vs-bot tactical:no-repair -n 40000\n"
              "simkit sensitivity ufoo")
 
