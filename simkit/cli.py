@@ -525,7 +525,10 @@ def compare_cmd(
     who = f"seat {seat}" if seat is not None else "each bot" if by_bot else "each seat"
     title = f"{g.title}: B minus A over {n:,} paired games (seed {seed}, {who}{', seats rotated' if rotate_seats else ''})"
     notes = [f"A: {label_a}", f"B: {label_b}",
-             "A and B with their own 95% intervals; 'B / A': the ratio of the two means, its interval paired by game; 'significant (Holm)': p-values Holm-adjusted over every row; "
+             "A and B with their own 95% intervals; 'B / A': the ratio of the two means, its interval paired by game (the delta "
+             "method's: near 1 it may leave out 1 where the difference's includes 0, or the reverse; the verdict is the "
+             "difference's); 'p': the difference's test (the score test for a rate, a paired t for a number); 'same outcome': "
+             "games whose value is the same in A and B; 'significant (Holm)': p-values Holm-adjusted over every row; "
              + ("'skewed: needs N': the differences are too skewed for a t test on this many games (more than 28 + 25 x skewness^2); "
                 if any(m.too_skewed for m in c.metrics) else "")
              + "'games saved': how many times more games two independent runs would need for the same precision."]
