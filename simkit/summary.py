@@ -17,13 +17,20 @@ def summary_data(frame: pl.DataFrame, game: GameSpec) -> list[dict]:
     means = game.analysis.summary_means
     # Group by group, a few narrow columns at a time: a run of millions of games answers in
     # little memory (a grouped std() gathers every value of every group at once).
+    # where a game can have several winners, each seat's win share beside its win rate (the
+    # rates of a run's seats added up to 101% above an answer about shares)
+    share = "win_share" in frame.columns and bool((frame["win_share"].cast(pl.Float64) != frame["won"].cast(pl.Float64)).any())
     rows = []
     for key in frame.group_by(keys, maintain_order=True).agg(pl.len()).select(keys).iter_rows():
-        part = frame.select(*keys, "won", *means).filter(*[pl.col(k) == v for k, v in zip(keys, key)])
+        part = frame.select(*keys, "won", *(["win_share"] if share else []), *means).filter(*[pl.col(k) == v for k, v in zip(keys, key)])
         row: dict = {k: (int(v) if k == "seat" else str(v)) for k, v in zip(keys, key)}
         n, wins = part.height, int(part["won"].sum())
         ci = wilson(wins, n)
         row.update(games=n, wins=wins, win_rate=ci.estimate, win_rate_lo=ci.lo, win_rate_hi=ci.hi)
+        if share:  # shared wins: the seat answers are about win shares (k winners: 1/k each)
+            x = part["win_share"]
+            m = mean_interval_of(float(x.mean()), float(x.std(ddof=1) or 0.0) if n > 1 else 0.0, n)
+            row.update(win_share=m.estimate, win_share_lo=max(m.lo, 0.0), win_share_hi=min(m.hi, 1.0))
         for col in means:
             x = part[col]
             m = mean_interval_of(float(x.mean()), float(x.std(ddof=1) or 0.0) if n > 1 else 0.0, n)
@@ -55,6 +62,8 @@ def summarize(frame: pl.DataFrame, game: GameSpec) -> list[dict[str, str]]:
         row["games"] = f"{d['games']:,}"
         # in percent, as the answer lines under the table give it (it was 0.017 [0.016, 0.019] above "1.75% [1.64, 1.87]")
         row["win rate [95% CI]"] = pct(Interval(d["win_rate"], d["win_rate_lo"], d["win_rate_hi"], d["games"]))
+        if "win_share" in d:
+            row["win share [95% CI]"] = pct(Interval(d["win_share"], d["win_share_lo"], d["win_share_hi"], d["games"]))
         for col in game.analysis.summary_means:
             if col not in once:
                 row[f"mean {col}"] = _mean_text(Interval(d[f"mean_{col}"], d[f"mean_{col}_lo"], d[f"mean_{col}_hi"], d["games"]))

@@ -107,6 +107,11 @@ def test_run_prints_a_summary_and_writes_results(tmp_path, simkit_cli):
     proc = simkit_cli(["run", "eftaios", "-n", "60", "--out", str(tmp_path / "e"), "--no-progress"], tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("mean rounds") == 1 and "per game (60): mean escaped" in proc.stdout, proc.stdout
+    # where a game has several winners, each seat's win share stands beside its win rate (the answers are about shares)
+    proc = simkit_cli(["run", "aau", "-n", "60", "--out", str(tmp_path / "a"), "--no-progress", "--format", "json"], tmp_path)
+    rows = json.loads(proc.stdout)["rows"]
+    assert all(0 <= r["win_share_lo"] <= r["win_share"] <= r["win_share_hi"] <= 1 for r in rows)
+    assert sum(r["win_share"] for r in rows) <= 1 + 1e-9 < sum(r["win_rate"] for r in rows)  # shared wins in 60 games
 
 
 def test_user_bot_from_a_module_in_the_current_folder(tmp_path, simkit_cmd):
