@@ -683,7 +683,7 @@ class SideBalance(Question):
             interval = BOUNDS_METHOD
         return Answer(self.id, self.title, group, _cap(sentence), verdict,
                       "per player: mean win rate of a seat on each side (difference); per side: share of games each side wins "
-                      f"(difference)", f"{interval} over games; Holm over the two estimands; balanced = 90% interval "
+                      "(difference)", f"{interval} over games; Holm over the two estimands; balanced = 90% interval "
                       f"within ±{_pts(self.margin)} points", (e1, e2), n)
 
 
