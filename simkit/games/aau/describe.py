@@ -40,7 +40,7 @@ def describe_step(params, before: np.ndarray, after: np.ndarray, b: np.ndarray, 
         text = describe_action(params, before, b, a)
         gained = _field(after, p, E.P_IMMEDIATE) - _field(before, p, E.P_IMMEDIATE)
         destroyed = _field(after, p, E.P_BASES) - _field(before, p, E.P_BASES)
-        done = [f"+{gained} points" if gained else "", _n(destroyed, "base") + " destroyed" if destroyed else ""]
+        done = ["+" + _n(gained, "point") if gained else "", _n(destroyed, "base") + " destroyed" if destroyed else ""]
         parts.append(text + (": " + ", ".join(x for x in done if x) if any(done) else ""))
     n = int(b[board_mod.B_NSP])
     flipped = int(((before[E.SP:E.SP + n] == E.S_MARKER) & (after[E.SP:E.SP + n] == E.S_BASE)).sum())
