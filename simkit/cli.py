@@ -475,6 +475,12 @@ def _check_metrics(game, metrics: list[str]) -> None:
             raise UserError(f"--metric {m}: not a number or yes/no column, so it has no mean to compare")
 
 
+def _compare_by(by: str | None, by_bot: bool) -> str:
+    if by is not None and by_bot:
+        raise UserError("--by and --by-bot contradict each other: compare by a column, or by bot")
+    return by if by is not None else "bot" if by_bot else "seat"
+
+
 @app.command("compare")
 def compare_cmd(
     game: str = typer.Argument(..., help="Game name."),
@@ -486,6 +492,7 @@ def compare_cmd(
     seed: int = typer.Option(0, "--seed", help="Root seed shared by both variants."),
     seat: Optional[int] = typer.Option(None, "--seat", help="Compare only this seat's per-seat results (default: every seat)."),
     by_bot: bool = typer.Option(False, "--by-bot", help="Compare each bot of the table (its seats averaged per game) instead of each seat."),
+    by: Optional[str] = typer.Option(None, "--by", help="Compare the seats of each value of this column of theirs instead of each seat, e.g. --by first (Ufo.O: the first player, and the other)."),
     rotate_seats: bool = typer.Option(False, "--rotate-seats", help="Game i shifts the bots i seats in both variants, so that bots and seats are not confounded."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0 = all cores; never more than the cores)."),
     metric: List[str] = typer.Option([], "--metric", "-m", help="Only these output columns (default: won and the game's main numbers)."),
@@ -500,6 +507,8 @@ def compare_cmd(
 
     Example: simkit compare aau --set players=3 --vs semi_coop=true \\
       --bot strategic --bot greedy --bot greedy --rotate-seats --by-bot --metric win_share
+
+    Example: simkit compare ufoo --vs second_player_structure=1 --by first -m won
     """
     from .compare import compare, data, describe_side, rows
     from .games import get
@@ -520,9 +529,9 @@ def compare_cmd(
     label_a = describe_side(sets_a, [b.name for b in bots_a])
     label_b = describe_side({**sets_a, **sets_vs}, [b.name for b in bots_b])  # all of B: it was "semi_coop=true" for players=3 semi_coop=true
     c = compare(g, RunSpec(g, params_a, tuple(bots_a), n, seed, rotate_seats), RunSpec(g, params_b, tuple(bots_b), n, seed, rotate_seats),
-                label_a=label_a, label_b=label_b, seat=seat, by="bot" if by_bot else "seat", jobs=jobs, out=out_dir,
+                label_a=label_a, label_b=label_b, seat=seat, by=_compare_by(by, by_bot), jobs=jobs, out=out_dir,
                 progress=progress, metrics=metric or None)
-    who = f"seat {seat}" if seat is not None else "each bot" if by_bot else "each seat"
+    who = f"seat {seat}" if seat is not None else "each bot" if by_bot else f"each value of {by}" if by else "each seat"
     title = f"{g.title}: B minus A over {n:,} paired games (seed {seed}, {who}{', seats rotated' if rotate_seats else ''})"
     notes = [f"A: {label_a}", f"B: {label_b}",
              "A and B with their own 95% intervals; 'B / A': the ratio of the two means, its interval paired by game (the delta "

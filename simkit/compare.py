@@ -7,7 +7,8 @@ paired t for numbers; each test is significant exactly when its interval exclude
 two independent samples show how many more games an unpaired design would need.
 
 Every seat is compared (or one, with ``seat``; a game's own columns, such as who took the
-game or its length, once for the game), or every bot (``by="bot"``: the rows of
+game or its length, once for the game), or the seats of each value of one of their columns
+(``by="first"``: Ufo.O's first player and the other), or every bot (``by="bot"``: the rows of
 each bot of the table, averaged over its seats in each game, so that with rotated seats
 the answer to "does variant B change who wins?" is one table). Each row also gives the
 ratio B / A (a ratio of totals over the same games, with a delta-method interval that
@@ -104,10 +105,11 @@ def compare(
     (``by="seat"``; only ``seat`` if given) or every bot (``by="bot"``)."""
     if spec_a.n_games != spec_b.n_games or spec_a.seed != spec_b.seed:
         raise UserError("a comparison plays both variants on the same games: same -n and --seed")
-    if by not in ("seat", "bot"):
-        raise UserError(f"compare by seat or by bot, not {by!r}")
-    if by == "bot" and seat is not None:
-        raise UserError("--seat and --by-bot contradict each other: compare one seat, or every bot")
+    per_seat = [c for c in game.columns if c not in game.game_columns and c not in metrics_of(game, metrics)]
+    if by not in ("seat", "bot") and by not in per_seat:
+        raise UserError(f"--by {by}: compare by seat, by bot, or by a column of each seat's own: {', '.join(per_seat)}")
+    if by != "seat" and seat is not None:
+        raise UserError(f"--seat and {'--by-bot' if by == 'bot' else '--by'} contradict each other: compare one seat, or every group")
     seats = min(game.seats(spec_a.params), game.seats(spec_b.params))
     if seat is not None and not 1 <= seat <= seats:
         raise UserError(f"--seat {seat} does not exist in both variants (seats are 1..{seats})")
@@ -119,9 +121,11 @@ def compare(
     res_a, res_b = run_many([(spec_a, outs[0]), (spec_b, outs[1])], jobs=jobs, progress=progress, label=f"{game.name} compare")
     if by == "bot":
         groups = [(f"bot {name}", pl.col("bot").cast(pl.Utf8) == name) for name in names_a]
+    elif by != "seat":  # e.g. Ufo.O's "first": the first player of each game, and the other
+        groups = [(f"{by}={_text(v)}", pl.col(by) == v) for v in sorted(res_a.frame[by].unique().to_list())]
     else:
         groups = [(f"seat {k}", pl.col("seat") == k) for k in (range(1, seats + 1) if seat is None else [seat])]
-    names = list(dict.fromkeys(metrics or ["won", *game.analysis.compare_metrics, *game.analysis.summary_means]))
+    names = metrics_of(game, metrics)
     # A game's own columns (who took the game, its length) hold one value for all its seats:
     # compared once, not once per seat (each copy also counted in Holm's family).
     shared = [n for n in names if n in game.game_columns] if len(groups) > 1 else []
@@ -134,6 +138,9 @@ def compare(
         fa = _per_game(res_a.frame.filter(cond))
         fb = _per_game(res_b.frame.filter(cond))
         if not np.array_equal(fa["game_index"].to_numpy(), fb["game_index"].to_numpy()):
+            if by not in ("seat", "bot"):
+                raise UserError(f"--by {by}: {label} is not in every game of both variants, so its games cannot be paired; "
+                                "choose a column that every game holds each value of (such as Ufo.O's first)")
             raise AssertionError("paired runs must share their games")
         for name in wanted:
             if name not in fa.columns or name not in fb.columns:
@@ -142,6 +149,15 @@ def compare(
     adjusted = holm_adjusted([m.paired.p_value for m in results]) if results else []
     results = [dataclasses.replace(m, p_holm=float(p)) for m, p in zip(results, adjusted)]
     return Comparison(game, label_a, label_b, spec_a.seed, spec_a.n_games, seat, results, (res_a.frame, res_b.frame))
+
+
+def metrics_of(game: GameSpec, metrics: list[str] | None) -> list[str]:
+    """The columns compared: those asked for, or won and the game's main numbers."""
+    return list(dict.fromkeys(metrics or ["won", *game.analysis.compare_metrics, *game.analysis.summary_means]))
+
+
+def _text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _per_game(frame: pl.DataFrame) -> pl.DataFrame:
@@ -181,7 +197,7 @@ def rows(c: Comparison) -> list[dict[str, str]]:
         bounds = (lambda ci: f" [{100 * ci.lo:.2f}, {100 * ci.hi:.2f}]") if rate else (lambda ci: f" [{ci.lo:.3f}, {ci.hi:.3f}]")
         dfmt = (lambda x: f"{100 * x:+.2f}") if rate else (lambda x: f"{x:+.3f}")
         p = m.paired
-        row = {"seat or bot": m.group} if len(groups) > 1 else {}
+        row = {"group" if any("=" in g for g in groups) else "seat or bot": m.group} if len(groups) > 1 else {}
         out.append({
             **row,
             "metric": m.metric + (" (points)" if rate else ""),

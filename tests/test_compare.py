@@ -88,3 +88,23 @@ def test_a_change_too_skewed_for_its_games_is_not_called_significant():
     assert m.t_needs > 100 and row["significant (Holm)"] == f"skewed: needs {m.t_needs:,}"
     m = dataclasses.replace(_metric("turns", a, a + 1 + rng.normal(0, 1, 100), "seat 1"), p_holm=0.001)
     assert rows(types.SimpleNamespace(metrics=[m]))[0]["significant (Holm)"] == "yes"
+
+
+def test_compare_by_a_column_of_the_seats():
+    """--by first: the first player of each game and the other, paired by game (a per-seat
+    comparison cannot show what a first-player compensation does: the first seat is drawn)."""
+    from simkit.errors import UserError
+
+    g = get("ufoo")
+    a = g.params()
+    b = build(g.params, {"second_player_structure": 1}, g.name)
+    bots = tuple(g.resolve_bots(["aggressive"], a))
+    c = compare(g, RunSpec(g, a, bots, 200, 3), RunSpec(g, b, bots, 200, 3), by="first", progress=False, metrics=["won"])
+    first = {m.group: m for m in c.metrics}
+    assert set(first) == {"first=false", "first=true"} and "group" in rows(c)[0]
+    # one winner per decided game: what the first player gains, the other loses
+    assert first["first=true"].paired.estimate == pytest.approx(-first["first=false"].paired.estimate, abs=0.02)
+    with pytest.raises(UserError, match="column of each seat's own"):
+        compare(g, RunSpec(g, a, bots, 20, 3), RunSpec(g, b, bots, 20, 3), by="turns", progress=False)
+    with pytest.raises(UserError, match="cannot be paired"):  # a value that some games lack
+        compare(g, RunSpec(g, a, bots, 60, 3), RunSpec(g, b, bots, 60, 3), by="kills", progress=False, metrics=["won"])
