@@ -875,7 +875,8 @@ class VariantEffect:
             tail = (f"changes {self.metric} by {e.text()}: not judged, the changes are too skewed for {a.size:,} games "
                     f"(a t interval needs {need:,})")
         else:
-            tail = f"changes {self.metric} by {e.text()}: not shown either way"
+            tail = (f"changes {self.metric} by {e.text()}: neither a change nor its absence (within ±{_pts(self.margin)} "
+                    "points) is shown")
         return Answer(self.id, self.title, group or {}, _cap(f"{_group_text(group or {})}{self.label} {tail}."), verdict,
                       f"{self.metric} under the variant minus the same games under the base rules", "paired by seed",
                       (e,), a.size)

@@ -503,7 +503,7 @@ def _effect_words(e) -> str:
         return f"{'raises' if e.estimate > 0 else 'lowers'} it (shown)"
     if e.verdict == EQUIVALENT:
         return "no change beyond ±2 points (shown)"
-    return f"not shown either way; up to {100 * max(abs(e.lo), abs(e.hi)):.1f} points possible"
+    return f"neither a change nor its absence is shown; up to {100 * max(abs(e.lo), abs(e.hi)):.1f} points possible"
 
 
 def _ladder_section(rep, plt, lad):

@@ -29,7 +29,8 @@ class ShareEffect(VariantEffect):
         elif e.verdict == EQUIVALENT:
             tail = f"changes {self.metric} by less than ±{_pts(self.margin)} points ({e.text()}, equivalence)"
         else:
-            tail = f"changes {self.metric} by {e.text()}: not shown either way"
+            tail = (f"changes {self.metric} by {e.text()}: neither a change nor its absence (within ±{_pts(self.margin)} "
+                    "points) is shown")
         return dataclasses.replace(a, sentence=_cap(f"{_group_text(group or {})}{self.label} {tail}."), verdict=e.verdict,
                                    estimates=(e,), method="paired by seed; a paired t interval, as a shared win counts 1/k")
 

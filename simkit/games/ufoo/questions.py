@@ -220,7 +220,7 @@ class OptionWorth:
                 parts.append(f"{what}, {whose} win rate changes by less than ±{100 * self.margin:.0f} points ({e.text()}, "
                              "equivalence)")
             else:
-                parts.append(f"{what}, a change in {whose} win rate is not shown either way ({e.text()})")
+                parts.append(f"{what}, neither a change in {whose} win rate nor its absence is shown ({e.text()})")
         sentence = (f"Playing the full {self.bot} bot: " + "; ".join(parts)
                     + " (each paired with the full bot's own games on the same seeds and seats; "
                     + (f"Holm over {len(est)} options, 5%)." if len(est) > 1 else "5%)."))

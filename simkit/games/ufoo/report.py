@@ -102,7 +102,7 @@ def _over_pairings(estimates, margin: float) -> list[tuple[str, str]]:
 
 def _says(verdict: str, e, margin: float) -> str:
     return {"shown": "favoured" if e.estimate > 0 else "disfavoured",
-            "equivalent": f"fair within ±{100 * margin:.0f} points"}.get(verdict, "not shown either way")
+            "equivalent": f"fair within ±{100 * margin:.0f} points"}.get(verdict, "neither an edge nor fairness is shown")
 
 
 def build(result, rep: Report) -> None:
@@ -188,7 +188,7 @@ def build(result, rep: Report) -> None:
         axes[1].set_xlabel("seat 2: win rate minus fair share (points)")
         fig.suptitle("Who wins more than the fair share, by pairing (95% intervals)")
         rep.figure(fig, "first-player", "The first player's and seat 2's win rates minus the fair share, per pairing of the bots, "
-                                         "with 95% intervals (filled: shown after Holm over the pairings; hollow: not shown either way)")
+                                         "with 95% intervals (filled: shown after Holm over the pairings; hollow: neither an edge nor fairness shown)")
 
     # -- 2. which bot is stronger ------------------------------------------------------------------
     rep.heading("Which bot is stronger, head to head")
