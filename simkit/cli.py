@@ -1000,6 +1000,14 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
+# A flag takes no value: its help shows none (typer showed "--by-bot <bool>", which reads as
+# if it wanted one).
+for _callback in [c.callback for c in app.registered_commands] + [app.registered_callback.callback]:
+    for _param in inspect.signature(_callback).parameters.values():
+        if _param.annotation in (bool, "bool") and isinstance(_param.default, typer.models.OptionInfo) and _param.default.metavar is None:
+            _param.default.metavar = ""
+
+
 # Help text from the docstrings, each paragraph on one line: typer's rich help keeps a
 # paragraph's line breaks, which broke its lines mid-sentence once it rewrapped them. An
 # example keeps its lines (a long command continues with "\\" on a line that fits 100 columns).
