@@ -546,12 +546,14 @@ class SeatFairness(Question):
         shown = [e for e in est if e.verdict == SHOWN]
         what = "win share" if self.value == "win_share" else "win rate"
         lead = _group_text(group)
+        # (EFTAIOS: "a fair share of 51.0%" beside six seats read as an error without this)
+        several = f" (the average {self.position_name}'s: several can win one game)" if fair > 1 / len(positions) + 0.005 else ""
         if shown:
             top = max(shown, key=lambda e: abs(e.estimate))
             k = est.index(top)
             word = "favoured" if top.estimate > 0 else "disfavoured"  # (not "disfavoured by -6 points")
             sentence = (f"{lead}{self._name(positions[k])} has a {what} of {_pts(rates[k])}% against a fair share of "
-                        f"{_pts(fair)}%: {word}, {top.text()} ({self._family(family)}, {_pct(self.alpha)}).")
+                        f"{_pts(fair)}%{several}: {word}, {top.text()} ({self._family(family)}, {_pct(self.alpha)}).")
             also = [f"{self._name(positions[est.index(e)])} {'favoured' if e.estimate > 0 else 'disfavoured'}, {e.text()}"
                     for e in shown if e is not top]
             if also and family > 1:  # (a run's answer named seat 1 alone where seat 4 was shown too; two are mirrors)
@@ -560,12 +562,12 @@ class SeatFairness(Question):
         elif all(e.verdict == EQUIVALENT for e in est):
             worst = _worst_deviation(est)
             sentence = (f"{lead}every {self.position_name}'s {what} is within ±{_pts(self.margin)} points of the fair share "
-                        f"of {_pts(fair)}% (equivalence, 5%; largest deviation {_pts(max(abs(e.estimate) for e in est))} points, "
+                        f"of {_pts(fair)}%{several} (equivalence, 5%; largest deviation {_pts(max(abs(e.estimate) for e in est))} points, "
                         f"at most {_pts(worst)}).")
             verdict = EQUIVALENT
         else:
             worst = _worst_deviation(est)
-            sentence = (f"{lead}no {self.position_name} differs significantly from the fair share of {_pts(fair)}%, but "
+            sentence = (f"{lead}no {self.position_name} differs significantly from the fair share of {_pts(fair)}%{several}, but "
                         f"deviations up to {_pts(worst)} points are not ruled out: fairness within ±{_pts(self.margin)} "
                         f"points is not shown ({n:,} games).")
             verdict = NOT_SHOWN
