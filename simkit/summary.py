@@ -15,11 +15,11 @@ def summary_data(frame: pl.DataFrame, game: GameSpec) -> list[dict]:
     with its 95% interval."""
     keys = ["seat", "bot"] if frame["seat"].max() > 1 else ["bot"]
     means = game.analysis.summary_means
+    # Where a game can have several winners, each seat's win share beside its win rate (the
+    # rates of a run's seats added up to 101% above an answer about shares).
+    share = "win_share" in frame.columns and bool((frame["win_share"].cast(pl.Float64) != frame["won"].cast(pl.Float64)).any())
     # Group by group, a few narrow columns at a time: a run of millions of games answers in
     # little memory (a grouped std() gathers every value of every group at once).
-    # where a game can have several winners, each seat's win share beside its win rate (the
-    # rates of a run's seats added up to 101% above an answer about shares)
-    share = "win_share" in frame.columns and bool((frame["win_share"].cast(pl.Float64) != frame["won"].cast(pl.Float64)).any())
     rows = []
     for key in frame.group_by(keys, maintain_order=True).agg(pl.len()).select(keys).iter_rows():
         part = frame.select(*keys, "won", *(["win_share"] if share else []), *means).filter(*[pl.col(k) == v for k, v in zip(keys, key)])
