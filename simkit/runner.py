@@ -203,6 +203,12 @@ def plan_chunks(n_games: int, chunk_size: int, done: list[tuple[int, int]]) -> I
 PART = re.compile(r"^games-(\d{12})-(\d{12})\.parquet$")
 
 
+def part_span(path: Path) -> tuple[int, int] | None:
+    """The games ``(a, b)`` a part file holds, by its name (None for another file)."""
+    m = PART.match(Path(path).name)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 def _parts(out: Path, seats: int, warn: Callable[[str], None] | None = None) -> dict[tuple[int, int], Path]:
     """The finished chunks in ``out/parts``: complete, readable part files that do not
     overlap (a part overlapping an earlier one is not used). A part that cannot be read,
@@ -210,10 +216,10 @@ def _parts(out: Path, seats: int, warn: Callable[[str], None] | None = None) -> 
     its games are played again."""
     found: dict[tuple[int, int], Path] = {}
     for p in sorted((out / "parts").glob("games-*.parquet")):
-        m = PART.match(p.name)
-        if not m:
+        span = part_span(p)
+        if span is None:
             continue
-        a, b = int(m.group(1)), int(m.group(2))
+        a, b = span
         if b <= a:
             continue
         try:
@@ -1217,8 +1223,8 @@ def stored_games(spec: RunSpec, out: Path | None) -> int:
         return 0
     if previous != _identity(spec):
         return 0  # another run, or older code: played again
-    spans = [(int(m.group(1)), int(m.group(2))) for p in (Path(out) / "parts").glob("games-*.parquet") if (m := PART.match(p.name))]
-    return sum(max(0, min(b, spec.n_games) - a) for a, b in _without_overlaps(x for x in spans if x[1] > x[0]))
+    spans = [span for p in (Path(out) / "parts").glob("games-*.parquet") if (span := part_span(p)) and span[1] > span[0]]
+    return sum(max(0, min(b, spec.n_games) - a) for a, b in _without_overlaps(spans))
 
 
 def _identity(spec: RunSpec) -> dict[str, Any]:

@@ -42,8 +42,8 @@ from .datafiles import read, validated
 from .errors import UserError
 from .games import get
 from .params import as_dict, build, describe
-from .runner import (MAX_CHUNK, MAX_GAMES, PART, RunSpec, _check_writable, library_versions, refuse_if_edited, run_many,
-                     write_with_manifest)
+from .runner import (MAX_CHUNK, MAX_GAMES, RunSpec, _check_writable, library_versions, part_span, refuse_if_edited,
+                     run_many, write_with_manifest)
 from .workers import processes, worker_count
 
 
@@ -466,8 +466,8 @@ def _say_report_time(exp: Experiment, out: Path, cell_runs: list, cores: int) ->
         steps.append(("the ladder", *estimate(runs, cores)))
     for i, t in enumerate(exp.tunes):  # about its budget of new games (its rounds round up), at the rules' speed as written
         params = build(game.params, t["set"], game.name)
-        kept = sum(int(m.group(2)) - int(m.group(1)) for p in (beside(out.parent, "tune") / f"{exp.name}-{i}").glob("**/parts/games-*.parquet")
-                   if (m := PART.match(p.name)))
+        kept = sum(span[1] - span[0] for p in (beside(out.parent, "tune") / f"{exp.name}-{i}").glob("**/parts/games-*.parquet")
+                   if (span := part_span(p)))
         if kept < t["budget"]:
             spec = RunSpec(game, params, tuple(game.resolve_bots(list(t["bots"]), params)), t["budget"] - kept, exp.seed, True)
             steps.append((f"how to fix it{f' ({i + 1})' if len(exp.tunes) > 1 else ''}", *estimate([(spec, None)], cores)))
