@@ -551,11 +551,10 @@ class SeatFairness(Question):
         if shown:
             top = max(shown, key=lambda e: abs(e.estimate))
             k = est.index(top)
-            word = "favoured" if top.estimate > 0 else "disfavoured"  # (not "disfavoured by -6 points")
+            word = lambda e: "favoured" if e.estimate > 0 else "disfavoured"  # noqa: E731 (not "disfavoured by -6 points")
             sentence = (f"{lead}{self._name(positions[k])} has a {what} of {_pts(rates[k])}% against a fair share of "
-                        f"{_pts(fair)}%{several}: {word}, {top.text()} ({self._family(family)}, {_pct(self.alpha)}).")
-            also = [f"{self._name(positions[est.index(e)])} {'favoured' if e.estimate > 0 else 'disfavoured'}, {e.text()}"
-                    for e in shown if e is not top]
+                        f"{_pts(fair)}%{several}: {word(top)}, {top.text()} ({self._family(family)}, {_pct(self.alpha)}).")
+            also = [f"{self._name(positions[est.index(e)])} {word(e)}, {e.text()}" for e in shown if e is not top]
             if also and family > 1:  # (a run's answer named seat 1 alone where seat 4 was shown too; two are mirrors)
                 sentence += f" Also shown: {'; '.join(also)}."
             verdict = SHOWN

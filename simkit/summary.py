@@ -9,6 +9,11 @@ from .fmt import pct
 from .stats import Interval, mean_interval_of, wilson
 
 
+def _mean_of(x: pl.Series) -> Interval:
+    """A column's mean with its 95% t interval, from polars' mean and deviation (no copy)."""
+    return mean_interval_of(float(x.mean()), float(x.std(ddof=1) or 0.0) if x.len() > 1 else 0.0, x.len())
+
+
 def summary_data(frame: pl.DataFrame, game: GameSpec) -> list[dict]:
     """One row per (seat, bot) for multi-seat games, per bot for solo games, as numbers:
     games, wins, the win rate with its 95% Wilson interval, and each main column's mean
@@ -28,12 +33,10 @@ def summary_data(frame: pl.DataFrame, game: GameSpec) -> list[dict]:
         ci = wilson(wins, n)
         row.update(games=n, wins=wins, win_rate=ci.estimate, win_rate_lo=ci.lo, win_rate_hi=ci.hi)
         if share:  # shared wins: the seat answers are about win shares (k winners: 1/k each)
-            x = part["win_share"]
-            m = mean_interval_of(float(x.mean()), float(x.std(ddof=1) or 0.0) if n > 1 else 0.0, n)
+            m = _mean_of(part["win_share"])
             row.update(win_share=m.estimate, win_share_lo=max(m.lo, 0.0), win_share_hi=min(m.hi, 1.0))
         for col in means:
-            x = part[col]
-            m = mean_interval_of(float(x.mean()), float(x.std(ddof=1) or 0.0) if n > 1 else 0.0, n)
+            m = _mean_of(part[col])
             row.update({f"mean_{col}": m.estimate, f"mean_{col}_lo": m.lo, f"mean_{col}_hi": m.hi})
         rows.append(row)
     rows.sort(key=lambda r: tuple(r[k] for k in keys))
@@ -77,8 +80,4 @@ def per_game_line(frame: pl.DataFrame, game: GameSpec) -> str | None:
     if not once:
         return None
     games = frame.filter(pl.col("seat") == 1).select(once)
-    means = []
-    for col in once:
-        x = games[col]
-        means.append(f"mean {col} {_mean_text(mean_interval_of(float(x.mean()), float(x.std(ddof=1) or 0.0) if games.height > 1 else 0.0, games.height))}")
-    return f"per game ({games.height:,}): " + ", ".join(means)
+    return f"per game ({games.height:,}): " + ", ".join(f"mean {col} {_mean_text(_mean_of(games[col]))}" for col in once)
